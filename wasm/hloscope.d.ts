@@ -1,0 +1,146 @@
+// hloscope JS API: the ES module `wasm/hloscope.mjs` over the WebAssembly build of the C core.
+// Hand-written: notebook cells and course pages are this API's users.
+//
+// Every result is a plain JS object decoded from the JSON the C core writes; the native CLI
+// (`hloscope <command> --json`) writes the same bytes for the same input.
+
+/** Options for `load()`. In Node, the module reads `gen/hloscope_core.wasm` itself. */
+export interface LoadOptions {
+  /** The .wasm bytes, when the caller already has them (bundles, workers, file:// pages). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where to find `hloscope_core.wasm` (Emscripten's hook); default: next to the glue. */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+/** Loads the wasm once. Every call returns the same promise (the options of the first call win). */
+export function load(options?: LoadOptions): Promise<void>;
+
+/** True once `load()` has resolved. */
+export function isLoaded(): boolean;
+
+/** The core's version string, e.g. "0.1.0". Needs `load()`. */
+export function version(): string;
+
+export type Format = "hlo" | "stablehlo" | "jaxpr";
+
+/** One issue the parser met but could read past (a dangling frame reference, a truncated tail). */
+export interface Warning {
+  code: string;       // e.g. "HS_W_FRAME_TABLES_MISSING"
+  line: number;       // 1-based; 0 when it concerns the whole document
+  column: number;     // 1-based; 0 when it concerns the whole document
+  message: string;
+}
+
+export interface Summary {
+  format: Format;
+  module: string | null;      // first module's name
+  modules: number;            // modules in the text (several HloModule blocks are valid input)
+  lines: number;              // lines in the text (a last line without "\n" counts)
+  computations: number;       // HLO computations / StableHLO functions
+  instructions: number;       // HLO instructions / StableHLO ops (module and func headers excluded)
+  warnings: Warning[];
+}
+
+export interface Fusion {
+  name: string;               // the fusion instruction, e.g. "fusion.1" (no "%")
+  kind: string;               // "kLoop" | "kInput" | "kOutput" | "kCustom" | ...
+  calls: string;              // the fused computation it calls
+  type: string;               // result type in HLO form, layout aside: "bf16[1024,1024]", "(f32[], s32[4])"
+  memory_space: number;       // S(n) of the result's layout; 0 (HBM / default) when none is printed
+  line: number;               // 1-based line of the fusion instruction
+  nested: boolean;            // true when the instruction sits inside another fused computation
+  backend_kind: string | null;// GPU/CPU kCustom: backend_config.fusion_backend_config.kind, else null
+  ops: string[];              // the body's opcodes in printed order, without parameter and constant
+}
+
+export interface FusionCensus {
+  fusion_computations: number; // distinct fused bodies (named by calls= of fusion instructions)
+  fusion_ops: number;          // all fusion instructions, top-level and nested
+  fusion_ops_top_level: number;
+  fusion_ops_nested: number;   // fusion instructions inside fused computations
+  fusions: Fusion[];           // in printed order
+}
+
+export interface TypeSize { type: string; bytes: number; }
+
+export interface Carrier {
+  line: number;
+  name: string;               // instruction name, or the computation's name for a header line
+  memory_space: number;
+  spill: boolean;             // materialized in memory space 0 (HBM)
+}
+
+export interface Spills {
+  /** The largest materialized value another instruction consumes; null when none crosses a kernel boundary. */
+  big: (TypeSize & { memory_space: number; name: string; line: number; consumers: number }) | null;
+  /** When big is null: the largest value the fusions kept off memory. */
+  kept_off_memory: (TypeSize & { name: string; line: number }) | null;
+  carriers: Carrier[];
+  /** bytes written to HBM once plus read by each consuming kernel; 0 when big is on chip. */
+  spill_bytes: number;
+  /** Estimated HBM traffic of the top-level kernels (memory-space aware). */
+  hbm_bytes: { read: number; written: number };
+  explanation: string;        // one or two plain sentences
+}
+
+export interface ComputationInfo {
+  name: string;
+  line: number;
+  role: "entry" | "fused" | "called" | "function";
+  result: string | null;      // declared result type, HLO form
+  instructions: { name: string; opcode: string; type: string; line: number }[];
+}
+
+export interface Computations { modules: { name: string | null; computations: ComputationInfo[] }[] }
+
+export type LineClass = "fusion" | "carry" | "hot" | "dim" | "plain";
+
+export interface XrayLine {
+  line: number;               // 1-based
+  class: LineClass;           // precedence: fusion > carry > hot > dim > plain
+  carries: boolean;           // the value this line defines has the big intermediate's type (underline)
+  memory_space: number | null;// S(n) of the value this line defines, when it has a layout
+  note: string;               // one sentence explaining the line
+}
+
+export interface Xray {
+  summary: {
+    lines_in: number;         // lines of the left text (StableHLO)
+    lines_out: number;        // lines of the right text (optimized HLO)
+    fusion_ops: number;
+    carry: number;            // lines on the right that carry the big intermediate
+    big: (TypeSize & { memory_space: number }) | null;
+    stat: string;             // "21 lines in -> 31 lines decided · 3 fusion ops · 3 carry bf16[1024,1024]"
+  };
+  left: XrayLine[];
+  right: XrayLine[];
+}
+
+export interface HloDocument {
+  readonly format: Format;
+  summary(): Summary;
+  fusions(): FusionCensus;
+  spills(): Spills;
+  computations(): Computations;
+  /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
+  free(): void;
+}
+
+/**
+ * Parses a dump (format detected from the text). Throws HloscopeError on a parse error;
+ * a truncated dump gives a document with warnings instead.
+ */
+export function parse(text: string): HloDocument;
+
+/** The x-ray of a StableHLO (left) / optimized HLO (right) pair. Throws HloscopeError. */
+export function xray(left: string, right: string): Xray;
+
+/** Every failure of the core, with the C error's code and position (1-based; 0 when unknown). */
+export class HloscopeError extends Error {
+  readonly name: "HloscopeError";
+  readonly code: string;      // e.g. "HS_E_SYNTAX", "HS_E_FORMAT", "HS_E_NOMEM", "HS_E_FREED"
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+  readonly side?: "left" | "right"; // for xray()
+}
