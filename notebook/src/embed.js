@@ -1,0 +1,30 @@
+// dist/hloscope-drills.js: one classic script for course pages. It registers
+//   <xla-drill skill="fusioncount|xray|...">   every drill kind (notebook/src/drills/kinds/)
+//   <xla-xray>                                 the notebook's fusion x-ray view
+//   <xla-path-progress>                        "the xla path · N/M", ticking itself
+// and exposes `window.hloscope.drills` (streaks: get, export, import; registerKind).
+// Everything (the wasm core, the captures) is inside the script: no request leaves the page.
+import { defineDrill, XlaDrill } from './drills/xla-drill.js';
+import { definePathProgress, XlaPathProgress } from './drills/path-progress.js';
+import { registerKind } from './drills/registry.js';
+import * as streaks from './streaks.js';
+import './views/xla-xray.js';
+
+defineDrill();
+definePathProgress();
+
+const ns = (globalThis.hloscope ||= {});
+ns.drills = {
+  XlaDrill,
+  XlaPathProgress,
+  registerKind,
+  streaks: {
+    keyPrefix: streaks.KEY_PREFIX,
+    get: streaks.getStreak,
+    skills: streaks.skills,
+    exportProgress: streaks.exportProgress,
+    importProgress: streaks.importProgress,
+    storageMode: streaks.storageMode,
+    subscribe: streaks.subscribe,
+  },
+};
