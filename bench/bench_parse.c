@@ -1,0 +1,63 @@
+/* bench_parse FILE [REPEAT]: parse + fusion census of FILE, REPEAT times (default 3); prints
+ * the best wall time, MB/s and the process's peak resident memory as one JSON line. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "hloscope.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: hloscope_bench FILE [REPEAT]\n");
+    return 1;
+  }
+  int repeat = argc > 2 ? atoi(argv[2]) : 3;
+  FILE *f = fopen(argv[1], "rb");
+  if (!f) {
+    perror(argv[1]);
+    return 1;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n);
+  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    fprintf(stderr, "read failed\n");
+    return 1;
+  }
+  fclose(f);
+  double best = 1e30;
+  hs_census c = {0};
+  size_t instrs = 0, lines = 0;
+  for (int i = 0; i < repeat; i++) {
+    double t0 = now();
+    hs_error err;
+    hs_doc *d = hs_parse(buf, (size_t)n, &err);
+    if (!d) {
+      fprintf(stderr, "%s:%u:%u: %s\n", argv[1], err.line, err.col, err.message);
+      return 2;
+    }
+    hs_fusion_census(d, &c);
+    instrs = hs_doc_instruction_count(d);
+    lines = hs_doc_line_count(d);
+    hs_doc_free(d);
+    double t = now() - t0;
+    if (t < best) best = t;
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("{\"bytes\":%ld,\"lines\":%zu,\"instructions\":%zu,\"fusion_ops\":%zu,\"fusion_computations\":%zu,"
+         "\"seconds\":%.4f,\"mb_per_s\":%.1f,\"peak_rss_bytes\":%ld,\"peak_over_input\":%.2f}\n",
+         n, lines, instrs, c.fusion_ops, c.fusion_computations, best, (double)n / 1e6 / best,
+         ru.ru_maxrss * 1024L, (double)ru.ru_maxrss * 1024.0 / (double)n);
+  free(buf);
+  return 0;
+}

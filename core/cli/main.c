@@ -1,0 +1,269 @@
+/* hloscope: the command-line interface. Uses only the public header.
+ *
+ *   hloscope summary FILE        hloscope fusions FILE      hloscope spills FILE
+ *   hloscope computations FILE   hloscope xray LEFT RIGHT   (--json for JSON; FILE may be -)
+ *
+ * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
+ * other failures (a file that cannot be read, bad usage). */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hloscope.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: hloscope <command> [--json] FILE...\n"
+          "\n"
+          "  summary FILE        format, module, lines, computations, instructions, warnings\n"
+          "  fusions FILE        the fusion census: fused computations, fusion ops, what each holds\n"
+          "  spills FILE         the big intermediate, the lines that carry it, HBM traffic\n"
+          "  computations FILE   every computation with its instructions and result types\n"
+          "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
+          "  version             print the version\n"
+          "\n"
+          "FILE may be - for standard input. --json prints the JSON the JS API returns.\n"
+          "Get the inputs from jax: jax.jit(f).lower(x).as_text() (StableHLO) and\n"
+          "jax.jit(f).lower(x).compile().as_text() (optimized HLO).\n");
+}
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t k = fread(buf + n, 1, cap - n, f);
+    n += k;
+    if (n < cap) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  if (f != stdin) fclose(f);
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+typedef struct {
+  const char *path;
+  char *text;
+  size_t len;
+  hs_doc *doc;
+} input;
+
+static int open_input(input *in, const char *path) {
+  in->path = path;
+  in->text = read_all(path, &in->len);
+  if (!in->text) {
+    fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  hs_error err;
+  in->doc = hs_parse(in->text, in->len, &err);
+  if (!in->doc) {
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
+    return err.code == HS_E_NOMEM ? 1 : 2;
+  }
+  return 0;
+}
+
+static void close_input(input *in) {
+  hs_doc_free(in->doc);
+  free(in->text);
+}
+
+static long long geti(json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
+static const char *gets(json_t *o, const char *k) {
+  const char *s = json_string_value(json_object_get(o, k));
+  return s ? s : "-";
+}
+
+static void print_warnings(json_t *w, const char *path) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(w, i, x) {
+    printf("warning: %s:%lld:%lld: %s\n", path, geti(x, "line"), geti(x, "column"), gets(x, "message"));
+  }
+}
+
+static void human_summary(json_t *j, const char *path) {
+  printf("%s: %s", path, gets(j, "format"));
+  if (json_is_string(json_object_get(j, "module"))) printf(" module %s", gets(j, "module"));
+  printf("\n  %lld lines, %lld modules, %lld computations, %lld instructions\n", geti(j, "lines"), geti(j, "modules"),
+         geti(j, "computations"), geti(j, "instructions"));
+  print_warnings(json_object_get(j, "warnings"), path);
+}
+
+static void human_fusions(json_t *j) {
+  printf("%lld fused computations, %lld fusion ops (%lld top-level, %lld nested)\n", geti(j, "fusion_computations"),
+         geti(j, "fusion_ops"), geti(j, "fusion_ops_top_level"), geti(j, "fusion_ops_nested"));
+  size_t i;
+  json_t *f;
+  json_array_foreach(json_object_get(j, "fusions"), i, f) {
+    printf("  line %-5lld %s%-24s %-8s -> %s", geti(f, "line"), json_is_true(json_object_get(f, "nested")) ? "  " : "",
+           gets(f, "name"), gets(f, "kind"), gets(f, "calls"));
+    printf("  %s S(%lld)\n", gets(f, "type"), geti(f, "memory_space"));
+    size_t k;
+    json_t *op;
+    printf("             holds:");
+    json_array_foreach(json_object_get(f, "ops"), k, op) printf("%s %s", k ? " \xC2\xB7" : "", json_string_value(op));
+    printf("\n");
+  }
+}
+
+static void human_spills(json_t *j) {
+  json_t *b = json_object_get(j, "big");
+  if (json_is_object(b))
+    printf("big intermediate: %s (%lld bytes) in memory space %lld, %s at line %lld\n", gets(b, "type"),
+           geti(b, "bytes"), geti(b, "memory_space"), gets(b, "name"), geti(b, "line"));
+  else
+    printf("big intermediate: none\n");
+  size_t i;
+  json_t *c;
+  json_array_foreach(json_object_get(j, "carriers"), i, c) {
+    printf("  carried at line %-5lld %-24s S(%lld)%s\n", geti(c, "line"), gets(c, "name"), geti(c, "memory_space"),
+           json_is_true(json_object_get(c, "spill")) ? "  SPILL" : "");
+  }
+  json_t *h = json_object_get(j, "hbm_bytes");
+  printf("spill bytes: %lld; estimated HBM traffic: %lld read, %lld written\n", geti(j, "spill_bytes"), geti(h, "read"),
+         geti(h, "written"));
+  printf("%s\n", gets(j, "explanation"));
+}
+
+static void human_computations(json_t *j) {
+  size_t m, c, i;
+  json_t *mo, *co, *in;
+  json_array_foreach(json_object_get(j, "modules"), m, mo) {
+    printf("module %s\n", gets(mo, "name"));
+    json_array_foreach(json_object_get(mo, "computations"), c, co) {
+      json_t *ins = json_object_get(co, "instructions");
+      printf("  %-8s %s (%zu instructions) -> %s\n", gets(co, "role"), gets(co, "name"), json_array_size(ins),
+             gets(co, "result"));
+      json_array_foreach(ins, i, in) printf("    %-5lld %-28s %-20s %s\n", geti(in, "line"), gets(in, "name"),
+                                            gets(in, "opcode"), gets(in, "type"));
+    }
+  }
+}
+
+static void human_xray(json_t *j, const char *lpath, const char *rpath, const char *ltext, const char *rtext) {
+  json_t *s = json_object_get(j, "summary");
+  printf("%s\n%s\n", gets(s, "stat"), gets(s, "explanation"));
+  const char *paths[2] = {lpath, rpath};
+  const char *texts[2] = {ltext, rtext};
+  const char *keys[2] = {"left", "right"};
+  for (int side = 0; side < 2; side++) {
+    printf("\n== %s (%s)\n", paths[side], side ? "what XLA decided" : "what XLA received");
+    const char *p = texts[side];
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(j, keys[side]), i, l) {
+      const char *nl = strchr(p, '\n');
+      size_t n = nl ? (size_t)(nl - p) : strlen(p);
+      const char *cls = gets(l, "class");
+      printf("%5lld %-6s %c %.*s%s\n", geti(l, "line"), cls, json_is_true(json_object_get(l, "carries")) ? '_' : ' ',
+             (int)(n > 100 ? 100 : n), p, n > 100 ? "..." : "");
+      printf("             %s\n", gets(l, "note"));
+      p = nl ? nl + 1 : p + n;
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  int json = 0;
+  const char *args[4];
+  int nargs = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(argv[i], "--version") == 0) {
+      printf("hloscope %s\n", HS_VERSION);
+      return 0;
+    } else if (nargs < 4) args[nargs++] = argv[i];
+    else {
+      usage(stderr);
+      return 1;
+    }
+  }
+  if (nargs < 1) {
+    usage(stderr);
+    return 1;
+  }
+  const char *cmd = args[0];
+  if (strcmp(cmd, "version") == 0) {
+    printf("hloscope %s\n", HS_VERSION);
+    return 0;
+  }
+  int is_xray = strcmp(cmd, "xray") == 0;
+  if ((is_xray && nargs != 3) || (!is_xray && nargs != 2)) {
+    usage(stderr);
+    return 1;
+  }
+  char *(*fn)(const hs_doc *, size_t *) = NULL;
+  void (*human)(json_t *) = NULL;
+  if (strcmp(cmd, "summary") == 0) fn = hs_summary_json;
+  else if (strcmp(cmd, "fusions") == 0) fn = hs_fusions_json, human = human_fusions;
+  else if (strcmp(cmd, "spills") == 0) fn = hs_spills_json, human = human_spills;
+  else if (strcmp(cmd, "computations") == 0) fn = hs_computations_json, human = human_computations;
+  else if (!is_xray) {
+    fprintf(stderr, "hloscope: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 1;
+  }
+  input a = {0}, b = {0};
+  int rc = open_input(&a, args[1]);
+  if (rc) {
+    close_input(&a);
+    return rc;
+  }
+  if (is_xray && (rc = open_input(&b, args[2])) != 0) {
+    close_input(&a);
+    close_input(&b);
+    return rc;
+  }
+  size_t n = 0;
+  char *out = is_xray ? hs_xray_json(a.doc, b.doc, &n) : fn(a.doc, &n);
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    rc = 1;
+  } else if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    if (fn == hs_summary_json) human_summary(j, args[1]);
+    else if (is_xray) {
+      /* the texts need NUL termination for the line walk */
+      char *lt = malloc(a.len + 1), *rt = malloc(b.len + 1);
+      if (lt && rt) {
+        memcpy(lt, a.text, a.len);
+        lt[a.len] = 0;
+        memcpy(rt, b.text, b.len);
+        rt[b.len] = 0;
+        human_xray(j, args[1], args[2], lt, rt);
+      }
+      free(lt);
+      free(rt);
+    } else human(j);
+    json_decref(j);
+  }
+  hs_free(out);
+  close_input(&a);
+  close_input(&b);
+  return rc;
+}

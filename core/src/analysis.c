@@ -1,0 +1,174 @@
+/* Analyses over a parsed HLO document: the fusion census and the big intermediate.
+ * Definitions: ../shared/DESIGN.md "The analyses"; they are restated where they are applied. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return hs_slice_is(d, in->opcode, lit); }
+
+int hs_fusion_census(const hs_doc *d, hs_census *out) {
+  if (!d || !out) return HS_E_ARG;
+  memset(out, 0, sizeof *out);
+  if (d->format != HS_FORMAT_HLO) return HS_E_UNSUPPORTED;
+  for (uint32_t c = 0; c < d->n_comps; c++)
+    if (d->comps[c].role == HS_ROLE_FUSED) out->fusion_computations++;
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_instr *in = &d->instrs[i];
+    if (!op_is(d, in, "fusion")) continue;
+    out->fusion_ops++;
+    if (in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED) out->fusion_ops_nested++;
+  }
+  return 0;
+}
+
+/* Aliases and data movement are not intermediates: they name memory another op wrote. */
+bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in) {
+  static const char *const names[] = {"parameter", "constant", "tuple", "get-tuple-element", "bitcast",
+                                      "copy-start", "copy-done", "opt-barrier", "after-all",
+                                      "add-dependency", "domain"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (hs_slice_is(d, in->opcode, names[k])) return true;
+  return false;
+}
+
+/* Ops that pass a value through to their users (their users consume the value itself). */
+static bool forwards(const hs_doc *d, const hs_instr *in) {
+  return op_is(d, in, "bitcast") || op_is(d, in, "get-tuple-element") || op_is(d, in, "copy-start") ||
+         op_is(d, in, "copy-done") || op_is(d, in, "opt-barrier") || op_is(d, in, "reshape");
+}
+
+static bool is_parameter_copy(const hs_doc *d, const hs_instr *in) {
+  if (!op_is(d, in, "copy") || in->op_count != 1) return false;
+  int32_t t = d->operands[in->op_first].target;
+  return t >= 0 && op_is(d, &d->instrs[t], "parameter");
+}
+
+/* The largest array inside a value (the value itself for arrays). */
+static const hs_type *largest_array(const hs_type *t) {
+  if (!t) return NULL;
+  if (t->kind == HS_T_ARRAY) return t;
+  if (t->kind != HS_T_TUPLE) return NULL;
+  const hs_type *best = NULL;
+  for (uint32_t i = 0; i < t->n; i++) {
+    const hs_type *e = largest_array(t->elems[i]);
+    if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) best = e;
+  }
+  return best;
+}
+
+/* Bytes of a value that live in the default memory space (HBM). */
+static uint64_t hbm_bytes_of(const hs_type *t) {
+  if (!t) return 0;
+  if (t->kind == HS_T_TUPLE) {
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < t->n; i++) s += hbm_bytes_of(t->elems[i]);
+    return s;
+  }
+  return t->mem_space <= 0 ? hs_type_bytes(t) : 0;
+}
+
+static const hs_type *operand_type(const hs_doc *d, const hs_operand *o) {
+  if (o->target < 0) return NULL;
+  const hs_type *t = d->instrs[o->target].type;
+  if (t && o->gte >= 0 && t->kind == HS_T_TUPLE && (uint32_t)o->gte < t->n) t = t->elems[o->gte];
+  return t;
+}
+
+void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
+  memset(out, 0, sizeof *out);
+  out->big = out->kept = -1;
+  if (d->format != HS_FORMAT_HLO || !d->n_instrs) return;
+  uint32_t *eff = calloc(d->n_instrs, sizeof *eff);
+  if (!eff) return;
+  /* consumers, counted through pass-through ops; users come after their operands in HLO text */
+  for (uint32_t j = d->n_instrs; j-- > 0;) {
+    const hs_instr *in = &d->instrs[j];
+    uint32_t c;
+    if (op_is(d, in, "tuple")) c = 0;
+    else if (forwards(d, in)) c = eff[j];
+    else if (hs_instr_is_alias(d, in)) c = 0;
+    else c = 1;
+    if (!c) continue;
+    for (uint32_t k = 0; k < in->op_count; k++) {
+      int32_t t = d->operands[in->op_first + k].target;
+      if (t >= 0 && (uint32_t)t < j) eff[t] += c;
+    }
+  }
+  uint64_t best = 0, kept_best = 0;
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_instr *in = &d->instrs[i];
+    bool inner = hs_comp_in_fused(d, in->comp);
+    if (inner) {
+      /* values the fusions kept off memory */
+      if (op_is(d, in, "parameter") || op_is(d, in, "constant") || op_is(d, in, "bitcast") ||
+          op_is(d, in, "tuple") || op_is(d, in, "get-tuple-element") || op_is(d, in, "fusion"))
+        continue;
+      const hs_type *a = largest_array(in->type);
+      uint64_t b = hs_type_bytes(a);
+      if (a && b > kept_best) {
+        kept_best = b;
+        out->kept = (int32_t)i;
+        out->kept_type = a;
+      }
+      continue;
+    }
+    /* HBM traffic of the top-level kernels */
+    if (!hs_instr_is_alias(d, in) || op_is(d, in, "copy-start")) {
+      bool control = op_is(d, in, "while") || op_is(d, in, "call") || op_is(d, in, "conditional");
+      if (!control) {
+        if (op_is(d, in, "copy-start") && in->type && in->type->kind == HS_T_TUPLE && in->type->n)
+          out->hbm_written += hbm_bytes_of(in->type->elems[0]);
+        else
+          out->hbm_written += hbm_bytes_of(in->type);
+        for (uint32_t k = 0; k < in->op_count; k++)
+          out->hbm_read += hbm_bytes_of(operand_type(d, &d->operands[in->op_first + k]));
+      }
+    }
+    if (hs_instr_is_alias(d, in) || is_parameter_copy(d, in) || !eff[i]) continue;
+    const hs_type *a = largest_array(in->type);
+    uint64_t b = hs_type_bytes(a);
+    if (a && b > best) {
+      best = b;
+      out->big = (int32_t)i;
+      out->big_type = a;
+      out->consumers = eff[i];
+    }
+  }
+  if (out->big >= 0) {
+    out->kept = -1;
+    out->kept_type = NULL;
+  }
+  free(eff);
+}
+
+/* Does line `li` define a value of type t (an instruction's result or a computation's declared
+ * result), layout aside? Fills the memory space of that value. */
+bool hs_line_carries(const hs_doc *d, uint32_t li, const hs_type *t, int *mem_space) {
+  if (!t || li >= d->n_lines) return false;
+  const hs_line *l = &d->lines[li];
+  const hs_type *v = NULL;
+  int ms = 0;
+  if (l->kind == HS_LINE_INSTR) {
+    v = d->instrs[l->ref].type;
+    if (!hs_type_contains(v, t)) return false;
+    if (v->kind == HS_T_TUPLE) {
+      for (uint32_t k = 0; k < v->n; k++)
+        if (hs_type_equal(v->elems[k], t)) {
+          ms = hs_type_mem_space(v->elems[k]);
+          break;
+        }
+    } else {
+      ms = hs_type_mem_space(v);
+    }
+  } else if (l->kind == HS_LINE_COMP) {
+    const hs_comp *c = &d->comps[l->ref];
+    v = c->result;
+    if (!hs_type_contains(v, t)) return false;
+    /* the header prints no layout: the value is the ROOT's */
+    if (c->root >= 0) ms = hs_type_mem_space(d->instrs[c->root].type);
+  } else {
+    return false;
+  }
+  if (mem_space) *mem_space = ms;
+  return true;
+}

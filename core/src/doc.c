@@ -1,0 +1,211 @@
+/* Documents: format detection, the parse entry point, name resolution and computation roles. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static size_t skip_blank(const char *t, size_t len, size_t p) {
+  for (;;) {
+    while (p < len && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r' || t[p] == '\n')) p++;
+    if (p + 1 < len && t[p] == '/' && t[p + 1] == '/') {
+      const char *nl = memchr(t + p, '\n', len - p);
+      if (!nl) return len;
+      p = (size_t)(nl - t) + 1;
+      continue;
+    }
+    return p;
+  }
+}
+
+static bool at(const char *t, size_t len, size_t p, const char *lit) {
+  size_t n = strlen(lit);
+  return len - p >= n && memcmp(t + p, lit, n) == 0;
+}
+
+hs_format hs_detect_format(const char *text, size_t len) {
+  if (!text) return HS_FORMAT_UNKNOWN;
+  size_t p = skip_blank(text, len, 0);
+  /* a UTF-8 byte order mark */
+  if (len - p >= 3 && (uint8_t)text[p] == 0xEF && (uint8_t)text[p + 1] == 0xBB && (uint8_t)text[p + 2] == 0xBF)
+    p = skip_blank(text, len, p + 3);
+  if (p >= len) return HS_FORMAT_UNKNOWN;
+  if (at(text, len, p, "HloModule") || at(text, len, p, "ENTRY ") || at(text, len, p, "FileNames"))
+    return HS_FORMAT_HLO;
+  if (at(text, len, p, "module") || at(text, len, p, "func.func") || at(text, len, p, "#loc") ||
+      at(text, len, p, "\"builtin.module\"") || at(text, len, p, "#map") || at(text, len, p, "func @"))
+    return HS_FORMAT_STABLEHLO;
+  if (at(text, len, p, "{ lambda") || at(text, len, p, "{lambda") || at(text, len, p, "let "))
+    return HS_FORMAT_JAXPR;
+  /* a computation without a module line: "%name (" / "name {" */
+  size_t q = p;
+  if (q < len && text[q] == '%') q++;
+  size_t s = q;
+  while (q < len && (text[q] == '_' || text[q] == '.' || text[q] == '-' || (text[q] >= 'a' && text[q] <= 'z') ||
+                     (text[q] >= 'A' && text[q] <= 'Z') || (text[q] >= '0' && text[q] <= '9')))
+    q++;
+  if (q > s) {
+    while (q < len && text[q] == ' ') q++;
+    if (q < len && (text[q] == '(' || text[q] == '{')) return HS_FORMAT_HLO;
+  }
+  return HS_FORMAT_UNKNOWN;
+}
+
+hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
+  if (err) {
+    memset(err, 0, sizeof *err);
+  }
+  if (!text && len) {
+    hs_set_error(err, HS_E_ARG, NULL, 0, "text is NULL");
+    return NULL;
+  }
+  if (len > UINT32_MAX) {
+    hs_set_error(err, HS_E_TOO_LARGE, NULL, 0, "input of %zu bytes is larger than the 4 GiB hloscope reads", len);
+    return NULL;
+  }
+  hs_format f = hs_detect_format(text, len);
+  if (f == HS_FORMAT_UNKNOWN) {
+    size_t p = text ? skip_blank(text, len, 0) : 0;
+    hs_doc tmp = {0};
+    tmp.text = text;
+    tmp.len = len;
+    if (p >= len) {
+      hs_set_error(err, HS_E_EMPTY, &tmp, 0, "the input is empty: paste an optimized HLO (compile().as_text()) or StableHLO (lower().as_text())");
+    } else {
+      hs_set_error(err, HS_E_FORMAT, &tmp, p,
+                   "not a dump hloscope can read: expected 'HloModule' (optimized HLO), 'module @' (StableHLO) "
+                   "or '{ lambda' (jaxpr) at the start");
+    }
+    return NULL;
+  }
+  hs_doc *d = calloc(1, sizeof *d);
+  if (!d) {
+    hs_set_error(err, HS_E_NOMEM, NULL, 0, "out of memory");
+    return NULL;
+  }
+  d->text = text;
+  d->len = len;
+  d->format = f;
+  hs_error local;
+  if (!err) err = &local;
+  int rc;
+  switch (f) {
+    case HS_FORMAT_HLO: rc = hs_parse_hlo_text(d, err); break;
+    case HS_FORMAT_STABLEHLO: rc = hs_parse_stablehlo_text(d, err); break;
+    default: rc = hs_parse_jaxpr_text(d, err); break;
+  }
+  if (rc == 0) rc = hs_resolve(d);
+  if (rc) {
+    if (!err->code) hs_set_error(err, rc, d, 0, "%s", hs_code_message(rc));
+    hs_doc_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void hs_doc_free(hs_doc *d) {
+  if (!d) return;
+  free(d->lines);
+  free(d->comps);
+  free(d->instrs);
+  free(d->operands);
+  free(d->calls);
+  free(d->modules);
+  free(d->warnings);
+  hs_arena_free(&d->arena);
+  free(d);
+}
+
+hs_format hs_doc_format(const hs_doc *d) { return d ? d->format : HS_FORMAT_UNKNOWN; }
+size_t hs_doc_line_count(const hs_doc *d) { return d ? d->n_lines : 0; }
+size_t hs_doc_instruction_count(const hs_doc *d) { return d ? d->n_instrs : 0; }
+size_t hs_doc_computation_count(const hs_doc *d) { return d ? d->n_comps : 0; }
+size_t hs_doc_warning_count(const hs_doc *d) { return d ? d->n_warnings : 0; }
+
+static hs_slice instr_key(const hs_doc *d, uint32_t i) { return d->instrs[i].name; }
+static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name; }
+
+bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
+
+int hs_resolve(hs_doc *d) {
+  uint32_t unresolved_ops = 0, unresolved_calls = 0, first_bad_line = 0;
+  for (uint32_t m = 0; m < d->n_modules; m++) {
+    hs_module *mod = &d->modules[m];
+    uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
+    if (c1 > d->n_comps) c1 = d->n_comps;
+    if (c0 >= c1) continue;
+    uint32_t i0 = d->comps[c0].first, i1 = d->comps[c1 - 1].first + d->comps[c1 - 1].count;
+    if (c1 - 1 < d->n_comps && d->comps[c1 - 1].end_line == 0) i1 = d->n_instrs; /* open at EOF */
+    if (i1 > d->n_instrs) i1 = d->n_instrs;
+    if (mod->entry < 0) mod->entry = (int32_t)(c1 - 1); /* without ENTRY the last one is the entry */
+    d->comps[mod->entry].is_entry = 1;
+
+    hs_names names, comps;
+    if (!hs_names_init(&names, i1 - i0 + 1) || !hs_names_init(&comps, c1 - c0 + 1)) {
+      hs_names_free(&names);
+      return HS_E_NOMEM;
+    }
+    for (uint32_t i = i0; i < i1; i++)
+      if (!hs_names_put(&names, d, instr_key, i)) goto nomem;
+    for (uint32_t c = c0; c < c1; c++)
+      if (!hs_names_put(&comps, d, comp_key, c)) goto nomem;
+    for (uint32_t i = i0; i < i1; i++) {
+      hs_instr *in = &d->instrs[i];
+      for (uint32_t k = 0; k < in->op_count; k++) {
+        hs_operand *o = &d->operands[in->op_first + k];
+        o->target = hs_names_get(&names, d, instr_key, d->text + o->name.off, o->name.len);
+        if (o->target < 0 && d->format == HS_FORMAT_HLO) {
+          if (!unresolved_ops) first_bad_line = in->line;
+          unresolved_ops++;
+        }
+      }
+      for (uint32_t k = 0; k < in->call_count; k++) {
+        hs_call *c = &d->calls[in->call_first + k];
+        c->target = hs_names_get(&comps, d, comp_key, d->text + c->name.off, c->name.len);
+        if (c->target < 0) {
+          if (!unresolved_calls && !unresolved_ops) first_bad_line = in->line;
+          unresolved_calls++;
+        }
+      }
+    }
+    hs_names_free(&names);
+    hs_names_free(&comps);
+    continue;
+  nomem:
+    hs_names_free(&names);
+    hs_names_free(&comps);
+    return HS_E_NOMEM;
+  }
+
+  /* roles: fused bodies (called by a fusion), kernel-internal combiners, the rest */
+  for (uint32_t c = 0; c < d->n_comps; c++) {
+    hs_comp *cp = &d->comps[c];
+    if (d->format == HS_FORMAT_STABLEHLO) cp->role = HS_ROLE_FUNCTION;
+    else if (cp->is_entry) cp->role = HS_ROLE_ENTRY;
+  }
+  if (d->format == HS_FORMAT_HLO) {
+    for (uint32_t i = 0; i < d->n_instrs; i++) {
+      hs_instr *in = &d->instrs[i];
+      bool fusion = hs_slice_is(d, in->opcode, "fusion");
+      bool call = hs_slice_is(d, in->opcode, "call");
+      for (uint32_t k = 0; k < in->call_count; k++) {
+        hs_call *c = &d->calls[in->call_first + k];
+        if (c->target < 0) continue;
+        hs_comp *cp = &d->comps[c->target];
+        if (fusion && c->attr == HS_CALL_CALLS) {
+          cp->role = HS_ROLE_FUSED;
+          cp->inner = 1;
+          if (cp->fused_by < 0) cp->fused_by = (int32_t)i;
+        } else if (c->attr == HS_CALL_TO_APPLY && !call) {
+          cp->inner = 1;
+        }
+      }
+    }
+  }
+  if (unresolved_ops)
+    hs_doc_warn(d, HS_W_UNRESOLVED_OPERAND, first_bad_line, 0,
+                "%u operands name no instruction of their module (first at line %u): a trimmed or partial dump?",
+                unresolved_ops, first_bad_line);
+  if (unresolved_calls)
+    hs_doc_warn(d, HS_W_UNRESOLVED_CALL, first_bad_line, 0,
+                "%u called computations (calls=, to_apply=, ...) are missing from the dump", unresolved_calls);
+  return 0;
+}

@@ -1,0 +1,256 @@
+/* Internal data model of a parsed document. Not installed; only core/src includes it.
+ *
+ * One document = one arena (types, small strings) plus a few flat, growable arrays
+ * (lines, computations, instructions, operands). Names and opcodes are slices: byte offsets
+ * into the text the caller keeps alive. Everything refers to everything else by index.
+ */
+#ifndef HS_INTERNAL_H
+#define HS_INTERNAL_H
+
+#include "hloscope.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- arena ---------------------------------------------------------------------------- */
+typedef struct hs_arena_block hs_arena_block;
+typedef struct {
+  hs_arena_block *head;
+  size_t used_total;
+} hs_arena;
+
+void *hs_arena_alloc(hs_arena *a, size_t size); /* 8-byte aligned, zeroed; NULL on OOM */
+void hs_arena_free(hs_arena *a);
+
+/* ---- growable arrays (amortised doubling; no malloc per element) ---------------------- */
+bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
+#define HS_VEC_PUSH(vdata, vlen, vcap, ok)                                                      \
+  ((vlen) < (vcap) || hs_vec_grow((void **)&(vdata), &(vcap), (vlen) + 1, sizeof(*(vdata))) \
+       ? ((ok) = true, &(vdata)[(vlen)++])                                                   \
+       : ((ok) = false, (void *)0))
+
+/* ---- slices --------------------------------------------------------------------------- */
+typedef struct {
+  uint32_t off;
+  uint32_t len;
+} hs_slice;
+
+static inline hs_slice hs_sl(uint32_t off, uint32_t len) {
+  hs_slice s = {off, len};
+  return s;
+}
+
+/* ---- types ---------------------------------------------------------------------------- */
+enum { HS_T_ARRAY = 0, HS_T_TUPLE, HS_T_TOKEN, HS_T_OPAQUE };
+enum { HS_DIM_STATIC = 0, HS_DIM_BOUNDED = 1, HS_DIM_UNKNOWN = 2 };
+
+typedef struct hs_type hs_type;
+struct hs_type {
+  uint8_t kind;      /* HS_T_* */
+  uint8_t elem;      /* index into hs_elem_types (arrays) */
+  int16_t mem_space; /* S(n) of the layout; -1 when no layout or no S(n) printed */
+  uint32_t n;        /* rank (arrays) or element count (tuples) */
+  int64_t *dims;     /* arrays: n sizes (bound for <=N, -1 for ?) */
+  uint8_t *dyn;      /* arrays: n HS_DIM_* flags, or NULL when all static */
+  hs_type **elems;   /* tuples: n element types */
+};
+
+typedef struct {
+  const char *hlo;  /* name as HLO prints it: "bf16" */
+  const char *mlir; /* MLIR spelling: "bf16", "i32", "f8E4M3FN" */
+  uint16_t bits;
+} hs_elem_info;
+extern const hs_elem_info hs_elem_types[];
+extern const size_t hs_elem_type_count;
+int hs_elem_from_hlo(const char *s, size_t n);  /* -1 if unknown */
+int hs_elem_from_mlir(const char *s, size_t n); /* -1 if unknown */
+
+/* Parses an HLO shape at text[*pos] (array, tuple, token[]), layouts and comments included;
+ * advances *pos. Returns NULL on a syntax error (sets *pos to where it stopped). */
+hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos);
+/* Parses an MLIR type (tensor<...>, tuple<...>, !stablehlo.token, a scalar like f32);
+ * returns NULL when it is not one we know. */
+hs_type *hs_parse_mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos);
+
+bool hs_type_equal(const hs_type *x, const hs_type *y); /* layout and memory space aside */
+uint64_t hs_type_bytes(const hs_type *t);                /* tuples: sum; arrays: ceil(bits/8) */
+bool hs_type_contains(const hs_type *t, const hs_type *needle); /* t or a tuple element of t */
+/* Writes the HLO form ("bf16[1024,1024]", "(f32[], s32[4])") into buf (NUL-terminated,
+ * truncated with "..." when longer than cap); returns the full length. */
+size_t hs_type_format(const hs_type *t, char *buf, size_t cap);
+int hs_type_mem_space(const hs_type *t); /* arrays: S(n) or 0; tuples: first element's */
+
+/* ---- the document --------------------------------------------------------------------- */
+enum {
+  HS_LINE_BLANK = 0,
+  HS_LINE_MODULE,    /* HloModule / module @x */
+  HS_LINE_TABLE,     /* frame tables, #loc lines, attribute aliases */
+  HS_LINE_COMP,      /* computation / func header; ref = computation */
+  HS_LINE_INSTR,     /* instruction / op; ref = instruction */
+  HS_LINE_CLOSE,     /* closing brace of a computation; ref = computation */
+  HS_LINE_CONT,      /* continuation of a statement that spans lines; ref = instruction */
+  HS_LINE_REGION,    /* region structure (StableHLO: ^bb, cond {, } do {, })...) */
+  HS_LINE_COMMENT,
+  HS_LINE_OTHER
+};
+
+typedef struct {
+  uint32_t off;  /* offset of the line's first byte */
+  uint8_t kind;  /* HS_LINE_* */
+  uint32_t ref;  /* computation or instruction index, per kind */
+} hs_line;
+
+enum { HS_ROLE_ENTRY = 0, HS_ROLE_FUSED, HS_ROLE_CALLED, HS_ROLE_FUNCTION };
+
+typedef struct {
+  hs_slice name;
+  uint32_t line, end_line; /* 1-based; end_line 0 while open */
+  uint32_t module;
+  uint32_t first, count; /* instructions [first, first+count) */
+  hs_type *result;       /* declared result (header), may be NULL */
+  int32_t root;          /* instruction index of ROOT, -1 if none */
+  uint8_t is_entry;
+  uint8_t role;       /* HS_ROLE_*, decided after parsing */
+  int32_t fused_by;   /* a fusion instruction calling this body, -1 if none */
+  uint8_t inner;      /* runs inside a kernel: a fused body, or a combiner (to_apply) */
+} hs_comp;
+
+typedef struct {
+  hs_slice name;   /* without '%' */
+  hs_slice opcode; /* "fusion", "stablehlo.add" */
+  uint32_t line;   /* 1-based */
+  uint32_t comp;
+  hs_type *type;   /* result type; may be NULL when unknown (StableHLO region ops) */
+  uint32_t op_first, op_count; /* operands in doc->operands */
+  uint32_t call_first, call_count; /* called computation names in doc->calls */
+  hs_slice kind;             /* kind=kLoop (fusion) */
+  hs_slice custom_call_target;
+  hs_slice op_name;          /* metadata op_name (without quotes) */
+  hs_slice backend_config;   /* raw value (JSON object or quoted string) */
+  uint8_t is_root;
+  uint8_t has_frame_ref;
+} hs_instr;
+
+typedef struct {
+  hs_slice name;    /* operand name without '%' and without "#i" suffixes */
+  int32_t target;   /* resolved instruction index, -1 if unresolved */
+  int16_t gte;      /* first "#i" index of a compact get-tuple-element operand, -1 if none */
+} hs_operand;
+
+typedef struct {
+  hs_slice name;  /* called computation name, without '%' */
+  int32_t target; /* resolved computation index, -1 if unresolved */
+  uint8_t attr;   /* HS_CALL_* */
+} hs_call;
+enum { HS_CALL_CALLS = 0, HS_CALL_TO_APPLY, HS_CALL_BODY, HS_CALL_CONDITION, HS_CALL_BRANCH, HS_CALL_OTHER };
+
+typedef struct {
+  hs_slice name;
+  uint32_t line;
+  uint32_t first_comp, comp_count;
+  int32_t entry;
+} hs_module;
+
+typedef struct {
+  int code; /* positive HS_W_* */
+  uint32_t line, col;
+  char *message; /* arena */
+} hs_warning;
+
+#define HS_WARNING_MAP(X)                                                  \
+  X(HS_W_FRAME_TABLES_MISSING, 1)                                          \
+  X(HS_W_FRAME_REF_DANGLING, 2)                                            \
+  X(HS_W_TRUNCATED, 3)                                                     \
+  X(HS_W_SKIPPED_LINE, 4)                                                  \
+  X(HS_W_UNRESOLVED_OPERAND, 5)                                            \
+  X(HS_W_UNRESOLVED_CALL, 6)                                               \
+  X(HS_W_UNKNOWN_TYPE, 7)                                                  \
+  X(HS_W_PARTIAL_FORMAT, 8)
+
+enum {
+#define HS_WX_(name, value) name = value,
+  HS_WARNING_MAP(HS_WX_)
+#undef HS_WX_
+};
+const char *hs_warning_name(int code);
+
+struct hs_doc {
+  const char *text;
+  size_t len;
+  hs_format format;
+  hs_arena arena;
+
+  hs_line *lines;
+  uint32_t n_lines, cap_lines;
+  hs_comp *comps;
+  uint32_t n_comps, cap_comps;
+  hs_instr *instrs;
+  uint32_t n_instrs, cap_instrs;
+  hs_operand *operands;
+  uint32_t n_operands, cap_operands;
+  hs_call *calls;
+  uint32_t n_calls, cap_calls;
+  hs_module *modules;
+  uint32_t n_modules, cap_modules;
+  hs_warning *warnings;
+  uint32_t n_warnings, cap_warnings;
+
+  /* frame tables */
+  uint32_t stack_frames;    /* entries in StackFrames tables */
+  uint32_t frame_refs;      /* instructions with stack_frame_id= */
+  uint32_t frame_refs_dangling;
+  uint32_t first_dangling_line;
+};
+
+/* Parsers (each fills a fresh document; return 0 or a negative HS_E* and fill err). */
+int hs_parse_hlo_text(hs_doc *d, hs_error *err);
+int hs_parse_stablehlo_text(hs_doc *d, hs_error *err);
+int hs_parse_jaxpr_text(hs_doc *d, hs_error *err);
+
+/* Helpers shared by parsers and analyses. */
+bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);
+bool hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...);
+void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const char *fmt, ...);
+void hs_line_col(const char *t, size_t len, size_t offset, uint32_t *line, uint32_t *col);
+static inline bool hs_slice_eq(const hs_doc *d, hs_slice a, hs_slice b) {
+  return a.len == b.len && memcmp(d->text + a.off, d->text + b.off, a.len) == 0;
+}
+static inline bool hs_slice_is(const hs_doc *d, hs_slice a, const char *lit) {
+  size_t n = strlen(lit);
+  return a.len == n && memcmp(d->text + a.off, lit, n) == 0;
+}
+
+/* Name tables: open addressing over slices, one per module (names are unique per module). */
+typedef struct {
+  uint32_t *slots; /* index+1, 0 = empty */
+  uint32_t cap;    /* power of two */
+  uint32_t count;
+} hs_names;
+uint32_t hs_hash(const char *s, size_t n);
+bool hs_names_init(hs_names *m, uint32_t expected);
+void hs_names_free(hs_names *m);
+/* get_key(ctx, idx) gives the slice of entry idx. Returns idx or -1. */
+typedef hs_slice (*hs_key_fn)(const hs_doc *d, uint32_t idx);
+bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx);
+int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n);
+
+/* Resolves operand and call names within each module, and assigns computation roles. */
+int hs_resolve(hs_doc *d);
+
+/* Analysis helpers shared by spills and xray. */
+typedef struct {
+  int32_t big;          /* instruction index of the big intermediate, -1 if none */
+  const hs_type *big_type; /* its (array) type */
+  int32_t kept;         /* when big < 0: largest value kept inside fused bodies, -1 if none */
+  const hs_type *kept_type;
+  uint32_t consumers;   /* kernels consuming big */
+  uint64_t hbm_read, hbm_written;
+} hs_spill_info;
+void hs_spill_analyse(const hs_doc *d, hs_spill_info *out);
+bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in);
+bool hs_line_carries(const hs_doc *d, uint32_t line_index, const hs_type *t, int *mem_space);
+bool hs_comp_in_fused(const hs_doc *d, uint32_t comp);
+
+#endif

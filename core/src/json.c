@@ -1,0 +1,338 @@
+/* Result documents as JSON: summary, fusion census, spills, computations, errors.
+ * Key names and shapes are an interface (wasm/hloscope.d.ts, README.md): change them only with
+ * both. Key order is insertion order, so native and wasm builds print identical bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "jsonout.h"
+
+#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
+
+json_t *hs_json_bytes(const char *s, size_t n) {
+  json_t *j = json_stringn(s, n);
+  if (j) return j;
+  /* invalid UTF-8 (a garbled paste): replace bad bytes */
+  char *buf = malloc(n * 3 + 1);
+  if (!buf) return json_null();
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    unsigned char c = (unsigned char)s[i];
+    size_t k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool good = k > 0 && i + k <= n && c != 0;
+    for (size_t m = 1; good && m < k; m++) good = ((unsigned char)s[i + m] >> 6) == 2;
+    if (good && k > 1) {
+      json_t *probe = json_stringn(s + i, k); /* rejects overlongs and surrogates */
+      good = probe != NULL;
+      json_decref(probe);
+    }
+    if (good) {
+      memcpy(buf + o, s + i, k);
+      o += k;
+      i += k;
+    } else {
+      memcpy(buf + o, "\xEF\xBF\xBD", 3);
+      o += 3;
+      i++;
+    }
+  }
+  j = json_stringn(buf, o);
+  free(buf);
+  return j ? j : json_null();
+}
+
+json_t *hs_json_slice(const hs_doc *d, hs_slice s) { return hs_json_bytes(d->text + s.off, s.len); }
+
+json_t *hs_json_type(const hs_type *t) {
+  if (!t) return json_null();
+  char small[256];
+  size_t n = hs_type_format(t, small, sizeof small);
+  if (n < sizeof small) return json_stringn(small, n);
+  char *big = malloc(n + 1);
+  if (!big) return json_null();
+  hs_type_format(t, big, n + 1);
+  json_t *j = json_stringn(big, n);
+  free(big);
+  return j;
+}
+
+char *hs_json_finish(json_t *root, size_t *len) {
+  if (!root) return NULL;
+  char *s = json_dumps(root, DUMP_FLAGS);
+  json_decref(root);
+  if (s && len) *len = strlen(s);
+  return s;
+}
+
+void hs_fmt_bytes(uint64_t b, char *buf, size_t cap) {
+  char tmp[32];
+  int n = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)b);
+  size_t o = 0;
+  for (int i = 0; i < n && o + 1 < cap; i++) {
+    if (i && (n - i) % 3 == 0 && o + 1 < cap) buf[o++] = ',';
+    if (o + 1 < cap) buf[o++] = tmp[i];
+  }
+  buf[o] = 0;
+}
+
+const char *hs_mem_space_words(int ms) {
+  switch (ms) {
+    case 0: return "the default memory (HBM)";
+    case 1: return "on-chip memory (S(1), VMEM on TPU)";
+    case 2: return "memory space S(2) (TPU sync flags)";
+    case 5: return "pinned host memory (S(5))";
+    case 6: return "unpinned host memory (S(6))";
+    default: return "a backend-specific memory space";
+  }
+}
+
+static json_t *warnings_json(const hs_doc *d) {
+  json_t *a = json_array();
+  for (uint32_t i = 0; i < d->n_warnings; i++) {
+    const hs_warning *w = &d->warnings[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "code", json_string(hs_warning_name(w->code)));
+    json_object_set_new(o, "line", json_integer(w->line));
+    json_object_set_new(o, "column", json_integer(w->col));
+    json_object_set_new(o, "message", hs_json_bytes(w->message, strlen(w->message)));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
+char *hs_summary_json(const hs_doc *d, size_t *len) {
+  if (!d) return NULL;
+  json_t *o = json_object();
+  json_object_set_new(o, "format", json_string(hs_format_name(d->format)));
+  json_object_set_new(o, "module", d->n_modules && d->modules[0].name.len ? hs_json_slice(d, d->modules[0].name) : json_null());
+  json_object_set_new(o, "modules", json_integer(d->n_modules));
+  json_object_set_new(o, "lines", json_integer(d->n_lines));
+  json_object_set_new(o, "computations", json_integer(d->n_comps));
+  json_object_set_new(o, "instructions", json_integer(d->n_instrs));
+  json_object_set_new(o, "warnings", warnings_json(d));
+  return hs_json_finish(o, len);
+}
+
+/* GPU/CPU custom fusions name their backend in backend_config.fusion_backend_config.kind. */
+static json_t *backend_kind(const hs_doc *d, const hs_instr *in) {
+  if (!in->backend_config.len || d->text[in->backend_config.off] != '{') return json_null();
+  json_error_t e;
+  json_t *cfg = json_loadb(d->text + in->backend_config.off, in->backend_config.len, 0, &e);
+  json_t *out = NULL;
+  if (cfg) {
+    json_t *k = json_object_get(json_object_get(cfg, "fusion_backend_config"), "kind");
+    if (json_is_string(k)) out = json_string(json_string_value(k));
+    json_decref(cfg);
+  }
+  return out ? out : json_null();
+}
+
+char *hs_fusions_json(const hs_doc *d, size_t *len) {
+  if (!d) return NULL;
+  hs_census c;
+  hs_fusion_census(d, &c);
+  json_t *o = json_object();
+  json_object_set_new(o, "fusion_computations", json_integer((json_int_t)c.fusion_computations));
+  json_object_set_new(o, "fusion_ops", json_integer((json_int_t)c.fusion_ops));
+  json_object_set_new(o, "fusion_ops_top_level", json_integer((json_int_t)(c.fusion_ops - c.fusion_ops_nested)));
+  json_object_set_new(o, "fusion_ops_nested", json_integer((json_int_t)c.fusion_ops_nested));
+  json_t *arr = json_array();
+  if (d->format == HS_FORMAT_HLO) {
+    for (uint32_t i = 0; i < d->n_instrs; i++) {
+      const hs_instr *in = &d->instrs[i];
+      if (!hs_slice_is(d, in->opcode, "fusion")) continue;
+      json_t *f = json_object();
+      json_object_set_new(f, "name", hs_json_slice(d, in->name));
+      json_object_set_new(f, "kind", in->kind.len ? hs_json_slice(d, in->kind) : json_null());
+      int32_t body = -1;
+      hs_slice calls = {0, 0};
+      for (uint32_t k = 0; k < in->call_count; k++) {
+        const hs_call *cl = &d->calls[in->call_first + k];
+        if (cl->attr == HS_CALL_CALLS) {
+          calls = cl->name;
+          body = cl->target;
+          break;
+        }
+      }
+      json_object_set_new(f, "calls", calls.len ? hs_json_slice(d, calls) : json_null());
+      json_object_set_new(f, "type", hs_json_type(in->type));
+      json_object_set_new(f, "memory_space", json_integer(hs_type_mem_space(in->type)));
+      json_object_set_new(f, "line", json_integer(in->line));
+      json_object_set_new(f, "nested", json_boolean(in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED));
+      json_object_set_new(f, "backend_kind", backend_kind(d, in));
+      json_t *ops = json_array();
+      if (body >= 0) {
+        const hs_comp *b = &d->comps[body];
+        for (uint32_t k = b->first; k < b->first + b->count; k++) {
+          const hs_instr *bi = &d->instrs[k];
+          if (hs_slice_is(d, bi->opcode, "parameter") || hs_slice_is(d, bi->opcode, "constant")) continue;
+          json_array_append_new(ops, hs_json_slice(d, bi->opcode));
+        }
+      }
+      json_object_set_new(f, "ops", ops);
+      json_array_append_new(arr, f);
+    }
+  }
+  json_object_set_new(o, "fusions", arr);
+  return hs_json_finish(o, len);
+}
+
+void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_t cap) {
+  char ty[160], by[40];
+  if (d->format != HS_FORMAT_HLO) {
+    snprintf(buf, cap, "Kernel boundaries are decided by XLA: paste the optimized HLO (compile().as_text()) to see what crosses them.");
+    return;
+  }
+  if (s->big >= 0) {
+    const hs_instr *in = &d->instrs[s->big];
+    hs_type_format(s->big_type, ty, sizeof ty);
+    hs_fmt_bytes(hs_type_bytes(s->big_type), by, sizeof by);
+    int ms = hs_type_mem_space(s->big_type);
+    if (ms == 0)
+      snprintf(buf, cap,
+               "%s (%s bytes), the result of %.*s, is the largest value that crosses a kernel boundary: "
+               "one kernel writes it to HBM and %u consuming kernel%s read it back, so it spills.",
+               ty, by, (int)in->name.len, d->text + in->name.off, s->consumers, s->consumers == 1 ? "" : "s");
+    else
+      snprintf(buf, cap,
+               "%s (%s bytes), the result of %.*s, is the largest value that crosses a kernel boundary; "
+               "it sits in %s at this size, so it does not spill to HBM.",
+               ty, by, (int)in->name.len, d->text + in->name.off, hs_mem_space_words(ms));
+  } else if (s->kept >= 0) {
+    const hs_instr *in = &d->instrs[s->kept];
+    hs_type_format(s->kept_type, ty, sizeof ty);
+    hs_fmt_bytes(hs_type_bytes(s->kept_type), by, sizeof by);
+    snprintf(buf, cap,
+             "Only inputs and outputs cross kernel boundaries: the fusions keep every intermediate inside their "
+             "kernels. The largest value kept off memory is %s (%s bytes, %.*s).",
+             ty, by, (int)in->name.len, d->text + in->name.off);
+  } else {
+    snprintf(buf, cap, "Only inputs and outputs cross kernel boundaries, and no fusion holds an intermediate.");
+  }
+}
+
+char *hs_spills_json(const hs_doc *d, size_t *len) {
+  if (!d) return NULL;
+  hs_spill_info s;
+  hs_spill_analyse(d, &s);
+  json_t *o = json_object();
+  if (s.big >= 0) {
+    const hs_instr *in = &d->instrs[s.big];
+    json_t *b = json_object();
+    json_object_set_new(b, "type", hs_json_type(s.big_type));
+    json_object_set_new(b, "bytes", json_integer((json_int_t)hs_type_bytes(s.big_type)));
+    json_object_set_new(b, "memory_space", json_integer(hs_type_mem_space(s.big_type)));
+    json_object_set_new(b, "name", hs_json_slice(d, in->name));
+    json_object_set_new(b, "line", json_integer(in->line));
+    json_object_set_new(b, "consumers", json_integer(s.consumers));
+    json_object_set_new(o, "big", b);
+    json_object_set_new(o, "kept_off_memory", json_null());
+  } else {
+    json_object_set_new(o, "big", json_null());
+    if (s.kept >= 0) {
+      const hs_instr *in = &d->instrs[s.kept];
+      json_t *k = json_object();
+      json_object_set_new(k, "type", hs_json_type(s.kept_type));
+      json_object_set_new(k, "bytes", json_integer((json_int_t)hs_type_bytes(s.kept_type)));
+      json_object_set_new(k, "name", hs_json_slice(d, in->name));
+      json_object_set_new(k, "line", json_integer(in->line));
+      json_object_set_new(o, "kept_off_memory", k);
+    } else {
+      json_object_set_new(o, "kept_off_memory", json_null());
+    }
+  }
+  json_t *carriers = json_array();
+  uint64_t spill = 0;
+  if (s.big >= 0) {
+    for (uint32_t li = 0; li < d->n_lines; li++) {
+      int ms = 0;
+      if (!hs_line_carries(d, li, s.big_type, &ms)) continue;
+      const hs_line *l = &d->lines[li];
+      json_t *c = json_object();
+      json_object_set_new(c, "line", json_integer(li + 1));
+      bool is_spill = false;
+      if (l->kind == HS_LINE_INSTR) {
+        const hs_instr *in = &d->instrs[l->ref];
+        json_object_set_new(c, "name", hs_json_slice(d, in->name));
+        is_spill = ms == 0 && !hs_comp_in_fused(d, in->comp) && !hs_instr_is_alias(d, in);
+      } else {
+        json_object_set_new(c, "name", hs_json_slice(d, d->comps[l->ref].name));
+      }
+      json_object_set_new(c, "memory_space", json_integer(ms));
+      json_object_set_new(c, "spill", json_boolean(is_spill));
+      json_array_append_new(carriers, c);
+    }
+    if (hs_type_mem_space(s.big_type) == 0) spill = hs_type_bytes(s.big_type) * (1 + (uint64_t)s.consumers);
+  }
+  json_object_set_new(o, "carriers", carriers);
+  json_object_set_new(o, "spill_bytes", json_integer((json_int_t)spill));
+  json_t *h = json_object();
+  json_object_set_new(h, "read", json_integer((json_int_t)s.hbm_read));
+  json_object_set_new(h, "written", json_integer((json_int_t)s.hbm_written));
+  json_object_set_new(o, "hbm_bytes", h);
+  char ex[600];
+  hs_spills_explain(d, &s, ex, sizeof ex);
+  json_object_set_new(o, "explanation", hs_json_bytes(ex, strlen(ex)));
+  return hs_json_finish(o, len);
+}
+
+static const char *role_name(const hs_comp *c) {
+  switch (c->role) {
+    case HS_ROLE_ENTRY: return "entry";
+    case HS_ROLE_FUSED: return "fused";
+    case HS_ROLE_FUNCTION: return "function";
+    default: return "called";
+  }
+}
+
+char *hs_computations_json(const hs_doc *d, size_t *len) {
+  if (!d) return NULL;
+  json_t *o = json_object();
+  json_t *mods = json_array();
+  for (uint32_t m = 0; m < d->n_modules; m++) {
+    const hs_module *mod = &d->modules[m];
+    json_t *mo = json_object();
+    json_object_set_new(mo, "name", mod->name.len ? hs_json_slice(d, mod->name) : json_null());
+    json_t *comps = json_array();
+    for (uint32_t c = mod->first_comp; c < mod->first_comp + mod->comp_count && c < d->n_comps; c++) {
+      const hs_comp *cp = &d->comps[c];
+      json_t *co = json_object();
+      json_object_set_new(co, "name", hs_json_slice(d, cp->name));
+      json_object_set_new(co, "line", json_integer(cp->line));
+      json_object_set_new(co, "role", json_string(role_name(cp)));
+      json_object_set_new(co, "result", hs_json_type(cp->result));
+      json_t *ins = json_array();
+      for (uint32_t i = cp->first; i < cp->first + cp->count && i < d->n_instrs; i++) {
+        const hs_instr *in = &d->instrs[i];
+        json_t *io = json_object();
+        json_object_set_new(io, "name", hs_json_slice(d, in->name));
+        json_object_set_new(io, "opcode", hs_json_slice(d, in->opcode));
+        json_object_set_new(io, "type", hs_json_type(in->type));
+        json_object_set_new(io, "line", json_integer(in->line));
+        json_array_append_new(ins, io);
+      }
+      json_object_set_new(co, "instructions", ins);
+      json_array_append_new(comps, co);
+    }
+    json_object_set_new(mo, "computations", comps);
+    json_array_append_new(mods, mo);
+  }
+  json_object_set_new(o, "modules", mods);
+  return hs_json_finish(o, len);
+}
+
+static size_t msg_len(const char *s, size_t cap) {
+  size_t n = 0;
+  while (n < cap && s[n]) n++;
+  return n;
+}
+
+char *hs_error_json(const hs_error *err, size_t *len) {
+  if (!err) return NULL;
+  json_t *o = json_object();
+  json_object_set_new(o, "code", json_string(hs_code_name(err->code)));
+  json_object_set_new(o, "line", json_integer(err->line));
+  json_object_set_new(o, "column", json_integer(err->col));
+  json_object_set_new(o, "offset", json_integer((json_int_t)err->offset));
+  json_object_set_new(o, "message", hs_json_bytes(err->message, msg_len(err->message, sizeof err->message)));
+  return hs_json_finish(o, len);
+}

@@ -1,0 +1,493 @@
+/* Array types: element types, the HLO shape grammar, the MLIR type grammar, and the one
+ * canonical form both print to ("bf16[1024,1024]"), which is what lets the x-ray match
+ * tensor<1024x1024xbf16> on the left with bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)} on the right. */
+#include "internal.h"
+
+#include <stdio.h>
+
+const hs_elem_info hs_elem_types[] = {
+    {"pred", "i1", 8},        {"s2", "i2", 2},         {"s4", "i4", 4},
+    {"s8", "i8", 8},          {"s16", "i16", 16},      {"s32", "i32", 32},
+    {"s64", "i64", 64},       {"u2", "ui2", 2},        {"u4", "ui4", 4},
+    {"u8", "ui8", 8},         {"u16", "ui16", 16},     {"u32", "ui32", 32},
+    {"u64", "ui64", 64},      {"f16", "f16", 16},      {"f32", "f32", 32},
+    {"f64", "f64", 64},       {"bf16", "bf16", 16},    {"c64", "complex<f32>", 64},
+    {"c128", "complex<f64>", 128}, {"f8e5m2", "f8E5M2", 8}, {"f8e4m3fn", "f8E4M3FN", 8},
+    {"f8e4m3b11fnuz", "f8E4M3B11FNUZ", 8}, {"f8e5m2fnuz", "f8E5M2FNUZ", 8},
+    {"f8e4m3fnuz", "f8E4M3FNUZ", 8}, {"f8e3m4", "f8E3M4", 8}, {"f8e4m3", "f8E4M3", 8},
+    {"f8e8m0fnu", "f8E8M0FNU", 8}, {"f4e2m1fn", "f4E2M1FN", 4}, {"token", "!stablehlo.token", 0},
+    {"opaque", "opaque", 0},  {"index", "index", 64},
+};
+const size_t hs_elem_type_count = sizeof hs_elem_types / sizeof hs_elem_types[0];
+
+int hs_elem_from_hlo(const char *s, size_t n) {
+  for (size_t i = 0; i < hs_elem_type_count; i++)
+    if (strlen(hs_elem_types[i].hlo) == n && memcmp(hs_elem_types[i].hlo, s, n) == 0) return (int)i;
+  return -1;
+}
+
+int hs_elem_from_mlir(const char *s, size_t n) {
+  for (size_t i = 0; i < hs_elem_type_count; i++)
+    if (strlen(hs_elem_types[i].mlir) == n && memcmp(hs_elem_types[i].mlir, s, n) == 0) return (int)i;
+  return -1;
+}
+
+static inline bool is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Skips spaces and C comments (XLA prints index comments such as "index=5" among tuple elements). */
+static size_t skip_ws(const char *t, size_t end, size_t p) {
+  for (;;) {
+    while (p < end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r' || t[p] == '\n')) p++;
+    if (p + 1 < end && t[p] == '/' && t[p + 1] == '*') {
+      size_t q = p + 2;
+      while (q + 1 < end && !(t[q] == '*' && t[q + 1] == '/')) q++;
+      if (q + 1 >= end) return end;
+      p = q + 2;
+      continue;
+    }
+    return p;
+  }
+}
+
+/* Reads the layout {...} at t[p] == '{'; returns the index after '}' and its memory space. */
+static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
+  int depth = 0;
+  bool after_colon = false;
+  *mem = -1;
+  for (; p < end; p++) {
+    char c = t[p];
+    if (c == '{' || c == '(' || c == '[') {
+      depth++;
+    } else if (c == '}' || c == ')' || c == ']') {
+      depth--;
+      if (depth == 0) return p + 1;
+    } else if (c == ':' && depth == 1) {
+      after_colon = true;
+    } else if (c == 'S' && after_colon && depth == 1 && p + 1 < end && t[p + 1] == '(') {
+      int v = 0;
+      size_t q = p + 2;
+      while (q < end && t[q] >= '0' && t[q] <= '9') v = v * 10 + (t[q++] - '0');
+      *mem = v;
+    } else if (c == '\n') {
+      return p; /* unterminated layout: stop at the line's end */
+    }
+  }
+  return p;
+}
+
+hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos) {
+  size_t p = skip_ws(t, end, *pos);
+  if (p >= end) {
+    *pos = p;
+    return NULL;
+  }
+  if (t[p] == '(') {
+    hs_type *elems_small[16];
+    hs_type **elems = elems_small;
+    size_t n = 0, cap = 16;
+    p = skip_ws(t, end, p + 1);
+    if (p < end && t[p] == ')') {
+      p++;
+    } else {
+      for (;;) {
+        size_t q = p;
+        hs_type *e = hs_parse_hlo_shape(a, t, end, &q);
+        if (!e) {
+          *pos = q;
+          return NULL;
+        }
+        if (n == cap) {
+          hs_type **ne = hs_arena_alloc(a, cap * 2 * sizeof *ne);
+          if (!ne) return NULL;
+          memcpy(ne, elems, n * sizeof *ne);
+          elems = ne;
+          cap *= 2;
+        }
+        elems[n++] = e;
+        p = skip_ws(t, end, q);
+        if (p < end && t[p] == ',') {
+          p = skip_ws(t, end, p + 1);
+          continue;
+        }
+        if (p < end && t[p] == ')') {
+          p++;
+          break;
+        }
+        *pos = p;
+        return NULL;
+      }
+    }
+    hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+    if (!ty) return NULL;
+    ty->kind = HS_T_TUPLE;
+    ty->mem_space = -1;
+    ty->n = (uint32_t)n;
+    ty->elems = hs_arena_alloc(a, (n ? n : 1) * sizeof *ty->elems);
+    if (!ty->elems) return NULL;
+    memcpy(ty->elems, elems, n * sizeof *elems);
+    /* a tuple may carry its own layout-like suffix in old printers; none in practice */
+    *pos = p;
+    return ty;
+  }
+  size_t s = p;
+  while (p < end && is_ident(t[p])) p++;
+  int elem = hs_elem_from_hlo(t + s, p - s);
+  if (elem < 0 || p >= end || t[p] != '[') {
+    *pos = s;
+    return NULL;
+  }
+  p++;
+  int64_t dims_small[16];
+  uint8_t dyn_small[16];
+  size_t n = 0;
+  bool any_dyn = false;
+  int64_t *dims = dims_small;
+  uint8_t *dyn = dyn_small;
+  size_t cap = 16;
+  while (p < end && t[p] != ']') {
+    p = skip_ws(t, end, p);
+    uint8_t f = HS_DIM_STATIC;
+    int64_t v = 0;
+    if (p < end && t[p] == '?') {
+      f = HS_DIM_UNKNOWN;
+      v = -1;
+      p++;
+    } else {
+      if (p + 1 < end && t[p] == '<' && t[p + 1] == '=') {
+        f = HS_DIM_BOUNDED;
+        p += 2;
+      }
+      if (p >= end || t[p] < '0' || t[p] > '9') {
+        *pos = p;
+        return NULL;
+      }
+      while (p < end && t[p] >= '0' && t[p] <= '9') {
+        if (v < (INT64_MAX - 9) / 10) v = v * 10 + (t[p] - '0');
+        p++;
+      }
+    }
+    if (n == cap) {
+      int64_t *nd = hs_arena_alloc(a, cap * 2 * sizeof *nd);
+      uint8_t *nf = hs_arena_alloc(a, cap * 2);
+      if (!nd || !nf) return NULL;
+      memcpy(nd, dims, n * sizeof *nd);
+      memcpy(nf, dyn, n);
+      dims = nd;
+      dyn = nf;
+      cap *= 2;
+    }
+    dims[n] = v;
+    dyn[n] = f;
+    any_dyn |= f != HS_DIM_STATIC;
+    n++;
+    p = skip_ws(t, end, p);
+    if (p < end && t[p] == ',') p++;
+    else if (p < end && t[p] != ']') {
+      *pos = p;
+      return NULL;
+    }
+  }
+  if (p >= end) {
+    *pos = p;
+    return NULL;
+  }
+  p++; /* ']' */
+  hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+  if (!ty) return NULL;
+  ty->kind = strcmp(hs_elem_types[elem].hlo, "token") == 0 ? HS_T_TOKEN
+             : strcmp(hs_elem_types[elem].hlo, "opaque") == 0 ? HS_T_OPAQUE
+                                                               : HS_T_ARRAY;
+  ty->elem = (uint8_t)elem;
+  ty->n = (uint32_t)n;
+  ty->mem_space = -1;
+  if (n) {
+    ty->dims = hs_arena_alloc(a, n * sizeof *ty->dims);
+    if (!ty->dims) return NULL;
+    memcpy(ty->dims, dims, n * sizeof *dims);
+    if (any_dyn) {
+      ty->dyn = hs_arena_alloc(a, n);
+      if (!ty->dyn) return NULL;
+      memcpy(ty->dyn, dyn, n);
+    }
+  }
+  if (p < end && t[p] == '{') {
+    int mem;
+    p = read_layout(t, end, p, &mem);
+    ty->mem_space = (int16_t)mem;
+  }
+  *pos = p;
+  return ty;
+}
+
+/* ---- MLIR types -------------------------------------------------------------------------- */
+static size_t skip_angle(const char *t, size_t end, size_t p) {
+  /* t[p] == '<'; returns index after the matching '>' (ignores "->" inside) */
+  int depth = 0;
+  for (; p < end; p++) {
+    if (t[p] == '<') depth++;
+    else if (t[p] == '>' && !(p > 0 && t[p - 1] == '-')) {
+      if (--depth == 0) return p + 1;
+    } else if (t[p] == '\n') return p;
+  }
+  return p;
+}
+
+static int mlir_elem(const char *t, size_t end, size_t *pp) {
+  size_t p = *pp;
+  if (end - p >= 8 && memcmp(t + p, "complex<", 8) == 0) {
+    size_t q = skip_angle(t, end, p + 7);
+    int e = hs_elem_from_mlir(t + p, q - p);
+    *pp = q;
+    return e;
+  }
+  if (end - p >= 15 && memcmp(t + p, "!quant.uniform<", 15) == 0) {
+    /* storage type first: !quant.uniform<i8:f32, 0.0039:-128> */
+    size_t q = p + 15, s = q;
+    while (q < end && is_ident(t[q])) q++;
+    int e = hs_elem_from_mlir(t + s, q - s);
+    *pp = skip_angle(t, end, p + 14);
+    return e;
+  }
+  if (end - p >= 16 && memcmp(t + p, "!stablehlo.token", 16) == 0) {
+    *pp = p + 16;
+    return hs_elem_from_hlo("token", 5);
+  }
+  size_t s = p;
+  while (p < end && is_ident(t[p])) p++;
+  *pp = p;
+  return hs_elem_from_mlir(t + s, p - s);
+}
+
+hs_type *hs_parse_mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos) {
+  size_t p = skip_ws(t, end, *pos);
+  if (end - p >= 6 && memcmp(t + p, "tuple<", 6) == 0) {
+    hs_type *el[64];
+    size_t n = 0;
+    p += 6;
+    for (;;) {
+      p = skip_ws(t, end, p);
+      if (p < end && t[p] == '>') {
+        p++;
+        break;
+      }
+      size_t q = p;
+      hs_type *e = hs_parse_mlir_type(a, t, end, &q);
+      if (!e) {
+        *pos = q;
+        return NULL;
+      }
+      if (n < 64) el[n++] = e;
+      p = skip_ws(t, end, q);
+      if (p < end && t[p] == ',') p++;
+    }
+    hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+    if (!ty) return NULL;
+    ty->kind = HS_T_TUPLE;
+    ty->mem_space = -1;
+    ty->n = (uint32_t)n;
+    ty->elems = hs_arena_alloc(a, (n ? n : 1) * sizeof *ty->elems);
+    if (!ty->elems) return NULL;
+    memcpy(ty->elems, el, n * sizeof *el);
+    *pos = p;
+    return ty;
+  }
+  int64_t dims[64];
+  uint8_t dyn[64];
+  size_t n = 0;
+  bool any_dyn = false;
+  int elem;
+  if (end - p >= 7 && memcmp(t + p, "tensor<", 7) == 0) {
+    size_t close = skip_angle(t, end, p + 6);
+    p += 7;
+    for (;;) {
+      if (p < end && (t[p] == '?' || (t[p] >= '0' && t[p] <= '9'))) {
+        size_t q = p;
+        int64_t v = 0;
+        uint8_t f = HS_DIM_STATIC;
+        if (t[q] == '?') {
+          v = -1;
+          f = HS_DIM_UNKNOWN;
+          q++;
+        } else {
+          while (q < end && t[q] >= '0' && t[q] <= '9') {
+            if (v < (INT64_MAX - 9) / 10) v = v * 10 + (t[q] - '0');
+            q++;
+          }
+        }
+        if (q < end && t[q] == 'x') {
+          if (n < 64) {
+            dims[n] = v;
+            dyn[n] = f;
+            n++;
+          }
+          any_dyn |= f != HS_DIM_STATIC;
+          p = q + 1;
+          continue;
+        }
+      }
+      break;
+    }
+    elem = mlir_elem(t, end, &p);
+    /* encoding (bounds) ignored apart from bounded dims: #stablehlo.bounds<8, ?> */
+    if (p < end && t[p] == ',') {
+      size_t q = p;
+      const char *b = "#stablehlo.bounds<";
+      q = skip_ws(t, end, q + 1);
+      if (end - q > strlen(b) && memcmp(t + q, b, strlen(b)) == 0) {
+        q += strlen(b);
+        for (size_t i = 0; i < n && q < end; i++) {
+          q = skip_ws(t, end, q);
+          if (t[q] >= '0' && t[q] <= '9') {
+            int64_t v = 0;
+            while (q < end && t[q] >= '0' && t[q] <= '9') v = v * 10 + (t[q++] - '0');
+            if (dyn[i] == HS_DIM_UNKNOWN) {
+              dims[i] = v;
+              dyn[i] = HS_DIM_BOUNDED;
+            }
+          } else if (t[q] == '?') q++;
+          q = skip_ws(t, end, q);
+          if (q < end && t[q] == ',') q++;
+        }
+      }
+    }
+    p = close;
+  } else {
+    elem = mlir_elem(t, end, &p);
+  }
+  if (elem < 0) {
+    *pos = p;
+    return NULL;
+  }
+  hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+  if (!ty) return NULL;
+  ty->kind = strcmp(hs_elem_types[elem].hlo, "token") == 0 ? HS_T_TOKEN : HS_T_ARRAY;
+  ty->elem = (uint8_t)elem;
+  ty->mem_space = -1;
+  ty->n = (uint32_t)n;
+  if (n) {
+    ty->dims = hs_arena_alloc(a, n * sizeof *ty->dims);
+    if (!ty->dims) return NULL;
+    memcpy(ty->dims, dims, n * sizeof *dims);
+    if (any_dyn) {
+      ty->dyn = hs_arena_alloc(a, n);
+      if (!ty->dyn) return NULL;
+      memcpy(ty->dyn, dyn, n);
+    }
+  }
+  *pos = p;
+  return ty;
+}
+
+/* ---- comparing, sizing, printing ------------------------------------------------------- */
+bool hs_type_equal(const hs_type *x, const hs_type *y) {
+  if (!x || !y) return false;
+  if (x->kind != y->kind || x->n != y->n) return false;
+  if (x->kind == HS_T_TUPLE) {
+    for (uint32_t i = 0; i < x->n; i++)
+      if (!hs_type_equal(x->elems[i], y->elems[i])) return false;
+    return true;
+  }
+  if (x->elem != y->elem) return false;
+  for (uint32_t i = 0; i < x->n; i++) {
+    if (x->dims[i] != y->dims[i]) return false;
+    uint8_t fx = x->dyn ? x->dyn[i] : 0, fy = y->dyn ? y->dyn[i] : 0;
+    if (fx != fy) return false;
+  }
+  return true;
+}
+
+bool hs_type_contains(const hs_type *t, const hs_type *needle) {
+  if (!t || !needle) return false;
+  if (hs_type_equal(t, needle)) return true;
+  if (t->kind == HS_T_TUPLE)
+    for (uint32_t i = 0; i < t->n; i++)
+      if (hs_type_contains(t->elems[i], needle)) return true;
+  return false;
+}
+
+uint64_t hs_type_bytes(const hs_type *t) {
+  if (!t) return 0;
+  if (t->kind == HS_T_TUPLE) {
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < t->n; i++) s += hs_type_bytes(t->elems[i]);
+    return s;
+  }
+  if (t->kind != HS_T_ARRAY) return 0;
+  uint64_t count = 1;
+  for (uint32_t i = 0; i < t->n; i++) {
+    int64_t d = t->dims[i];
+    if (d < 0) return 0; /* unknown size */
+    if (d && count > UINT64_MAX / (uint64_t)d) return UINT64_MAX;
+    count *= (uint64_t)d;
+  }
+  uint64_t bits = hs_elem_types[t->elem].bits;
+  if (bits && count > UINT64_MAX / bits) return UINT64_MAX;
+  return (count * bits + 7) / 8;
+}
+
+int hs_type_mem_space(const hs_type *t) {
+  if (!t) return 0;
+  if (t->kind == HS_T_TUPLE) return t->n ? hs_type_mem_space(t->elems[0]) : 0;
+  return t->mem_space < 0 ? 0 : t->mem_space;
+}
+
+typedef struct {
+  char *buf;
+  size_t cap, len;
+} fmtbuf;
+
+static void put(fmtbuf *f, const char *s, size_t n) {
+  if (f->len < f->cap) {
+    size_t k = f->cap - f->len < n ? f->cap - f->len : n;
+    memcpy(f->buf + f->len, s, k);
+  }
+  f->len += n;
+}
+
+static void fmt_type(fmtbuf *f, const hs_type *t) {
+  if (!t) {
+    put(f, "?", 1);
+    return;
+  }
+  if (t->kind == HS_T_TUPLE) {
+    put(f, "(", 1);
+    for (uint32_t i = 0; i < t->n; i++) {
+      if (i) put(f, ", ", 2);
+      fmt_type(f, t->elems[i]);
+    }
+    put(f, ")", 1);
+    return;
+  }
+  const char *name = hs_elem_types[t->elem].hlo;
+  put(f, name, strlen(name));
+  put(f, "[", 1);
+  char num[32];
+  for (uint32_t i = 0; i < t->n; i++) {
+    if (i) put(f, ",", 1);
+    uint8_t fl = t->dyn ? t->dyn[i] : 0;
+    if (fl == HS_DIM_UNKNOWN) {
+      put(f, "?", 1);
+      continue;
+    }
+    if (fl == HS_DIM_BOUNDED) put(f, "<=", 2);
+    int k = snprintf(num, sizeof num, "%lld", (long long)t->dims[i]);
+    put(f, num, (size_t)k);
+  }
+  put(f, "]", 1);
+}
+
+size_t hs_type_format(const hs_type *t, char *buf, size_t cap) {
+  fmtbuf f = {buf, cap ? cap - 1 : 0, 0};
+  fmt_type(&f, t);
+  if (cap) {
+    if (f.len > f.cap) {
+      if (f.cap >= 3) memcpy(buf + f.cap - 3, "...", 3);
+      buf[f.cap] = 0;
+    } else {
+      buf[f.len] = 0;
+    }
+  }
+  return f.len;
+}

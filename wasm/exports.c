@@ -1,0 +1,72 @@
+/* The wasm boundary: thin C exports over the public API, listed in exports.txt (the only
+ * symbols the module exports). JS owns the text buffers; every returned string is malloc'd and
+ * freed by JS with hsw_free after it has copied the bytes out. The last error and the last
+ * result length live here (one wasm instance runs one call at a time). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hloscope.h"
+
+static hs_error last_error;
+static size_t last_len;
+static int last_side;
+
+const char *hsw_version(void) { return HS_VERSION; }
+
+hs_doc *hsw_parse(const char *text, size_t len) {
+  last_side = 0;
+  return hs_parse(text, len, &last_error);
+}
+
+int hsw_doc_format(const hs_doc *d) { return (int)hs_doc_format(d); }
+
+void hsw_doc_free(hs_doc *d) { hs_doc_free(d); }
+
+/* kind: 0 summary, 1 fusions, 2 spills, 3 computations */
+char *hsw_result(const hs_doc *d, int kind) {
+  last_len = 0;
+  switch (kind) {
+    case 0: return hs_summary_json(d, &last_len);
+    case 1: return hs_fusions_json(d, &last_len);
+    case 2: return hs_spills_json(d, &last_len);
+    case 3: return hs_computations_json(d, &last_len);
+    default: return NULL;
+  }
+}
+
+size_t hsw_result_len(void) { return last_len; }
+
+/* The last parse error as JSON, with "side" (0 none, 1 left, 2 right) for xray. */
+char *hsw_error_json(void) {
+  last_len = 0;
+  char *s = hs_error_json(&last_error, &last_len);
+  if (s && last_side && last_len > 1) {
+    /* splice ,"side":N before the closing brace */
+    char *t = realloc(s, last_len + 12);
+    if (t) {
+      s = t;
+      last_len += (size_t)snprintf(s + last_len - 1, 13, ",\"side\":%d}", last_side) - 1;
+    }
+  }
+  return s;
+}
+
+char *hsw_xray(const char *l, size_t ln, const char *r, size_t rn) {
+  last_len = 0;
+  last_side = 1;
+  hs_doc *a = hs_parse(l, ln, &last_error);
+  if (!a) return NULL;
+  last_side = 2;
+  hs_doc *b = hs_parse(r, rn, &last_error);
+  if (!b) {
+    hs_doc_free(a);
+    return NULL;
+  }
+  last_side = 0;
+  char *s = hs_xray_json(a, b, &last_len);
+  hs_doc_free(a);
+  hs_doc_free(b);
+  return s;
+}
+
+void hsw_free(void *p) { free(p); }
