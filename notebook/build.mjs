@@ -1,0 +1,211 @@
+// Builds the browser side into dist/ with esbuild. Everything the pages need is bundled:
+// no request leaves a page (see the Content-Security-Policy below).
+//
+//   dist/index.html, app.js, app.css, worker.js   the notebook, served by notebook/serve.mjs
+//   dist/hloscope.html                            the same notebook as ONE self-contained file
+//                                                 (script, styles, worker and wasm inlined), for file://
+//   dist/gym.html, gym.js                         the drills page (when notebook/gym.html and
+//                                                 notebook/src/gym.js exist; the drills helper's)
+//   dist/hloscope-drills.js                       one classic script for course pages (IIFE of
+//                                                 notebook/src/embed.js, when it exists)
+//
+// Virtual modules the sources import (resolved here so pages, drills and tests agree):
+//   hs:api            the JS API (wasm/hloscope.mjs) with the single-file wasm glue; a stub that
+//                     throws a clear error when the wasm build is missing (npm run build:wasm)
+//   hs:worker-source  { workerUrl, workerSource }: how views start the analysis worker
+//                     (a URL next to the page, or the bundled worker source for a Blob URL)
+//   hs:example        the example notebook's fixture texts, or nulls when they are not captured yet
+//
+// .txt and .mlir files import as text. Flags: --dev (no minify, inline source maps).
+import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const nb = join(root, 'notebook');
+const dist = join(root, 'dist');
+const dev = process.argv.includes('--dev');
+
+const apiModule = join(root, 'wasm/hloscope.mjs');
+const glueSingle = join(root, 'wasm/gen/hloscope_core.single.mjs');
+const apiStub = join(nb, 'src/notebook/api-missing.js');
+const haveWasm = existsSync(apiModule) && existsSync(glueSingle);
+const fixtureDir = join(root, 'fixtures/cpu-jax-0.4.38/naive_attention');
+const exampleFiles = {
+  stablehlo: join(fixtureDir, 'stablehlo.mlir'),
+  hlo: join(fixtureDir, 'after_optimizations.txt'),
+};
+
+// Content-Security-Policy of the pages (a meta tag; a file:// page has no headers).
+//  - connect-src 'self' (served) / 'none' (single file): no fetch, XHR or WebSocket leaves the page.
+//  - script-src 'unsafe-eval': code cells run the user's JavaScript with the AsyncFunction
+//    constructor (top-level await); that needs eval permission. The user runs their own code.
+//  - 'wasm-unsafe-eval': compiling the core's WebAssembly.
+//  - worker-src blob:: the single file (and course pages) start the worker from a Blob URL.
+//  - style-src 'unsafe-inline': CodeMirror and the single file's inlined <style>.
+function csp({ scriptSrc, connect }) {
+  return [
+    "default-src 'none'",
+    `script-src ${scriptSrc} 'unsafe-eval' 'wasm-unsafe-eval'`,
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src ${connect}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+function virtualPlugin({ worker }) {
+  return {
+    name: 'hloscope-virtual',
+    setup(build) {
+      build.onResolve({ filter: /^hs:(api|worker-source|example)$/ }, (args) => ({
+        path: args.path,
+        namespace: 'hs',
+      }));
+      // The core's glue: always the single-file variant (wasm inlined), so that every bundle is
+      // self-contained (workers, Blob URLs, file:// pages need no second request).
+      build.onResolve({ filter: /(^|\/)gen\/hloscope_core\.mjs$/ }, () => ({ path: glueSingle }));
+      build.onLoad({ filter: /.*/, namespace: 'hs' }, (args) => {
+        if (args.path === 'hs:api') {
+          const target = haveWasm ? apiModule : apiStub;
+          return { contents: `export * from ${JSON.stringify(target)};`, resolveDir: root, loader: 'js' };
+        }
+        if (args.path === 'hs:worker-source') {
+          return {
+            contents: `export const workerUrl = ${JSON.stringify(worker.url ?? null)};\n` +
+              `export const workerSource = ${JSON.stringify(worker.source ?? null)};\n`,
+            loader: 'js',
+          };
+        }
+        // hs:example
+        const have = existsSync(exampleFiles.stablehlo) && existsSync(exampleFiles.hlo);
+        return {
+          contents: have
+            ? `export { default as stablehlo } from ${JSON.stringify(exampleFiles.stablehlo)};\n` +
+              `export { default as hlo } from ${JSON.stringify(exampleFiles.hlo)};\n`
+            : 'export const stablehlo = null;\nexport const hlo = null;\n',
+          resolveDir: root,
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
+
+const common = {
+  bundle: true,
+  format: 'iife',
+  target: ['chrome110', 'firefox115', 'safari16'],
+  minify: !dev,
+  sourcemap: dev ? 'inline' : false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  loader: { '.txt': 'text', '.mlir': 'text' },
+  charset: 'utf8',
+  write: false,
+};
+
+async function bundle(entry, { worker = {}, css = false } = {}) {
+  const r = await esbuild.build({
+    ...common,
+    entryPoints: [entry],
+    outdir: dist,
+    plugins: [virtualPlugin({ worker })],
+  });
+  const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
+  const cssOut = r.outputFiles.find((f) => f.path.endsWith('.css'));
+  if (cssOut && !css) throw new Error(`${entry}: unexpected CSS output`);
+  return { js: js.text, css: cssOut ? cssOut.text : '' };
+}
+
+// Inline a script into HTML safely: esbuild already escapes "</script"; an HTML comment
+// opener followed by "<script" would change how the parser finds the end of the element.
+function inlineScript(code) {
+  if (/<!--/.test(code) && /<script/i.test(code)) throw new Error('inline script holds "<!--" and "<script"');
+  if (/<\/script/i.test(code)) throw new Error('inline script holds "</script"');
+  return code;
+}
+
+function sha256(text) {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+function page(template, { csp: policy, head, body }) {
+  const out = template
+    .replace('%%CSP%%', () => policy)
+    .replace('<!--HS:HEAD-->', () => head)
+    .replace('<!--HS:BODY-->', () => body);
+  if (out.includes('%%CSP%%') || out.includes('<!--HS:')) throw new Error('template placeholders left');
+  return out;
+}
+
+function sizeOf(p) {
+  return statSync(p).size;
+}
+
+async function main() {
+  const t0 = Date.now();
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(dist, { recursive: true });
+  if (!haveWasm) console.warn('build: wasm/gen/hloscope_core.single.mjs or wasm/hloscope.mjs missing: ' +
+    'bundling a stub API (run `npm run build:wasm` first for a working core)');
+
+  const worker = await bundle(join(nb, 'src/worker.js'));
+  writeFileSync(join(dist, 'worker.js'), worker.js);
+  const inlineWorker = { source: worker.js };
+
+  const template = readFileSync(join(nb, 'index.html'), 'utf8');
+  const appEntry = join(nb, 'src/notebook/main.js');
+
+  // The served notebook: external script, style and worker files.
+  const app = await bundle(appEntry, { worker: { url: 'worker.js' }, css: true });
+  writeFileSync(join(dist, 'app.js'), app.js);
+  writeFileSync(join(dist, 'app.css'), app.css);
+  writeFileSync(join(dist, 'index.html'), page(template, {
+    csp: csp({ scriptSrc: "'self'", connect: "'self'" }),
+    head: '<link rel="stylesheet" href="app.css">',
+    body: '<script src="app.js"></script>',
+  }));
+
+  // The single file: everything inline; the inline script is allowed by its hash.
+  const single = await bundle(appEntry, { worker: inlineWorker, css: true });
+  const code = inlineScript(single.js);
+  writeFileSync(join(dist, 'hloscope.html'), page(template, {
+    csp: csp({ scriptSrc: sha256(code), connect: "'none'" }),
+    head: `<style>${single.css.replace(/<\/style/gi, '<\\/style')}</style>`,
+    body: `<script>${code}</script>`,
+  }));
+
+  // The drills helper's pages, when present.
+  const gymHtml = join(nb, 'gym.html');
+  const gymEntry = join(nb, 'src/gym.js');
+  if (existsSync(gymHtml) && existsSync(gymEntry)) {
+    const gym = await bundle(gymEntry, { worker: inlineWorker, css: true });
+    writeFileSync(join(dist, 'gym.js'), gym.js);
+    if (gym.css) writeFileSync(join(dist, 'gym.css'), gym.css);
+    let html = readFileSync(gymHtml, 'utf8');
+    html = html.replace('%%CSP%%', () => csp({ scriptSrc: "'self'", connect: "'self'" }));
+    writeFileSync(join(dist, 'gym.html'), html);
+  }
+  const embedEntry = join(nb, 'src/embed.js');
+  if (existsSync(embedEntry)) {
+    const embed = await bundle(embedEntry, { worker: inlineWorker });
+    writeFileSync(join(dist, 'hloscope-drills.js'), embed.js);
+  }
+
+  const rows = ['index.html', 'app.js', 'app.css', 'worker.js', 'hloscope.html', 'gym.html', 'gym.js',
+    'hloscope-drills.js'].filter((f) => existsSync(join(dist, f)))
+    .map((f) => `  ${f.padEnd(20)} ${(sizeOf(join(dist, f)) / 1024).toFixed(1).padStart(8)} KiB`);
+  console.log(`build: dist/ in ${Date.now() - t0} ms${haveWasm ? '' : ' (stub API: no wasm)'}\n${rows.join('\n')}`);
+}
+
+main().catch((e) => {
+  console.error(e.stack || String(e));
+  process.exit(1);
+});

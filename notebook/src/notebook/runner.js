@@ -1,0 +1,193 @@
+// Running a code cell: the user's JavaScript becomes the body of an async function (so top-level
+// await works) whose parameters are the API, every dump cell by name, show() and print().
+// That needs the page's CSP to allow 'unsafe-eval' (the AsyncFunction constructor): the code is
+// the user's own, typed into their own notebook.
+import * as api from 'hs:api';
+import * as engine from '../views/engine.js';
+import { el } from '../views/common.js';
+import '../views/xla-xray.js';
+import '../views/xla-fusion-table.js';
+import '../views/xla-summary.js';
+
+const AsyncFunction = (async () => {}).constructor;
+
+/** A dump cell as code cells see it: its text and what the core found in it. */
+export class Dump {
+  constructor({ name, key, text, analysis }) {
+    this.name = name;
+    this.key = key;
+    this.text = text;
+    const a = analysis || {};
+    this.format = a.format ?? null;
+    this.bytes = text.length;
+    this.lines = a.lines ?? null;
+    this.summary = a.summary ?? null;
+    this.fusions = a.fusions ?? null;
+    this.spills = a.spills ?? null;
+    this.error = a.error ?? null;
+    Object.defineProperty(this, 'analysis', { value: a, enumerable: false });
+  }
+  toString() { return this.text; }
+}
+
+const RESERVED = new Set(['hloscope', 'load', 'isLoaded', 'version', 'parse', 'xray', 'HloscopeError', 'show', 'print',
+  'dumps', 'Dump', 'api', 'arguments', 'eval', 'await', 'async', 'break', 'case', 'catch', 'class', 'const', 'continue',
+  'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if',
+  'implements', 'import', 'in', 'instanceof', 'interface', 'let', 'new', 'null', 'package', 'private', 'protected', 'public',
+  'return', 'static', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield',
+  'undefined', 'NaN', 'Infinity', 'window', 'document', 'globalThis', 'self']);
+
+/** Why a dump name cannot be a variable in code cells, or null when it can. */
+export function nameProblem(name) {
+  if (!name) return 'give the dump a name to use it in code cells';
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return 'a name is letters, digits, _ or $, not starting with a digit';
+  if (RESERVED.has(name)) return `"${name}" is taken (an API name or a JavaScript word)`;
+  return null;
+}
+
+const xrayTexts = new WeakMap(); // xray() results -> { left, right } texts, so show() can draw them
+
+function textOf(x) {
+  if (x == null) return null;
+  return x instanceof Dump ? x.text : String(x);
+}
+function refOf(x) {
+  if (x == null) return null;
+  return x instanceof Dump ? { key: x.key } : { text: String(x) };
+}
+
+function jsonText(x) {
+  try {
+    const s = JSON.stringify(x, (k, v) => (typeof v === 'bigint' ? String(v) : v), 2);
+    return s === undefined ? String(x) : s;
+  } catch {
+    return String(x);
+  }
+}
+
+/** True when code holds nothing but view calls on dump names (safe to re-run on load). */
+export function isViewOnly(code) {
+  const lines = code.split('\n').map((l) => l.replace(/\/\/.*$/, '').trim()).filter(Boolean);
+  if (!lines.length) return false;
+  return lines.every((l) => /^show(\.(xray|fusions|summary))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
+}
+
+/**
+ * Runs `code` with `dumps` (name -> Dump) in scope, drawing into `output`. Resolves when the
+ * code and every view it asked for are done; rejects with the first error.
+ */
+export async function runCode(code, { dumps, output }) {
+  const pending = [];
+  const track = (p) => { pending.push(p); return p; };
+
+  const show = (x, opts = {}) => {
+    if (x instanceof Node) { output.append(x); return x; }
+    if (x instanceof Dump) {
+      const s = show.summary(x);
+      if (x.format === 'hlo') show.fusions(x);
+      return s;
+    }
+    if (x && typeof x === 'object') {
+      const texts = xrayTexts.get(x);
+      if (texts && x.summary?.stat) {
+        const v = document.createElement('xla-xray');
+        output.append(v);
+        v.data = { xray: x, left: texts.left, right: texts.right };
+        return v;
+      }
+      if (Array.isArray(x.fusions) && 'fusion_ops' in x) {
+        const v = document.createElement('xla-fusion-table');
+        output.append(v);
+        v.data = x;
+        return v;
+      }
+      if (typeof x.summary === 'function' && typeof x.format === 'string') {
+        const data = { summary: x.summary() };
+        if (x.format === 'hlo') { data.fusions = x.fusions(); try { data.spills = x.spills(); } catch { /* no spills */ } }
+        const v = document.createElement('xla-summary');
+        output.append(v);
+        v.data = data;
+        return v;
+      }
+      if ('format' in x && 'lines' in x && 'computations' in x) {
+        const v = document.createElement('xla-summary');
+        output.append(v);
+        v.data = { summary: x };
+        return v;
+      }
+    }
+    const pre = el('pre', { class: 'out-text', text: typeof x === 'string' ? x : jsonText(x) });
+    if (opts.label) pre.prepend(el('b', { text: `${opts.label}: ` }));
+    output.append(pre);
+    return pre;
+  };
+
+  /** The fusion x-ray of a StableHLO (left) and optimized HLO (right) dump; either may be null. */
+  show.xray = (left, right) => {
+    const v = document.createElement('xla-xray');
+    output.append(v);
+    v.progress({ stage: 'x-ray' });
+    track(engine.xray({ left: refOf(left), right: refOf(right) }, (p) => v.progress(p)).then((out) => {
+      if (out.left && out.left.text == null) out.left.text = textOf(left);
+      if (out.right && out.right.text == null) out.right.text = textOf(right);
+      v.data = out;
+    }, (e) => { v.progress(null); throw e; }));
+    return v;
+  };
+  /** The fusion table of an optimized HLO dump (or text). */
+  show.fusions = (d) => {
+    const v = document.createElement('xla-fusion-table');
+    output.append(v);
+    if (d instanceof Dump) {
+      if (!d.fusions) throw new Error(`${d.name} is not an optimized HLO dump (format: ${d.format ?? 'unknown'})`);
+      v.data = { ...d.fusions, total: d.analysis.fusions_total };
+    } else if (d && Array.isArray(d.fusions)) v.data = d;
+    else v.text = textOf(d);
+    return v;
+  };
+  /** The summary card of a dump (or text). */
+  show.summary = (d) => {
+    const v = document.createElement('xla-summary');
+    output.append(v);
+    if (d instanceof Dump) {
+      if (d.error) throw Object.assign(new Error(`${d.name}: ${d.error.message}`), d.error);
+      v.data = { ...d.analysis, name: d.name };
+    } else v.text = textOf(d);
+    return v;
+  };
+  show.text = (s) => show(String(s));
+
+  const print = (...args) => {
+    output.append(el('pre', { class: 'out-text', text: args.map((a) => (typeof a === 'string' ? a : jsonText(a))).join(' ') }));
+  };
+
+  const parse = (x) => api.parse(textOf(x));
+  const xray = (l, r) => {
+    const res = api.xray(textOf(l), textOf(r));
+    xrayTexts.set(res, { left: textOf(l), right: textOf(r) });
+    return res;
+  };
+
+  if (/\b(parse|xray|version|hloscope|isLoaded)\b/.test(code.replace(/show\.xray/g, ''))) {
+    try { await api.load(); } catch (e) { if (!api.missing) throw e; }
+  }
+
+  const scope = {
+    hloscope: api, load: api.load, isLoaded: api.isLoaded, version: api.version, HloscopeError: api.HloscopeError,
+    parse, xray, show, print, dumps: Object.freeze({ ...dumps }), Dump,
+  };
+  for (const [name, d] of Object.entries(dumps)) if (!nameProblem(name)) scope[name] = d;
+  const names = Object.keys(scope);
+  let fn;
+  try {
+    fn = new AsyncFunction(...names, `"use strict";\n${code}`);
+  } catch (e) {
+    if (e instanceof SyntaxError) throw e;
+    throw e;
+  }
+  const result = await fn(...names.map((n) => scope[n]));
+  if (result !== undefined) show(result);
+  const settled = await Promise.allSettled(pending);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,0 +1,195 @@
+// What the analysis worker computes, as plain functions over the JS API, so that the worker
+// (notebook/src/worker.js) and the main-thread fallback (engine.js, when no Worker can start)
+// run the same code. Results are shaped for cheap transfer: big per-line columns are typed
+// arrays, notes are a deduplicated string table.
+
+/** Line classes, in the x-ray's precedence order (index = code in the compact columns). */
+export const CLASSES = ['plain', 'dim', 'hot', 'carry', 'fusion'];
+const CLASS_CODE = Object.fromEntries(CLASSES.map((c, i) => [c, i]));
+
+/** How many fusions a census result carries across to the page (the rest stay counted). */
+export const FUSION_ROWS = 5000;
+
+/** Byte offsets of line starts (UTF-16 indices into the string), plus the longest line. */
+export function lineStarts(text) {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  // A final "\n" ends the last line rather than starting an empty one.
+  if (text.length > 0 && text.charCodeAt(text.length - 1) === 10) n--;
+  if (text.length === 0) n = 0;
+  const starts = new Uint32Array(n + 1);
+  let maxLen = 0;
+  let k = 0;
+  let prev = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && k < n; i = text.indexOf('\n', i + 1)) {
+    starts[k++] = prev;
+    if (i - prev > maxLen) maxLen = i - prev;
+    prev = i + 1;
+  }
+  if (k < n) {
+    starts[k++] = prev;
+    if (text.length - prev > maxLen) maxLen = text.length - prev;
+  }
+  starts[n] = text.length + 1; // sentinel: line i spans [starts[i], starts[i+1]-1)
+  return { starts, maxLen };
+}
+
+/** Guesses the format from the first non-blank lines (for the UI only; the core decides). */
+export function sniffFormat(text) {
+  const head = text.slice(0, 4096);
+  if (/^\s*HloModule\s/m.test(head)) return 'hlo';
+  if (/^\s*(module\b|func\.func\b)|stablehlo\.|mhlo\./m.test(head)) return 'stablehlo';
+  if (/^\s*\{\s*lambda\b|^\s*let\b/m.test(head)) return 'jaxpr';
+  return null;
+}
+
+/** Compact per-line columns from the core's XrayLine[] for a text with `starts`. */
+export function compactSide(lines, text, starts, maxLen) {
+  const n = starts.length - 1;
+  const cls = new Uint8Array(n);
+  const carries = new Uint8Array(n);
+  const ms = new Int16Array(n).fill(-1);
+  const noteIdx = new Uint32Array(n);
+  const notes = [''];
+  const seen = new Map([['', 0]]);
+  for (const l of lines || []) {
+    const i = l.line - 1;
+    if (i < 0 || i >= n) continue;
+    cls[i] = CLASS_CODE[l.class] ?? 0;
+    carries[i] = l.carries ? 1 : 0;
+    if (l.memory_space !== null && l.memory_space !== undefined) ms[i] = l.memory_space;
+    const note = l.note || '';
+    let k = seen.get(note);
+    if (k === undefined) { k = notes.length; notes.push(note); seen.set(note, k); }
+    noteIdx[i] = k;
+  }
+  return { n, cls, carries, ms, noteIdx, notes, starts, maxLen, text };
+}
+
+/** The transferable buffers of a compact side (the text itself is cloned, not transferred). */
+export function sideBuffers(side) {
+  if (!side) return [];
+  return [side.cls.buffer, side.carries.buffer, side.ms.buffer, side.noteIdx.buffer, side.starts.buffer];
+}
+
+function memorySpaceWord(ms) {
+  if (!ms) return 'the default memory space (HBM)';
+  return `memory space S(${ms})${ms === 1 ? ' (on chip: VMEM on TPU)' : ''}`;
+}
+
+/**
+ * A one-sided x-ray for an optimized HLO text alone (no StableHLO to pair it with), built from
+ * the fusion census and the big intermediate's carriers. Used only when the core's xray()
+ * refuses an empty left side.
+ */
+export function soloLines(census, spills) {
+  const byLine = new Map();
+  for (const f of census?.fusions || []) {
+    byLine.set(f.line, {
+      line: f.line,
+      class: 'fusion',
+      carries: false,
+      memory_space: f.memory_space,
+      note: `${f.name}: a ${f.kind} fusion (one kernel) calling ${f.calls}; it holds ` +
+        `${f.ops.length ? f.ops.join(' · ') : 'no ops'} and writes ${f.type} to ${memorySpaceWord(f.memory_space)}.`,
+    });
+  }
+  const big = spills?.big;
+  for (const c of spills?.carriers || []) {
+    const prev = byLine.get(c.line);
+    const note = `${c.name} carries the big intermediate ${big ? big.type : ''} in ${memorySpaceWord(c.memory_space)}` +
+      `${c.spill ? ': it is written to HBM and read back (a spill).' : '.'}`;
+    if (prev) { prev.carries = true; prev.note += ' ' + note; }
+    else byLine.set(c.line, { line: c.line, class: 'carry', carries: true, memory_space: c.memory_space, note });
+  }
+  return [...byLine.values()];
+}
+
+/** Summary, fusion census (rows capped) and spills of one text, with its line starts. */
+export function analyzeText(api, text) {
+  const { starts, maxLen } = lineStarts(text);
+  const out = { format: sniffFormat(text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
+  let doc;
+  try {
+    doc = api.parse(text);
+  } catch (e) {
+    out.error = errorInfo(e);
+    return out;
+  }
+  try {
+    out.format = doc.format;
+    out.summary = doc.summary();
+    if (doc.format === 'hlo') {
+      const census = doc.fusions();
+      out.fusions_total = census.fusions.length;
+      if (census.fusions.length > FUSION_ROWS) census.fusions = census.fusions.slice(0, FUSION_ROWS);
+      out.fusions = census;
+      try { out.spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
+    }
+  } catch (e) {
+    out.error = errorInfo(e);
+  } finally {
+    doc.free();
+  }
+  return out;
+}
+
+/**
+ * The x-ray of a pair (either side may be null: then that column is left out). Returns
+ * { summary, left, right } with compact sides.
+ */
+export function xrayTexts(api, left, right, known = {}) {
+  const L = left != null ? (known.left || lineStarts(left)) : null;
+  const R = right != null ? (known.right || lineStarts(right)) : null;
+  if (left != null && right != null) {
+    const x = api.xray(left, right);
+    return {
+      summary: x.summary,
+      left: compactSide(x.left, left, L.starts, L.maxLen),
+      right: compactSide(x.right, right, R.starts, R.maxLen),
+    };
+  }
+  const text = right ?? left;
+  const S = R || L;
+  let lines = [];
+  let summary;
+  const doc = api.parse(text);
+  try {
+    if (doc.format === 'hlo') {
+      const census = doc.fusions();
+      let spills = null;
+      try { spills = doc.spills(); } catch { spills = null; }
+      lines = soloLines(census, spills);
+      const big = spills?.big || null;
+      const carry = spills?.carriers?.length || 0;
+      summary = {
+        lines_in: 0,
+        lines_out: S.starts.length - 1,
+        fusion_ops: census.fusion_ops,
+        carry,
+        big,
+        stat: `${S.starts.length - 1} lines decided · ${census.fusion_ops} fusion ops` +
+          (big ? ` · ${carry} carry ${big.type}` : ''),
+      };
+    } else {
+      const s = doc.summary();
+      summary = { lines_in: s.lines, lines_out: 0, fusion_ops: 0, carry: 0, big: null, stat: `${s.lines} lines in` };
+    }
+  } finally {
+    doc.free();
+  }
+  const side = compactSide(lines, text, S.starts, S.maxLen);
+  return right != null ? { summary, left: null, right: side } : { summary, left: side, right: null };
+}
+
+/** A structured-clone-safe description of a thrown error. */
+export function errorInfo(e) {
+  return {
+    name: e?.name || 'Error',
+    message: e?.message || String(e),
+    code: e?.code ?? null,
+    line: e?.line ?? 0,
+    column: e?.column ?? 0,
+    side: e?.side ?? null,
+  };
+}

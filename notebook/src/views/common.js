@@ -1,0 +1,83 @@
+// Shared helpers of the view components. Dump text is only ever put into the page with
+// textContent (never innerHTML): el() below has no way to set HTML.
+
+/** Creates an element: el('div', { class: 'x', title: 't' }, child, 'text', ...). */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+const sheets = new Map();
+/**
+ * Adopts `css` into a shadow root. Constructable style sheets are not subject to a page's
+ * style-src policy, so the components work on course pages with a strict CSP.
+ */
+export function adoptStyles(shadow, css) {
+  try {
+    let s = sheets.get(css);
+    if (!s) { s = new CSSStyleSheet(); s.replaceSync(css); sheets.set(css, s); }
+    shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, s];
+  } catch {
+    shadow.append(el('style', { text: css }));
+  }
+}
+
+export function defineOnce(name, cls) {
+  if (!customElements.get(name)) customElements.define(name, cls);
+}
+
+/** "12.3 MB" */
+export function formatBytes(n) {
+  if (n == null) return '';
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let u = -1;
+  do { v /= 1024; u++; } while (v >= 1024 && u < units.length - 1);
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+}
+
+export function formatInt(n) {
+  return n == null ? '' : Number(n).toLocaleString('en-US');
+}
+
+/** Words for a memory space number: 0 is the default space (HBM on accelerators). */
+export function memorySpaceLabel(ms) {
+  if (ms === null || ms === undefined || ms < 0) return '';
+  if (ms === 0) return 'HBM';
+  return `S(${ms})`;
+}
+
+export function memorySpaceWords(ms) {
+  if (ms === null || ms === undefined || ms < 0) return 'no layout printed';
+  if (ms === 0) return 'default memory space (HBM on TPU/GPU)';
+  if (ms === 1) return 'memory space S(1): on chip (VMEM on TPU)';
+  return `memory space S(${ms})`;
+}
+
+/** Reads a URL attribute's text (same-origin pages only; the notebook's CSP allows 'self'). */
+export async function fetchText(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return await r.text();
+}
+
+export const theme = `
+  :host { --copper: #b8682e; --copper-bg: rgba(184,104,46,.10); --ink: #1d1d1f; --dim: #8a8a8e;
+    --line: #e3e1dc; --paper: #fffdf9; --accent: #2a6f77; --bad: #b3261e; --good: #2e7d32;
+    --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace;
+    --sans: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+    color: var(--ink); font-family: var(--sans); }
+`;

@@ -1,0 +1,118 @@
+// The page's side of the analysis worker (worker.js). One worker per page, started on first use
+// from a URL next to the page (the served notebook) or from a Blob URL of the bundled worker
+// source (the single file, course pages). When no worker can start, the same analysis runs on
+// the main thread (slower pages, same answers).
+//
+//   analyze({ key, text | file }, onProgress) -> Promise<analysis>
+//   xray({ left, right }, onProgress)         -> Promise<{ summary, left, right }> (compact sides)
+//   forget(key)
+import { workerSource, workerUrl } from 'hs:worker-source';
+import * as api from 'hs:api';
+import { analyzeText, lineStarts, xrayTexts } from './analysis-core.js';
+
+let worker = null;
+let workerFailed = false;
+let nextId = 1;
+const pending = new Map();
+
+function startWorker() {
+  if (worker || workerFailed) return worker;
+  try {
+    if (typeof Worker === 'undefined') throw new Error('no Worker');
+    if (workerSource) {
+      const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+      worker = new Worker(url);
+    } else if (workerUrl) {
+      worker = new Worker(new URL(workerUrl, document.baseURI));
+    } else {
+      throw new Error('no worker in this bundle');
+    }
+  } catch (e) {
+    workerFailed = true;
+    worker = null;
+    console.warn('hloscope: analysis runs on the main thread:', e.message);
+    return null;
+  }
+  worker.onmessage = (e) => {
+    const m = e.data;
+    const p = pending.get(m.id);
+    if (!p) return;
+    if (m.progress) { p.onProgress?.(m.progress); return; }
+    pending.delete(m.id);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(toError(m.error));
+  };
+  worker.onerror = (e) => {
+    // A worker that fails to load (CSP, missing file) fails every call made so far; later
+    // calls run on the main thread.
+    e.preventDefault?.();
+    workerFailed = true;
+    worker = null;
+    const err = new Error(`analysis worker failed: ${e.message || 'could not start'}`);
+    for (const [id, p] of pending) { pending.delete(id); p.fallback ? p.fallback().then(p.resolve, p.reject) : p.reject(err); }
+  };
+  return worker;
+}
+
+function toError(info) {
+  const e = new Error(info.message);
+  e.name = info.name === 'HloscopeError' ? 'HloscopeError' : info.name;
+  e.code = info.code;
+  e.line = info.line;
+  e.column = info.column;
+  if (info.side) e.side = info.side;
+  return e;
+}
+
+function call(msg, onProgress, fallback) {
+  const w = startWorker();
+  if (!w) return fallback();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, onProgress, fallback });
+    w.postMessage({ id, ...msg });
+  });
+}
+
+// Main-thread copies of the texts the worker holds by key (for the fallback path only).
+const localTexts = new Map();
+
+export function analyze({ key, text, file }, onProgress) {
+  return call({ op: 'analyze', key, text, file }, onProgress, async () => {
+    const t = file ? await file.text() : text;
+    onProgress?.({ stage: 'parsing' });
+    await api.load();
+    const out = analyzeText(api, t);
+    localTexts.set(key, t);
+    if (file) out.text = t;
+    return out;
+  });
+}
+
+/** left/right: { key } of an analysed dump, { text }, or null (one-sided x-ray). */
+export function xray({ left, right }, onProgress) {
+  return call({ op: 'xray', left, right }, onProgress, async () => {
+    await api.load();
+    const t = (r) => (r == null ? null : r.text ?? localTexts.get(r.key));
+    const out = xrayTexts(api, t(left), t(right));
+    if (left?.key) out.left.text = null;
+    if (right?.key) out.right.text = null;
+    return out;
+  });
+}
+
+export function forget(key) {
+  localTexts.delete(key);
+  if (worker) call({ op: 'forget', key }, null, async () => true).catch(() => {});
+}
+
+export function version() {
+  return call({ op: 'version' }, null, async () => { await api.load(); return api.version(); });
+}
+
+export { lineStarts };
+
+/** True when analyses run in a worker (false after a fallback to the main thread). */
+export function usingWorker() {
+  return !!startWorker();
+}

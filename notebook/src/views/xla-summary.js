@@ -1,0 +1,109 @@
+// <xla-summary>: a card with what a dump is: format, module, size, computations, instructions,
+// warnings; and, for optimized HLO, the fusion counts and the big intermediate with where it
+// lives. Text is set with textContent only.
+//
+// Inputs (any one): el.data = { summary, fusions?, spills?, name?, bytes? } (the notebook's
+// analysis, or API results: { summary: doc.summary(), fusions: doc.fusions(), spills: doc.spills() });
+// el.text = a dump's text (analysed in the worker); <xla-summary src="m.txt">.
+import { adoptStyles, defineOnce, el, fetchText, formatBytes, formatInt, memorySpaceWords, theme } from './common.js';
+import * as engine from './engine.js';
+
+const FORMAT_NAMES = { hlo: 'optimized HLO', stablehlo: 'StableHLO', jaxpr: 'jaxpr' };
+
+const css = theme + `
+  :host { display: block; font-size: 13px; }
+  .card { border: 1px solid var(--line); border-radius: 8px; background: var(--paper); padding: .7rem .9rem; }
+  h3 { margin: 0 0 .5rem; font-size: 14px; font-weight: 600; }
+  h3 .fmt { color: var(--copper); }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
+  dt { color: var(--dim); }
+  dd { margin: 0; font-family: var(--mono); font-size: 12.5px; overflow-wrap: anywhere; }
+  p.expl { margin: .6rem 0 0; }
+  ul.warn { margin: .5rem 0 0; padding-left: 1.1rem; color: #8a5a00; font-size: 12px; }
+  .status { font-size: 12px; color: var(--dim); }
+  .status.err { color: var(--bad); white-space: pre-wrap; }
+`;
+
+class XlaSummary extends HTMLElement {
+  static get observedAttributes() { return ['src']; }
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root, css);
+    this._status = el('div', { class: 'status', role: 'status' });
+    this._card = el('div', { class: 'card', part: 'card' });
+    root.append(this._status, this._card);
+    this._card.hidden = true;
+    this._gen = 0;
+  }
+
+  attributeChangedCallback() {
+    const src = this.getAttribute('src');
+    if (!src) return;
+    const gen = ++this._gen;
+    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
+  }
+
+  get data() { return this._data ?? null; }
+  set data(d) { this._gen++; this._data = d || null; this._render(); }
+
+  get text() { return this._text ?? null; }
+  set text(t) {
+    this._text = t;
+    const gen = ++this._gen;
+    this._status.className = 'status';
+    this._status.textContent = 'analysing…';
+    engine.analyze({ key: `summary:${gen}:${Math.random()}`, text: String(t) }).then((a) => {
+      if (gen !== this._gen) return;
+      if (a.error) throw Object.assign(new Error(a.error.message), a.error);
+      this._data = a;
+      this._render();
+    }).catch((e) => { if (gen === this._gen) this._fail(e); });
+  }
+
+  _fail(e) {
+    this._status.className = 'status err';
+    this._status.textContent = `summary: ${e.message}${e.line ? ` (line ${e.line}, column ${e.column})` : ''}`;
+  }
+
+  _render() {
+    const d = this._data;
+    this._status.textContent = '';
+    this._card.replaceChildren();
+    this._card.hidden = !d;
+    if (!d) return;
+    const s = d.summary || {};
+    const rows = [];
+    const add = (k, v) => { if (v !== undefined && v !== null && v !== '') rows.push(el('dt', { text: k }), el('dd', { text: String(v) })); };
+    add('module', s.module);
+    if (d.bytes != null) add('size', formatBytes(d.bytes));
+    add('lines', formatInt(s.lines ?? d.lines));
+    if (s.modules > 1) add('modules', formatInt(s.modules));
+    add(s.format === 'stablehlo' ? 'functions' : 'computations', formatInt(s.computations));
+    add(s.format === 'stablehlo' ? 'ops' : 'instructions', formatInt(s.instructions));
+    const f = d.fusions;
+    if (f) {
+      add('fusion ops', `${formatInt(f.fusion_ops)} (${formatInt(f.fusion_ops_top_level)} top-level, ${formatInt(f.fusion_ops_nested)} nested)`);
+      add('fusion computations', formatInt(f.fusion_computations));
+    }
+    const sp = d.spills;
+    if (sp) {
+      if (sp.big) add('big intermediate', `${sp.big.type} (${formatBytes(sp.big.bytes)}) · ${sp.big.name} · ${memorySpaceWords(sp.big.memory_space)}`);
+      else if (sp.kept_off_memory) add('kept off memory', `${sp.kept_off_memory.type} (${formatBytes(sp.kept_off_memory.bytes)}) · ${sp.kept_off_memory.name}`);
+      if (sp.spill_bytes) add('spill traffic', formatBytes(sp.spill_bytes));
+      if (sp.hbm_bytes) add('HBM traffic (est.)', `${formatBytes(sp.hbm_bytes.read)} read · ${formatBytes(sp.hbm_bytes.written)} written`);
+    }
+    const fmt = FORMAT_NAMES[s.format || d.format] || s.format || d.format || 'dump';
+    this._card.append(el('h3', {}, d.name ? `${d.name} · ` : '', el('span', { class: 'fmt', text: fmt })), el('dl', {}, rows));
+    if (sp?.explanation) this._card.append(el('p', { class: 'expl', text: sp.explanation }));
+    const warns = s.warnings || [];
+    if (warns.length) {
+      this._card.append(el('ul', { class: 'warn' }, warns.slice(0, 20).map((w) =>
+        el('li', { text: `${w.line ? `line ${w.line}: ` : ''}${w.message} (${w.code})` }))));
+    }
+  }
+}
+
+defineOnce('xla-summary', XlaSummary);
+export { XlaSummary };

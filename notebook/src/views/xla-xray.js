@@ -1,0 +1,404 @@
+// <xla-xray>: the fusion x-ray (GYM·07). Two columns: what XLA received (StableHLO, left) and
+// what XLA decided (optimized HLO, right). Fusion lines in copper, lines carrying the big
+// intermediate underlined, bookkeeping dimmed, the memory space of each defined value in the
+// gutter, and the core's note for every line on hover. Rows are virtualized: only the visible
+// lines exist in the DOM, so a 100,000-line dump scrolls smoothly. Dump text is set with
+// textContent only.
+//
+// Inputs (any one):
+//   el.left = stablehloText; el.right = hloText;   computed in the analysis worker
+//     (either may stay unset: then that column is left out, with a one-sided x-ray)
+//   el.data = { xray, left, right }                 an xray() result from the JS API plus the two texts
+//   <xla-xray src-left="a.mlir" src-right="b.txt">  same-origin URLs, fetched
+// Attributes: selectable (clicks toggle a selection), height (CSS length of the columns,
+//   default 28rem), compact (no headers/legend).
+// Events: 'line-click' CustomEvent, detail { side: 'left'|'right', line } (1-based), bubbles
+//   and crosses shadow roots; 'xray-ready' when lines are shown, detail { summary };
+//   'xray-error', detail { error }.
+// Properties: selectedLines ([{ side, line }], in click order; settable), marks ([{ side, line,
+//   kind: 'right'|'wrong'|'target' }] shown as outlines), summary (the core's x-ray summary),
+//   noteFor(side, line), scrollToLine(side, line), clearSelection().
+import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
+import { adoptStyles, defineOnce, el, fetchText, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
+import * as engine from './engine.js';
+
+const ROW = 18; // px, fixed row height (virtualization depends on it)
+const OVERSCAN = 24;
+const MAX_CHARS = 1500; // characters rendered per line; the rest is counted, not drawn
+
+const DEFAULT_NOTES = {
+  fusion: 'A fusion: one kernel computes this whole body without writing its intermediates to memory.',
+  carry: 'This line carries the big intermediate (same array type, layout aside).',
+  hot: 'A decision worth a look (a cast, a broadcast, a layout change).',
+  dim: 'Bookkeeping: a parameter, constant, tuple, region or module line.',
+  plain: 'An ordinary operation.',
+};
+
+const css = theme + `
+  :host { display: block; font-size: 13px; }
+  .stat { font-family: var(--mono); font-size: 13.5px; margin: 0 0 .35rem; color: var(--ink); }
+  .big { font-size: 12px; color: var(--dim); margin: 0 0 .5rem; }
+  .legend { font-size: 11.5px; color: var(--dim); margin: 0 0 .5rem; display: flex; gap: 1rem; flex-wrap: wrap; }
+  .legend .sw-f { color: var(--copper); font-weight: 600; }
+  .legend .sw-c { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px; }
+  .legend .sw-d { opacity: .5; }
+  .cols { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; }
+  .cols.one { grid-template-columns: 1fr; }
+  .col { min-width: 0; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); overflow: hidden; }
+  .col[hidden] { display: none; }
+  header { font-size: 12px; padding: .35rem .6rem; border-bottom: 1px solid var(--line); color: var(--dim);
+    display: flex; justify-content: space-between; gap: .5rem; }
+  header b { color: var(--ink); font-weight: 600; }
+  .scroller { position: relative; overflow: auto; height: var(--h, 28rem); contain: strict; outline: none; }
+  .scroller:focus-visible { box-shadow: inset 0 0 0 2px var(--accent); }
+  .spacer { position: relative; }
+  .rows { position: absolute; left: 0; top: 0; min-width: 100%; will-change: transform; }
+  .row { height: ${ROW}px; line-height: ${ROW}px; white-space: pre; font-family: var(--mono); font-size: 12px;
+    display: flex; cursor: default; }
+  .row:hover { background: rgba(0,0,0,.04); }
+  .ln { position: sticky; left: 0; flex: none; width: 4.2em; text-align: right; padding-right: .5em;
+    color: var(--dim); background: var(--paper); user-select: none; }
+  .ms { position: sticky; left: 4.2em; flex: none; width: 3.4em; text-align: center; font-size: 10.5px;
+    color: var(--dim); background: var(--paper); user-select: none; }
+  .ms.on { color: var(--accent); font-weight: 600; }
+  .tx { padding-right: 1rem; }
+  .more { color: var(--dim); font-style: italic; }
+  .c-fusion .tx { color: var(--copper); font-weight: 600; }
+  .c-fusion { background: var(--copper-bg); }
+  .c-dim .tx { opacity: .5; }
+  .c-hot .tx { color: var(--accent); }
+  .u .tx { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px;
+    text-decoration-color: currentColor; }
+  :host([selectable]) .row { cursor: pointer; }
+  .sel { background: rgba(42,111,119,.16) !important; }
+  .mark-right { box-shadow: inset 3px 0 0 var(--good); background: rgba(46,125,50,.10); }
+  .mark-wrong { box-shadow: inset 3px 0 0 var(--bad); background: rgba(179,38,30,.10); }
+  .mark-target { box-shadow: inset 3px 0 0 var(--copper); }
+  .status { font-size: 12px; color: var(--dim); margin: .25rem 0; min-height: 1em; }
+  .status.err { color: var(--bad); white-space: pre-wrap; }
+  progress { width: 12rem; vertical-align: middle; margin-left: .5rem; }
+  .tip { position: fixed; z-index: 10; max-width: 30rem; background: #222; color: #f5f5f5; font-size: 12px;
+    line-height: 1.35; padding: .4rem .55rem; border-radius: 5px; pointer-events: none; white-space: pre-wrap;
+    box-shadow: 0 2px 10px rgba(0,0,0,.25); }
+  .tip[hidden] { display: none; }
+  :host([compact]) .legend, :host([compact]) header { display: none; }
+`;
+
+function sideFromApi(lines, text) {
+  const { starts, maxLen } = lineStarts(text);
+  return compactSide(lines, text, starts, maxLen);
+}
+
+class XlaXray extends HTMLElement {
+  static get observedAttributes() { return ['src-left', 'src-right', 'height']; }
+
+  constructor() {
+    super();
+    this._left = null;
+    this._right = null;
+    this._sides = { left: null, right: null };
+    this._summary = null;
+    this._selected = [];
+    this._marks = [];
+    this._gen = 0;
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root, css);
+    this._stat = el('p', { class: 'stat', part: 'stat' });
+    this._big = el('p', { class: 'big' });
+    this._legend = el('div', { class: 'legend' },
+      el('span', { class: 'sw-f', text: 'copper: fusion ops' }),
+      el('span', { class: 'sw-c', text: 'underlined: carries the big intermediate' }),
+      el('span', { class: 'sw-d', text: 'dim: bookkeeping' }),
+      el('span', { text: 'gutter: memory space of the value (HBM, S(1) = on chip)' }),
+      el('span', { text: 'hover any line for what it does' }));
+    this._status = el('div', { class: 'status', role: 'status' });
+    this._cols = el('div', { class: 'cols' });
+    this._col = {};
+    for (const side of ['left', 'right']) {
+      const title = side === 'left' ? 'what XLA received (StableHLO)' : 'what XLA decided (optimized HLO)';
+      const count = el('span', { class: 'count' });
+      const rows = el('div', { class: 'rows' });
+      const spacer = el('div', { class: 'spacer' }, rows);
+      const scroller = el('div', { class: 'scroller', tabindex: '0', 'aria-label': title, dataset: { side } }, spacer);
+      const col = el('section', { class: `col ${side}`, hidden: true, dataset: { side } },
+        el('header', {}, el('b', { text: title }), count), scroller);
+      this._col[side] = { col, scroller, spacer, rows, count, pool: [], first: -1, last: -1, raf: 0 };
+      scroller.addEventListener('scroll', () => this._schedule(side), { passive: true });
+      this._cols.append(col);
+    }
+    this._tip = el('div', { class: 'tip', hidden: true, role: 'tooltip' });
+    root.append(this._stat, this._big, this._legend, this._status, this._cols, this._tip);
+    this._cols.addEventListener('mousemove', (e) => this._hover(e));
+    this._cols.addEventListener('mouseleave', () => { this._tip.hidden = true; });
+    this._cols.addEventListener('click', (e) => this._click(e));
+    this._ro = typeof ResizeObserver !== 'undefined'
+      ? new ResizeObserver(() => { for (const s of ['left', 'right']) this._schedule(s, true); }) : null;
+  }
+
+  connectedCallback() {
+    this._applyHeight();
+    this._ro?.observe(this);
+    for (const s of ['left', 'right']) this._schedule(s, true);
+  }
+
+  disconnectedCallback() { this._ro?.disconnect(); }
+
+  attributeChangedCallback(name) {
+    if (name === 'height') { this._applyHeight(); return; }
+    const l = this.getAttribute('src-left');
+    const r = this.getAttribute('src-right');
+    const gen = ++this._gen;
+    this._setStatus('loading…');
+    Promise.all([l ? fetchText(l) : null, r ? fetchText(r) : null]).then(([lt, rt]) => {
+      if (gen !== this._gen) return;
+      this._left = lt;
+      this._right = rt;
+      this._compute();
+    }, (e) => this._fail(e));
+  }
+
+  _applyHeight() {
+    const h = this.getAttribute('height');
+    for (const s of ['left', 'right']) this._col[s].scroller.style.setProperty('--h', h || '28rem');
+  }
+
+  get left() { return this._left; }
+  set left(v) { this._left = v == null ? null : String(v); this._queue(); }
+  get right() { return this._right; }
+  set right(v) { this._right = v == null ? null : String(v); this._queue(); }
+
+  /** The x-ray summary from the core ({ lines_in, lines_out, fusion_ops, carry, big, stat }). */
+  get summary() { return this._summary; }
+
+  /**
+   * Results instead of texts: { xray, left, right } (an API xray() result and the two texts),
+   * or the analysis worker's compact form { summary, left: side, right: side } (sides hold text).
+   */
+  get data() { return this._data ?? null; }
+  set data(d) {
+    this._gen++;
+    this._data = d;
+    if (!d) { this._show(null); return; }
+    if (d.xray) {
+      this._left = d.left ?? null;
+      this._right = d.right ?? null;
+      this._show({
+        summary: d.xray.summary,
+        left: d.left != null ? sideFromApi(d.xray.left, d.left) : null,
+        right: d.right != null ? sideFromApi(d.xray.right, d.right) : null,
+      });
+    } else {
+      this._left = d.left?.text ?? null;
+      this._right = d.right?.text ?? null;
+      this._show(d);
+    }
+  }
+
+  /** Shows progress while the caller computes (the notebook drives the worker itself). */
+  progress(p) {
+    if (!p) { this._setStatus(''); return; }
+    this._setStatus(p.stage || 'working…', p.total ? p.done / p.total : undefined);
+  }
+
+  _queue() {
+    if (this._queued) return;
+    this._queued = true;
+    queueMicrotask(() => { this._queued = false; this._compute(); });
+  }
+
+  _compute() {
+    const gen = ++this._gen;
+    this._data = null;
+    if (this._left == null && this._right == null) { this._show(null); return; }
+    this._setStatus('analysing…');
+    const ref = (t) => (t == null ? null : { text: t });
+    engine.xray({ left: ref(this._left), right: ref(this._right) }, (p) => {
+      if (gen === this._gen) this.progress(p);
+    }).then((out) => {
+      if (gen !== this._gen) return;
+      if (out.left && out.left.text == null) out.left.text = this._left;
+      if (out.right && out.right.text == null) out.right.text = this._right;
+      this._show(out);
+    }, (e) => { if (gen === this._gen) this._fail(e); });
+  }
+
+  _fail(e) {
+    const where = e.side ? ` (${e.side} side${e.line ? `, line ${e.line}` : ''})` : (e.line ? ` (line ${e.line})` : '');
+    this._setStatus(`x-ray failed${where}: ${e.message}`, undefined, true);
+    this.dispatchEvent(new CustomEvent('xray-error', { detail: { error: e }, bubbles: true, composed: true }));
+  }
+
+  _setStatus(text, fraction, isError = false) {
+    this._status.className = isError ? 'status err' : 'status';
+    this._status.replaceChildren(text);
+    if (!isError && text) {
+      const p = el('progress', { max: '1' });
+      if (fraction !== undefined) p.value = fraction;
+      this._status.append(p);
+    }
+  }
+
+  _show(out) {
+    this._sides = { left: out?.left ?? null, right: out?.right ?? null };
+    this._summary = out?.summary ?? null;
+    this._stat.textContent = this._summary?.stat ?? '';
+    const big = this._summary?.big;
+    this._big.textContent = big
+      ? `big intermediate: ${big.type} (${big.bytes.toLocaleString('en-US')} bytes), in the ${memorySpaceWords(big.memory_space)}`
+      : (out ? 'no big intermediate crosses a kernel boundary' : '');
+    this._setStatus('');
+    const both = this._sides.left && this._sides.right;
+    this._cols.classList.toggle('one', !both);
+    for (const side of ['left', 'right']) {
+      const c = this._col[side];
+      const s = this._sides[side];
+      c.col.hidden = !s;
+      c.first = c.last = -1;
+      if (!s) { c.rows.replaceChildren(); c.pool = []; continue; }
+      c.count.textContent = `${s.n.toLocaleString('en-US')} lines`;
+      c.spacer.style.height = `${s.n * ROW}px`;
+      c.spacer.style.width = `calc(${Math.min(s.maxLen, MAX_CHARS + 24)}ch + 9em)`;
+      c.scroller.scrollTop = 0;
+      this._schedule(side, true);
+    }
+    if (out) {
+      // Render synchronously once so that the first paint already shows lines.
+      for (const side of ['left', 'right']) if (this._sides[side]) this._render(side);
+      this.dispatchEvent(new CustomEvent('xray-ready', { detail: { summary: this._summary }, bubbles: true, composed: true }));
+    }
+  }
+
+  _schedule(side, force = false) {
+    const c = this._col[side];
+    if (force) c.first = c.last = -1;
+    if (c.raf) return;
+    c.raf = requestAnimationFrame(() => { c.raf = 0; this._render(side); });
+  }
+
+  _render(side) {
+    const c = this._col[side];
+    const s = this._sides[side];
+    if (!s) return;
+    const top = c.scroller.scrollTop;
+    const h = c.scroller.clientHeight || 480;
+    const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
+    const last = Math.min(s.n, Math.ceil((top + h) / ROW) + OVERSCAN);
+    if (first === c.first && last === c.last) return;
+    c.first = first;
+    c.last = last;
+    const count = last - first;
+    while (c.pool.length < count) {
+      const row = el('div', { class: 'row' }, el('span', { class: 'ln' }), el('span', { class: 'ms' }), el('span', { class: 'tx' }));
+      c.pool.push(row);
+      c.rows.append(row);
+    }
+    while (c.pool.length > count) c.pool.pop().remove();
+    c.rows.style.transform = `translateY(${first * ROW}px)`;
+    const sel = new Set(this._selected.filter((x) => x.side === side).map((x) => x.line));
+    const marks = new Map(this._marks.filter((x) => x.side === side).map((x) => [x.line, x.kind]));
+    for (let k = 0; k < count; k++) {
+      const i = first + k;
+      const row = c.pool[k];
+      const [ln, ms, tx] = row.children;
+      const line = i + 1;
+      let cls = `row c-${CLASSES[s.cls[i]]}`;
+      if (s.carries[i]) cls += ' u';
+      if (sel.has(line)) cls += ' sel';
+      const mk = marks.get(line);
+      if (mk) cls += ` mark-${mk}`;
+      row.className = cls;
+      row.dataset.line = line;
+      ln.textContent = line;
+      const m = s.ms[i];
+      ms.textContent = memorySpaceLabel(m);
+      ms.className = m > 0 ? 'ms on' : 'ms';
+      const a = s.starts[i];
+      const b = s.starts[i + 1] - 1;
+      const len = b - a;
+      if (len > MAX_CHARS) {
+        tx.textContent = s.text.slice(a, a + MAX_CHARS);
+        tx.append(el('span', { class: 'more', text: ` … (${(len - MAX_CHARS).toLocaleString('en-US')} more characters)` }));
+      } else {
+        tx.textContent = s.text.slice(a, b);
+      }
+    }
+  }
+
+  _rowAt(e) {
+    const row = e.target.closest?.('.row');
+    if (!row) return null;
+    const side = row.closest('.col')?.dataset.side;
+    return side ? { side, line: Number(row.dataset.line), row } : null;
+  }
+
+  /** The hover text of a line: what it is, where its value lives, and the core's note. */
+  noteFor(side, line) {
+    const s = this._sides[side];
+    if (!s || line < 1 || line > s.n) return '';
+    const i = line - 1;
+    const cls = CLASSES[s.cls[i]];
+    const note = s.notes[s.noteIdx[i]] || DEFAULT_NOTES[cls];
+    const bits = [`line ${line}`, cls === 'plain' ? null : cls, s.carries[i] ? 'carries the big intermediate' : null,
+      s.ms[i] >= 0 ? memorySpaceWords(s.ms[i]) : null].filter(Boolean);
+    return `${bits.join(' · ')}\n${note}`;
+  }
+
+  _hover(e) {
+    const hit = this._rowAt(e);
+    if (!hit) { this._tip.hidden = true; return; }
+    const text = this.noteFor(hit.side, hit.line);
+    if (this._tip.dataset.key !== `${hit.side}:${hit.line}`) {
+      this._tip.dataset.key = `${hit.side}:${hit.line}`;
+      this._tip.textContent = text;
+    }
+    this._tip.hidden = false;
+    const pad = 14;
+    const w = this._tip.offsetWidth;
+    const hgt = this._tip.offsetHeight;
+    let x = e.clientX + pad;
+    let y = e.clientY + pad;
+    if (x + w > innerWidth - 4) x = Math.max(4, e.clientX - w - pad);
+    if (y + hgt > innerHeight - 4) y = Math.max(4, e.clientY - hgt - pad);
+    this._tip.style.left = `${x}px`;
+    this._tip.style.top = `${y}px`;
+  }
+
+  _click(e) {
+    const hit = this._rowAt(e);
+    if (!hit) return;
+    if (this.hasAttribute('selectable')) {
+      const k = this._selected.findIndex((x) => x.side === hit.side && x.line === hit.line);
+      if (k >= 0) this._selected.splice(k, 1);
+      else this._selected.push({ side: hit.side, line: hit.line });
+      this._schedule(hit.side, true);
+    }
+    this.dispatchEvent(new CustomEvent('line-click', { detail: { side: hit.side, line: hit.line }, bubbles: true, composed: true }));
+  }
+
+  get selectedLines() { return this._selected.map((x) => ({ ...x })); }
+  set selectedLines(v) {
+    this._selected = (v || []).map((x) => ({ side: x.side, line: Number(x.line) }));
+    for (const s of ['left', 'right']) this._schedule(s, true);
+  }
+  clearSelection() { this.selectedLines = []; }
+
+  get marks() { return this._marks.map((x) => ({ ...x })); }
+  set marks(v) {
+    this._marks = (v || []).map((x) => ({ side: x.side, line: Number(x.line), kind: x.kind || 'target' }));
+    for (const s of ['left', 'right']) this._schedule(s, true);
+  }
+
+  /** Scrolls a column so that `line` (1-based) sits near the top third. */
+  scrollToLine(side, line) {
+    const c = this._col[side];
+    if (!c || !this._sides[side]) return;
+    c.scroller.scrollTop = Math.max(0, (line - 1) * ROW - c.scroller.clientHeight / 3);
+    this._schedule(side, true);
+  }
+
+  /** The scrolling element of a column (tests and pages that sync scrolling use it). */
+  scroller(side) { return this._col[side]?.scroller ?? null; }
+}
+
+defineOnce('xla-xray', XlaXray);
+export { XlaXray };
