@@ -144,3 +144,11 @@ export class HloscopeError extends Error {
   readonly offset: number;
   readonly side?: "left" | "right"; // for xray()
 }
+
+export interface HloDocument {
+  /** The raw JSON text of a result: byte for byte what `hloscope <kind> --json FILE` prints. */
+  json(kind: "summary" | "fusions" | "spills" | "computations"): string;
+}
+
+/** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */
+export function xrayJSON(left: string, right: string): string;

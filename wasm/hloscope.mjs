@@ -1,0 +1,184 @@
+// hloscope JS API over the WebAssembly build of the C core. Types: hloscope.d.ts beside this file.
+//
+//   import { load, parse, xray } from './hloscope.mjs';
+//   await load();
+//   const doc = parse(text);            // throws HloscopeError with code, line, column
+//   doc.fusions(); doc.spills(); doc.summary(); doc.free();
+//   xray(stablehloText, optimizedHloText);
+//
+// Results are plain objects decoded from the JSON the core writes (the CLI's --json prints the
+// same bytes). No view into wasm memory is kept across calls: memory growth replaces it.
+import createHloscopeCore from './gen/hloscope_core.mjs';
+
+const KINDS = { summary: 0, fusions: 1, spills: 2, computations: 3 };
+const FORMATS = ['unknown', 'hlo', 'stablehlo', 'jaxpr'];
+
+let loading = null;
+let M = null;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8');
+
+/** Every failure of the core, with the C error's code and position. */
+export class HloscopeError extends Error {
+  constructor(info, side) {
+    super(info.message || info.code);
+    this.name = 'HloscopeError';
+    this.code = info.code;
+    this.line = info.line | 0;
+    this.column = info.column | 0;
+    this.offset = info.offset | 0;
+    if (side) this.side = side;
+  }
+}
+
+const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+
+/** Loads the wasm once; every call returns the same promise. */
+export function load(options = {}) {
+  if (!loading) {
+    loading = (async () => {
+      const opts = { ...options };
+      if (!opts.wasmBinary && !opts.locateFile && isNode) {
+        // Emscripten 3.1.6's web build cannot fetch file:// URLs in Node: hand it the bytes.
+        try {
+          const { readFileSync } = await import('node:fs');
+          opts.wasmBinary = readFileSync(new URL('./gen/hloscope_core.wasm', import.meta.url));
+        } catch {
+          // a single-file build (wasm inlined) needs nothing
+        }
+      }
+      M = await createHloscopeCore(opts);
+    })();
+    loading.catch(() => { loading = null; });
+  }
+  return loading;
+}
+
+export function isLoaded() { return M !== null; }
+
+function core() {
+  if (!M) throw new HloscopeError({ code: 'HS_E_NOT_LOADED', message: 'call `await load()` before using hloscope' });
+  return M;
+}
+
+export function version() { return core().UTF8ToString(core()._hsw_version()); }
+
+/** Copies a JS string into wasm memory as UTF-8 without quadratic copies; returns [ptr, len]. */
+function writeText(text) {
+  const m = core();
+  if (typeof text !== 'string') throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected the dump as a string' });
+  let cap = Math.ceil(text.length * 1.07) + 16;
+  let ptr = m._malloc(cap) >>> 0;
+  if (!ptr) throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${cap} bytes for the text` });
+  let read = 0;
+  let written = 0;
+  for (;;) {
+    const rest = read ? text.slice(read) : text;
+    const r = encoder.encodeInto(rest, m.HEAPU8.subarray(ptr + written, ptr + cap));
+    read += r.read;
+    written += r.written;
+    if (read >= text.length) break;
+    const ncap = written + (text.length - read) * 3 + 16;
+    const np = m._realloc(ptr, ncap) >>> 0;
+    if (!np) {
+      m._free(ptr);
+      throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${ncap} bytes for the text` });
+    }
+    ptr = np;
+    cap = ncap;
+  }
+  return [ptr, written];
+}
+
+/** Reads a malloc'd result string and frees it. */
+function takeString(p) {
+  const m = core();
+  p >>>= 0;
+  const n = m._hsw_result_len() >>> 0;
+  const s = decoder.decode(m.HEAPU8.subarray(p, p + n));
+  m._hsw_free(p);
+  return s;
+}
+
+function lastError() {
+  const m = core();
+  const p = m._hsw_error_json() >>> 0;
+  if (!p) return new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory' });
+  const info = JSON.parse(takeString(p));
+  const side = info.side === 1 ? 'left' : info.side === 2 ? 'right' : undefined;
+  return new HloscopeError(info, side);
+}
+
+const registry = typeof FinalizationRegistry !== 'undefined'
+  ? new FinalizationRegistry(({ doc, text }) => { if (M) { M._hsw_doc_free(doc); M._free(text); } })
+  : null;
+
+class HloDocument {
+  #doc;
+  #text;
+  #format;
+  constructor(doc, text) {
+    this.#doc = doc;
+    this.#text = text;
+    this.#format = FORMATS[core()._hsw_doc_format(doc)] || 'unknown';
+    registry?.register(this, { doc, text }, this);
+  }
+  get format() { return this.#format; }
+  /** The raw JSON text of a result, byte for byte what `hloscope <kind> --json` prints. */
+  json(kind) {
+    if (!this.#doc) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this document was freed' });
+    if (!(kind in KINDS)) throw new HloscopeError({ code: 'HS_E_ARG', message: `unknown result kind ${kind}` });
+    const p = core()._hsw_result(this.#doc, KINDS[kind]) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return takeString(p);
+  }
+  summary() { return JSON.parse(this.json('summary')); }
+  fusions() { return JSON.parse(this.json('fusions')); }
+  spills() { return JSON.parse(this.json('spills')); }
+  computations() { return JSON.parse(this.json('computations')); }
+  free() {
+    if (!this.#doc) return;
+    registry?.unregister(this);
+    core()._hsw_doc_free(this.#doc);
+    core()._free(this.#text);
+    this.#doc = 0;
+    this.#text = 0;
+  }
+}
+
+/** Parses a dump; throws HloscopeError on a parse error. */
+export function parse(text) {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  const doc = m._hsw_parse(ptr, len) >>> 0;
+  if (!doc) {
+    m._free(ptr);
+    throw lastError();
+  }
+  return new HloDocument(doc, ptr);
+}
+
+/** The raw JSON of the x-ray of a pair (what `hloscope xray --json LEFT RIGHT` prints). */
+export function xrayJSON(left, right) {
+  const m = core();
+  const [lp, ll] = writeText(left);
+  let rp = 0;
+  let rl = 0;
+  try {
+    [rp, rl] = writeText(right);
+  } catch (e) {
+    m._free(lp);
+    throw e;
+  }
+  try {
+    const p = m._hsw_xray(lp, ll, rp, rl) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(lp);
+    m._free(rp);
+  }
+}
+
+/** The x-ray of a StableHLO (left) / optimized HLO (right) pair. */
+export function xray(left, right) { return JSON.parse(xrayJSON(left, right)); }
