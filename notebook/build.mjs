@@ -28,10 +28,11 @@ const nb = join(root, 'notebook');
 const dist = join(root, 'dist');
 const dev = process.argv.includes('--dev');
 
-const apiModule = join(root, 'wasm/hloscope.mjs');
+// HLOSCOPE_API=/path/to/module.mjs swaps the API for another module (a development aid only).
+const apiModule = process.env.HLOSCOPE_API ? resolve(process.env.HLOSCOPE_API) : join(root, 'wasm/hloscope.mjs');
 const glueSingle = join(root, 'wasm/gen/hloscope_core.single.mjs');
 const apiStub = join(nb, 'src/notebook/api-missing.js');
-const haveWasm = existsSync(apiModule) && existsSync(glueSingle);
+const haveWasm = existsSync(apiModule) && (!!process.env.HLOSCOPE_API || existsSync(glueSingle));
 const fixtureDir = join(root, 'fixtures/cpu-jax-0.4.38/naive_attention');
 const exampleFiles = {
   stablehlo: join(fixtureDir, 'stablehlo.mlir'),

@@ -11,6 +11,9 @@
 //   sharedDir / shared(rel)  ../shared next to the repository (CI has it; a user's clone may not):
 //                            shared() returns null when absent, so tests can t.skip() with a reason
 //   repoRoot, distDir, chromiumPath, skipWithoutChromium (a reason string, or null)
+//   waitForNotebook(page), and the notebook page helpers at the end (cellIds, addCell, cell,
+//   pasteInto, typeInto, setDumpName, waitForDump, waitForXray, runWithShiftEnter, waitSaved,
+//   notebookState, deepCount)
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +22,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../notebook/serve.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const distDir = join(repoRoot, 'dist');
+export const distDir = process.env.HLOSCOPE_DIST ? resolve(process.env.HLOSCOPE_DIST) : join(repoRoot, 'dist');
 export const sharedDir = resolve(repoRoot, '../shared');
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -102,4 +105,100 @@ export async function openPage(browser, url, opts = {}) {
 /** Waits until the notebook page has started (restored or built its notebook). */
 export async function waitForNotebook(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+}
+
+// ---------------------------------------------------------------- notebook page helpers
+// (used by the notebook tests; driving the page the way a person does: toolbar buttons,
+// editors, paste and drop events)
+/** Ids of the cells, in order. */
+export async function cellIds(page) {
+  return page.$$eval('.cells > .cell', (els) => els.map((e) => e.dataset.id));
+}
+
+/** Clicks a toolbar "+ kind" button and returns the new cell's id. */
+export async function addCell(page, kind) {
+  const before = new Set(await cellIds(page));
+  // Blur first: the toolbar adds after the focused cell, and tests want the end.
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.click(`.toolbar [data-action=add-${kind}]`);
+  const ids = await cellIds(page);
+  const id = ids.find((x) => !before.has(x));
+  if (!id) throw new Error(`no ${kind} cell was added`);
+  return id;
+}
+
+export const cell = (id) => `.cell[data-id="${id}"]`;
+
+/** Dispatches a paste of `text` into a cell (into its editor when it has one), as Ctrl+V does. */
+export async function pasteInto(page, id, text) {
+  await page.evaluate(({ sel, text }) => {
+    const c = document.querySelector(sel);
+    const target = c.querySelector('.cm-content') || c.querySelector('.bigdump') || c;
+    target.focus?.();
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }));
+  }, { sel: cell(id), text });
+}
+
+/** Types into a cell's editor (replacing nothing: the editor should be empty). */
+export async function typeInto(page, id, text) {
+  await page.click(`${cell(id)} .cm-content`);
+  await page.keyboard.insertText(text);
+}
+
+export async function setDumpName(page, id, name) {
+  await page.fill(`${cell(id)} input.name`, name);
+}
+
+/** Waits until a dump cell shows its analysis (format, lines, ...) and returns that line. */
+export async function waitForDump(page, id, timeout = 30000) {
+  await page.waitForFunction((sel) => {
+    const m = document.querySelector(`${sel} [data-testid=dump-meta]`);
+    return m && /lines/.test(m.textContent);
+  }, cell(id), { timeout });
+  return page.textContent(`${cell(id)} [data-testid=dump-meta]`);
+}
+
+/** Waits for an <xla-xray> inside a cell to show its lines; returns its stat line. */
+export async function waitForXray(page, id, timeout = 30000) {
+  const sel = `${cell(id)} xla-xray`;
+  await page.waitForFunction((s) => {
+    const x = document.querySelector(s);
+    const err = document.querySelector(s.replace(' xla-xray', ' [data-testid=cell-error]'));
+    if (err) throw new Error(`cell error: ${err.textContent}`);
+    return x && x.summary && x.shadowRoot.querySelector('.row');
+  }, sel, { timeout });
+  return page.$eval(sel, (x) => x.shadowRoot.querySelector('.stat').textContent);
+}
+
+/** Runs a code cell with Shift+Enter from its editor. */
+export async function runWithShiftEnter(page, id) {
+  await page.click(`${cell(id)} .cm-content`);
+  await page.keyboard.press('Shift+Enter');
+}
+
+/** Waits until the save indicator says "saved" (after the last change). */
+export async function waitSaved(page) {
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid=save-status]');
+    return s && s.dataset.state === 'saved' && !window.hloscopeNotebook.unsaved;
+  }, null, { timeout: 15000 });
+}
+
+export async function notebookState(page) {
+  return page.evaluate(() => window.hloscopeNotebook.state);
+}
+
+/** Every element in the document and in open shadow roots matching `selector`. */
+export async function deepCount(page, selector) {
+  return page.evaluate((selector) => {
+    let n = 0;
+    const walk = (root) => {
+      n += root.querySelectorAll(selector).length;
+      for (const e of root.querySelectorAll('*')) if (e.shadowRoot) walk(e.shadowRoot);
+    };
+    walk(document);
+    return n;
+  }, selector);
 }

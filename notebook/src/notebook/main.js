@@ -485,7 +485,12 @@ function refreshSuggestions() {
     const a = c.analysis;
     if (!a || a.error || !c.name || nameProblem(c.name)) continue;
     const choices = [];
-    const other = (fmt) => dumps.find((d) => d !== c && d.analysis?.format === fmt && d.name && !nameProblem(d.name));
+    // The partner of a dump is the nearest dump of the other format, preferring one above it.
+    const at = dumps.indexOf(c);
+    const other = (fmt) => dumps
+      .map((d, k) => ({ d, cost: k < at ? at - k : (k - at) + dumps.length }))
+      .filter(({ d }) => d !== c && d.analysis?.format === fmt && d.name && !nameProblem(d.name))
+      .sort((x, y) => x.cost - y.cost)[0]?.d;
     if (a.format === 'hlo') {
       const s = other('stablehlo');
       choices.push(s ? [`x-ray ${s.name} → ${c.name}`, `show.xray(${s.name}, ${c.name})`] : [`x-ray of ${c.name}`, `show.xray(null, ${c.name})`]);

@@ -169,7 +169,7 @@ export async function runCode(code, { dumps, output }) {
   };
 
   if (/\b(parse|xray|version|hloscope|isLoaded)\b/.test(code.replace(/show\.xray/g, ''))) {
-    try { await api.load(); } catch (e) { if (!api.missing) throw e; }
+    try { await api.load(); } catch (e) { if (e.code !== 'HS_E_NOWASM') throw e; }
   }
 
   const scope = {

@@ -113,13 +113,20 @@ export class NotebookStore {
       const db = await this.open();
       const tx = db.transaction(['meta', 'cells'], 'readwrite');
       const done = txDone(tx);
-      const cells = tx.objectStore('cells');
-      if (replacing) cells.clear();
-      for (const id of removed) cells.delete(id);
-      for (const c of state.cells) {
-        if (replacing || dirty.has(c.id)) cells.put({ id: c.id, kind: c.kind, name: c.name ?? '', text: c.text ?? '' });
+      done.catch(() => {}); // awaited below; a synchronous failure aborts first
+      try {
+        const cells = tx.objectStore('cells');
+        if (replacing) cells.clear();
+        for (const id of removed) cells.delete(id);
+        for (const c of state.cells) {
+          if (replacing || dirty.has(c.id)) cells.put({ id: c.id, kind: c.kind, name: c.name ?? '', text: c.text ?? '' });
+        }
+        tx.objectStore('meta').put({ version: 1, title: state.title || '', order: state.cells.map((c) => c.id), saved: Date.now() }, 'current');
+      } catch (e) {
+        // All or nothing: a half-written notebook (cleared, not refilled) must never commit.
+        try { tx.abort(); } catch { /* already finished */ }
+        throw e;
       }
-      tx.objectStore('meta').put({ version: 1, title: state.title || '', order: state.cells.map((c) => c.id), saved: Date.now() }, 'current');
       await done;
     } catch (e) {
       for (const id of dirty) this.dirtyCells.add(id);
