@@ -107,6 +107,8 @@ const common = {
   sourcemap: dev ? 'inline' : false,
   legalComments: 'none',
   logLevel: 'warning',
+  // The glue's import.meta.url only locates a .wasm file; the single-file glue has none to locate.
+  logOverride: { 'empty-import-meta': 'silent' },
   loader: { '.txt': 'text', '.mlir': 'text' },
   charset: 'utf8',
   write: false,
@@ -183,27 +185,38 @@ async function main() {
     body: `<script>${code}</script>`,
   }));
 
-  // The drills helper's pages, when present.
+  // The drills pages, when present. Their failure fails the build, but only after the notebook
+  // pages above are written (so one broken page does not hide the others).
+  const failures = [];
   const gymHtml = join(nb, 'gym.html');
   const gymEntry = join(nb, 'src/gym.js');
   if (existsSync(gymHtml) && existsSync(gymEntry)) {
-    const gym = await bundle(gymEntry, { worker: inlineWorker, css: true });
-    writeFileSync(join(dist, 'gym.js'), gym.js);
-    if (gym.css) writeFileSync(join(dist, 'gym.css'), gym.css);
-    let html = readFileSync(gymHtml, 'utf8');
-    html = html.replace('%%CSP%%', () => csp({ scriptSrc: "'self'", connect: "'self'" }));
-    writeFileSync(join(dist, 'gym.html'), html);
+    try {
+      const gym = await bundle(gymEntry, { worker: inlineWorker, css: true });
+      writeFileSync(join(dist, 'gym.js'), gym.js);
+      if (gym.css) writeFileSync(join(dist, 'gym.css'), gym.css);
+      let html = readFileSync(gymHtml, 'utf8');
+      html = html.replace('%%CSP%%', () => csp({ scriptSrc: "'self'", connect: "'self'" }));
+      writeFileSync(join(dist, 'gym.html'), html);
+    } catch (e) {
+      failures.push(`gym.html: ${e.message}`);
+    }
   }
   const embedEntry = join(nb, 'src/embed.js');
   if (existsSync(embedEntry)) {
-    const embed = await bundle(embedEntry, { worker: inlineWorker });
-    writeFileSync(join(dist, 'hloscope-drills.js'), embed.js);
+    try {
+      const embed = await bundle(embedEntry, { worker: inlineWorker });
+      writeFileSync(join(dist, 'hloscope-drills.js'), embed.js);
+    } catch (e) {
+      failures.push(`hloscope-drills.js: ${e.message}`);
+    }
   }
 
   const rows = ['index.html', 'app.js', 'app.css', 'worker.js', 'hloscope.html', 'gym.html', 'gym.js',
     'hloscope-drills.js'].filter((f) => existsSync(join(dist, f)))
     .map((f) => `  ${f.padEnd(20)} ${(sizeOf(join(dist, f)) / 1024).toFixed(1).padStart(8)} KiB`);
   console.log(`build: dist/ in ${Date.now() - t0} ms${haveWasm ? '' : ' (stub API: no wasm)'}\n${rows.join('\n')}`);
+  if (failures.length) throw new Error(`build failed:\n${failures.join('\n')}`);
 }
 
 main().catch((e) => {

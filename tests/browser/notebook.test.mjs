@@ -320,7 +320,8 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
       rows[9].click();
       x.shadowRoot.querySelectorAll('.col.left .row')[2].click();
       const selected = x.selectedLines;
-      const selClass = rows[9].classList.contains('sel') || x.shadowRoot.querySelector('.col.right .row.sel') !== null;
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      const selClass = x.shadowRoot.querySelector('.col.right .row.sel')?.dataset.line === '10';
       const t2 = document.createElement('xla-fusion-table');
       document.body.append(t2);
       t2.text = right;
