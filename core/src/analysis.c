@@ -91,7 +91,9 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
     if (!c) continue;
     for (uint32_t k = 0; k < in->op_count; k++) {
       int32_t t = d->operands[in->op_first + k].target;
-      if (t >= 0 && (uint32_t)t < j) eff[t] += c;
+      bool seen = false; /* x * x reads x once */
+      for (uint32_t m = 0; m < k && !seen; m++) seen = d->operands[in->op_first + m].target == t;
+      if (t >= 0 && (uint32_t)t < j && !seen) eff[t] += c;
     }
   }
   uint64_t best = 0, kept_best = 0;

@@ -93,6 +93,12 @@ hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
     default: rc = hs_parse_jaxpr_text(d, err); break;
   }
   if (rc == 0) rc = hs_resolve(d);
+  if (rc == 0 && d->warn_suppressed) {
+    uint32_t n = d->warn_suppressed;
+    d->warn_suppressed = 0;
+    memset(d->warn_counts, 0, sizeof d->warn_counts);
+    hs_doc_warn(d, HS_W_SKIPPED_LINE, 0, 0, "%u more warnings like the ones above were not listed", n);
+  }
   if (rc) {
     if (!err->code) hs_set_error(err, rc, d, 0, "%s", hs_code_message(rc));
     hs_doc_free(d);

@@ -175,6 +175,7 @@ enum {
 #undef HS_WX_
 };
 const char *hs_warning_name(int code);
+#define HS_MAX_WARNINGS_PER_CODE 20
 
 struct hs_doc {
   const char *text;
@@ -196,6 +197,8 @@ struct hs_doc {
   uint32_t n_modules, cap_modules;
   hs_warning *warnings;
   uint32_t n_warnings, cap_warnings;
+  uint32_t warn_counts[16]; /* per code; past HS_MAX_WARNINGS_PER_CODE they are only counted */
+  uint32_t warn_suppressed;
 
   /* frame tables */
   uint32_t stack_frames;    /* entries in StackFrames tables */

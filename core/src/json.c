@@ -9,7 +9,7 @@
 #define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
 
 json_t *hs_json_bytes(const char *s, size_t n) {
-  json_t *j = json_stringn(s, n);
+  json_t *j = memchr(s, 0, n) ? NULL : json_stringn(s, n);
   if (j) return j;
   /* invalid UTF-8 (a garbled paste): replace bad bytes */
   char *buf = malloc(n * 3 + 1);

@@ -63,17 +63,18 @@ static size_t last_colon(const char *t, size_t s, size_t e) {
       continue;
     }
     if (c == '(' || c == '[' || c == '{' || c == '<') depth++;
-    else if (c == ')' || c == ']' || c == '}' || (c == '>' && !(p > s && t[p - 1] == '-'))) depth--;
-    else if (c == ':' && depth == 0 && p > s && t[p - 1] == ' ' && p + 1 < e && t[p + 1] == ' ') found = p + 2;
+    else if (c == ')' || c == ']' || c == '}' || (c == '>' && !(p > s && t[p - 1] == '-'))) {
+      if (depth > 0) depth--; /* a leading "})" closes what an earlier line opened */
+    } else if (c == ':' && depth == 0 && p > s && t[p - 1] == ' ' && p + 1 < e && t[p + 1] == ' ') found = p + 2;
   }
   return found;
 }
 
 /* Reads "T", "T, U" or "(A, B) -> R" / "(A) -> (R, S)": the results as one type (a tuple when
  * there are several). */
-static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e) {
+static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e, bool fn_type) {
   size_t p = sp(t, e, s);
-  if (p < e && t[p] == '(') {
+  if (fn_type && p < e && t[p] == '(') {
     /* function type: skip the inputs */
     int depth = 0;
     size_t q = p;
@@ -84,8 +85,7 @@ static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e
       }
     }
     q = sp(t, e, q + 1);
-    if (!starts(t, e, q, "->")) return NULL;
-    p = sp(t, e, q + 2);
+    if (starts(t, e, q, "->")) p = sp(t, e, q + 2); /* else a parenthesised list of results */
   }
   bool paren = p < e && t[p] == '(';
   if (paren) p++;
@@ -214,7 +214,7 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
         k = sp(t, e, k + 1);
         if (starts(t, e, k, "->")) {
           size_t re = opens ? e - 1 : e;
-          c->result = read_result_types(&d->arena, t, k + 2, re);
+          c->result = read_result_types(&d->arena, t, k + 2, re, false);
         }
       }
       c->line = line_no;
@@ -262,7 +262,7 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
         /* "}) : (...) -> T" gives the type of the op that opened the region */
         if (closed_kind == SB_REGION && closed_ref >= 0 && !d->instrs[closed_ref].type) {
           size_t c = last_colon(t, q, e);
-          if (c) d->instrs[closed_ref].type = read_result_types(&d->arena, t, c, e);
+          if (c) d->instrs[closed_ref].type = read_result_types(&d->arena, t, c, e, true);
         }
         if (opens) {
           if (depth < 256) {
@@ -325,7 +325,7 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
       }
       if (name.len) {
         size_t c = last_colon(t, r, opens ? e - 1 : e);
-        if (c) in->type = read_result_types(&d->arena, t, c, opens ? e - 1 : e);
+        if (c) in->type = read_result_types(&d->arena, t, c, opens ? e - 1 : e, true);
       }
       kind = HS_LINE_INSTR;
       ref = d->n_instrs - 1;

@@ -77,8 +77,20 @@ static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
   return p;
 }
 
-hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos) {
+#define HS_MAX_TYPE_DEPTH 64
+
+static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, int depth);
+
+hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos) { return hlo_shape(a, t, end, pos, 0); }
+
+/* Nested tuples deeper than HS_MAX_TYPE_DEPTH are refused: a garbled "((((..." must not
+ * exhaust the stack. */
+static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, int depth) {
   size_t p = skip_ws(t, end, *pos);
+  if (depth > HS_MAX_TYPE_DEPTH) {
+    *pos = p;
+    return NULL;
+  }
   if (p >= end) {
     *pos = p;
     return NULL;
@@ -93,7 +105,7 @@ hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos)
     } else {
       for (;;) {
         size_t q = p;
-        hs_type *e = hs_parse_hlo_shape(a, t, end, &q);
+        hs_type *e = hlo_shape(a, t, end, &q, depth + 1);
         if (!e) {
           *pos = q;
           return NULL;
@@ -260,8 +272,16 @@ static int mlir_elem(const char *t, size_t end, size_t *pp) {
   return hs_elem_from_mlir(t + s, p - s);
 }
 
-hs_type *hs_parse_mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos) {
+static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, int depth);
+
+hs_type *hs_parse_mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos) { return mlir_type(a, t, end, pos, 0); }
+
+static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, int depth) {
   size_t p = skip_ws(t, end, *pos);
+  if (depth > HS_MAX_TYPE_DEPTH) {
+    *pos = p;
+    return NULL;
+  }
   if (end - p >= 6 && memcmp(t + p, "tuple<", 6) == 0) {
     hs_type *el[64];
     size_t n = 0;
@@ -273,7 +293,7 @@ hs_type *hs_parse_mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos)
         break;
       }
       size_t q = p;
-      hs_type *e = hs_parse_mlir_type(a, t, end, &q);
+      hs_type *e = mlir_type(a, t, end, &q, depth + 1);
       if (!e) {
         *pos = q;
         return NULL;

@@ -137,6 +137,10 @@ void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const
 }
 
 bool hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...) {
+  if (code >= 0 && code < 16 && d->warn_counts[code]++ >= HS_MAX_WARNINGS_PER_CODE) {
+    d->warn_suppressed++;
+    return true;
+  }
   char buf[512];
   va_list ap;
   va_start(ap, fmt);

@@ -1,0 +1,181 @@
+/* Malformed input: every capture and fixture, truncated at many points and garbled in several
+ * ways, must give an error or a partial result: never a crash, a hang or a leak (this test runs
+ * under AddressSanitizer and UndefinedBehaviorSanitizer in CI). Also pathological shapes that
+ * would expose quadratic time or unbounded recursion. */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+static size_t n_inputs, n_docs, n_errors;
+
+static void exercise(const char *text, size_t len) {
+  hs_error err;
+  hs_doc *d = hs_parse(text, len, &err);
+  n_inputs++;
+  if (!d) {
+    assert_true(err.code < 0);
+    assert_true(err.message[0] != 0);
+    char *e = hs_error_json(&err, NULL);
+    assert_non_null(e);
+    hs_free(e);
+    n_errors++;
+    return;
+  }
+  n_docs++;
+  char *(*fns[])(const hs_doc *, size_t *) = {hs_summary_json, hs_fusions_json, hs_spills_json, hs_computations_json};
+  for (size_t i = 0; i < 4; i++) {
+    size_t n = 0;
+    char *s = fns[i](d, &n);
+    assert_non_null(s);
+    json_error_t je;
+    json_t *j = json_loadb(s, n, 0, &je);
+    if (!j) fail_msg("invalid JSON from result %zu: %s", i, je.text);
+    json_decref(j);
+    hs_free(s);
+  }
+  char *x = hs_xray_json(d, d, NULL);
+  assert_non_null(x);
+  hs_free(x);
+  hs_doc_free(d);
+}
+
+static void torture(const char *text, size_t len) {
+  /* truncations: ~150 evenly spread cut points plus every cut in the first 300 bytes */
+  size_t step = len / 100 + 1;
+  for (size_t cut = 0; cut <= len; cut += (cut < 300 ? 1 : step)) exercise(text, cut);
+  char *buf = malloc(len + 1);
+  assert_non_null(buf);
+  /* garbles: a byte replaced by each of a few troublesome characters at spread positions */
+  const char subst[] = {'{', '}', '(', ')', '"', '\n', '%', '=', ',', '\0', (char)0xff};
+  for (size_t k = 0; k < 20 && len; k++) {
+    size_t pos = (k * 7919u) % len;
+    for (size_t s = 0; s < sizeof subst; s++) {
+      memcpy(buf, text, len);
+      buf[pos] = subst[s];
+      exercise(buf, len);
+    }
+  }
+  /* a line deleted */
+  for (size_t k = 0; k < 20 && len; k++) {
+    size_t pos = (k * 104729u) % len;
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    if (!nl) continue;
+    const char *nl2 = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - text));
+    if (!nl2) continue;
+    size_t a = (size_t)(nl - text), b = (size_t)(nl2 - text);
+    memcpy(buf, text, a);
+    memcpy(buf + a, text + b, len - b);
+    exercise(buf, len - (b - a));
+  }
+  free(buf);
+}
+
+static void torture_file(const char *path) {
+  size_t len;
+  char *t = tu_read(path, &len);
+  if (!t) return;
+  torture(t, len);
+  free(t);
+}
+
+static void test_captures(void **state) {
+  (void)state;
+  const char *dir = tu_captures();
+  if (!dir) {
+    print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n");
+    skip();
+  }
+  DIR *dd = opendir(dir);
+  assert_non_null(dd);
+  struct dirent *e;
+  while ((e = readdir(dd))) {
+    if (e->d_name[0] == '.') continue;
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    torture_file(path);
+  }
+  closedir(dd);
+}
+
+static void test_fixtures(void **state) {
+  (void)state;
+  /* our own captures: fixtures/cpu-jax-<version>/<id>/{after_optimizations.txt,stablehlo.mlir} */
+  char root[1024];
+  snprintf(root, sizeof root, "%s/fixtures", HS_SOURCE_DIR);
+  DIR *fd = opendir(root);
+  size_t files = 0;
+  if (fd) {
+    struct dirent *v;
+    while ((v = readdir(fd))) {
+      if (strncmp(v->d_name, "cpu-jax-", 8) != 0) continue;
+      char vdir[2048];
+      snprintf(vdir, sizeof vdir, "%s/%s", root, v->d_name);
+      DIR *pd = opendir(vdir);
+      if (!pd) continue;
+      struct dirent *p;
+      int taken = 0;
+      while ((p = readdir(pd)) && taken < 12) {
+        if (p->d_name[0] == '.') continue;
+        const char *names[] = {"after_optimizations.txt", "stablehlo.mlir"};
+        for (int k = 0; k < 2; k++) {
+          char path[4096];
+          snprintf(path, sizeof path, "%s/%s/%s", vdir, p->d_name, names[k]);
+          struct stat st;
+          if (stat(path, &st) == 0 && st.st_size < 300000) {
+            torture_file(path);
+            files++;
+          }
+        }
+        taken++;
+      }
+      closedir(pd);
+    }
+    closedir(fd);
+  }
+  print_message("fixture files tortured: %zu\n", files);
+}
+
+static void test_pathological(void **state) {
+  (void)state;
+  size_t n = 1 << 20;
+  char *b = malloc(n + 64);
+  assert_non_null(b);
+  const char *heads[] = {"HloModule m\nENTRY %e {\n  %a = f32[1] custom-call(", "HloModule m\nENTRY %e (", "module @m {\n  %0 = ",
+                         "HloModule m\nENTRY %e {\n  %a = ("};
+  const char fills[] = {'(', '{', '[', '"', '}', '\n', '<'};
+  for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+    for (size_t f = 0; f < sizeof fills; f++) {
+      size_t hl = strlen(heads[h]);
+      memcpy(b, heads[h], hl);
+      memset(b + hl, fills[f], n - hl);
+      exercise(b, n);
+    }
+  }
+  /* a million tiny lines */
+  for (size_t i = 0; i < n; i += 2) {
+    b[i] = '}';
+    b[i + 1] = '\n';
+  }
+  memcpy(b, "HloModule m\n", 12);
+  exercise(b, n);
+  free(b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_captures),
+      cmocka_unit_test(test_fixtures),
+      cmocka_unit_test(test_pathological),
+  };
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  printf("inputs: %zu (documents %zu, errors %zu)\n", n_inputs, n_docs, n_errors);
+  return rc;
+}

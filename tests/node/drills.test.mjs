@@ -1,0 +1,119 @@
+// The drills' answers, checked against the compiler: for every GYM·13 program, the count the
+// drill asks for (parse(text).fusions().fusion_computations, through the wasm API exactly as
+// the page calls it) equals the number of fused computations XLA itself reports in the
+// capture's oracle.json (modules[0].fusion_computations, written by XLA's own HLO parser).
+// The reveal's words and lists are checked against the same census, and the x-ray round's
+// target set against its definition.
+//
+// Skips, saying why, when the wasm build (npm run build:wasm) or the captures are missing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { explainCensus, programFromSource, targetLines, provenance } from '../../notebook/src/drills/words.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const wasmFile = join(root, 'wasm/gen/hloscope_core.wasm');
+const apiFile = join(root, 'wasm/hloscope.mjs');
+const capDir = join(root, 'fixtures/cpu-jax-0.4.38');
+const PROGRAMS = ['exp', 'chain', 'rowbcast', 'rowsum_sqrt', 'matmul', 'matmul_tanh', 'softmax', 'sincos'];
+
+const noWasm = !existsSync(wasmFile) || !existsSync(apiFile)
+  ? `the wasm core is not built (${existsSync(apiFile) ? 'wasm/gen/hloscope_core.wasm' : 'wasm/hloscope.mjs'} missing): run npm run build:wasm`
+  : false;
+
+function captureMissing(id, files = ['after_optimizations.txt', 'oracle.json']) {
+  const gone = files.filter((f) => !existsSync(join(capDir, id, f)));
+  return gone.length ? `capture fixtures/cpu-jax-0.4.38/${id} lacks ${gone.join(', ')}: run npm run capture` : false;
+}
+
+let api = null;
+async function hs() {
+  if (!api) {
+    api = await import(apiFile);
+    await api.load();
+  }
+  return api;
+}
+
+/** XLA's own fused computations for the first module, as the oracle lists them. */
+function oracleFused(id) {
+  const o = JSON.parse(readFileSync(join(capDir, id, 'oracle.json'), 'utf8'));
+  const fc = o?.modules?.[0]?.fusion_computations;
+  assert.ok(Array.isArray(fc), `${id}/oracle.json: modules[0].fusion_computations is not a list`);
+  return fc;
+}
+
+for (const id of PROGRAMS) {
+  test(`GYM·13 ${id}: the drill's answer equals XLA's own count of fused computations`, { skip: noWasm || captureMissing(id) }, async () => {
+    const { parse } = await hs();
+    const text = readFileSync(join(capDir, id, 'after_optimizations.txt'), 'utf8');
+    const doc = parse(text);
+    try {
+      const census = doc.fusions();
+      const computations = doc.computations();
+      const expected = oracleFused(id);
+      assert.equal(census.fusion_computations, expected.length, `${id}: core counts ${census.fusion_computations}, XLA's oracle lists ${expected.length}`);
+      // Each fusion the reveal lists calls a body XLA also names.
+      const names = new Set(expected.map((c) => (typeof c === 'string' ? c : c?.name)).filter(Boolean));
+      if (names.size) for (const f of census.fusions) assert.ok(names.has(f.calls), `${id}: ${f.name} calls ${f.calls}, which the oracle does not list`);
+      // The reveal: its count sentence matches, and every op list is non-empty text.
+      const words = explainCensus(census, computations);
+      if (census.fusion_computations === 0) assert.match(words, /no fused computation/);
+      else assert.match(words, new RegExp(`holds ${census.fusion_computations} fused computation`));
+      if (census.fusion_computations >= 3) assert.match(words, /3 or more/);
+      for (const f of census.fusions) assert.ok(f.ops.length > 0, `${id}: ${f.name} lists no ops`);
+    } finally {
+      doc.free();
+    }
+  });
+}
+
+test('GYM·13 prompts: each program reads as one line from its source.py', { skip: captureMissing('exp', ['source.py']) }, () => {
+  for (const id of PROGRAMS) {
+    const file = join(capDir, id, 'source.py');
+    if (!existsSync(file)) continue;
+    const p = programFromSource(id, readFileSync(file, 'utf8'));
+    assert.equal(p.from, 'source.py', `${id}: no return line found in source.py`);
+    assert.match(p.code, /^y = \S/);
+    assert.ok(!p.code.includes('\n'));
+  }
+});
+
+test('GYM·13 captions: every MANIFEST.json gives provenance words', { skip: captureMissing('exp', ['MANIFEST.json']) }, () => {
+  for (const id of PROGRAMS) {
+    const file = join(capDir, id, 'MANIFEST.json');
+    if (!existsSync(file)) continue;
+    const words = provenance(JSON.parse(readFileSync(file, 'utf8')));
+    assert.ok(words, `${id}: MANIFEST.json yields no provenance`);
+    assert.match(words, /jax 0\.4\.38/, `${id}: provenance "${words}" does not name the jax version`);
+  }
+});
+
+test('GYM·07: a round exists exactly when the core finds a big intermediate, and its targets are carrying fusion lines', { skip: noWasm || captureMissing('softmax', ['stablehlo.mlir', 'after_optimizations.txt']) }, async (t) => {
+  const { xray } = await hs();
+  let rounds = 0;
+  for (const id of PROGRAMS) {
+    if (captureMissing(id, ['stablehlo.mlir', 'after_optimizations.txt'])) continue;
+    const left = readFileSync(join(capDir, id, 'stablehlo.mlir'), 'utf8');
+    const right = readFileSync(join(capDir, id, 'after_optimizations.txt'), 'utf8');
+    const x = xray(left, right);
+    const targets = targetLines(x);
+    if (!x.summary.big) {
+      assert.equal(targets, null, `${id}: no big intermediate, yet a round`);
+      continue;
+    }
+    rounds++;
+    const rightLines = right.split('\n');
+    for (const n of targets) {
+      const l = x.right.find((r) => r.line === n);
+      assert.equal(l.class, 'fusion');
+      assert.equal(l.carries, true);
+      assert.match(rightLines[n - 1], /fusion/, `${id}: target line ${n} is not a fusion line: ${rightLines[n - 1]}`);
+    }
+    assert.ok(targets.length <= x.summary.carry, `${id}: more targets than carrying lines`);
+  }
+  // Not every CPU program has a round; say how many do (visible with --test-reporter=spec).
+  t.diagnostic(`x-ray rounds among the eight captures: ${rounds}`);
+});
