@@ -19,7 +19,7 @@ async function fillProvenance() {
       el.textContent = `captures from fixtures/${CAPTURE_DIR}/ (no MANIFEST.json in this build)`;
       continue;
     }
-    el.textContent = [...seen].map(([p, got]) => `${got.length === list.length ? (list.length === 1 ? got[0] : `all ${got.length}`) : got.join(', ')}: ${p}`).join(' · ')
+    el.textContent = [...seen].map(([p, got]) => `${got.length === list.length ? (list.length === 1 ? got[0] : `all ${got.length}`) : got.join(', ')}: ${p}`).join('; ')
       + ` · read from fixtures/${CAPTURE_DIR}/<id>/MANIFEST.json`;
   }
 }

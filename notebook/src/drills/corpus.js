@@ -1,21 +1,29 @@
-// Our own captures, packed into the page by the bundler: every
-// fixtures/cpu-jax-0.4.38/<id>/{after_optimizations.txt, stablehlo.mlir, source.py, MANIFEST.json}
-// that exists at build time can be named by the templates below (esbuild bundles each match;
-// `with { type: 'text' }` picks its text loader whatever the build's loader table says).
+// Our own captures, packed into the page by the bundler: for each program below, its
+// fixtures/cpu-jax-0.4.38/<id>/{after_optimizations.txt, stablehlo.mlir, source.py, MANIFEST.json}.
 // Nothing is fetched: the drills work offline and from file://.
 //
+// Each import names one file with an empty template slot after it (`${S}`): esbuild then
+// treats it as a pattern, bundles the file when it exists, and a capture missing from the
+// checkout fails at run time (that program is skipped) instead of failing the whole build.
+// `with { type: 'text' }` picks the text loader whatever the build's loader table says.
+// Programs are listed one by one so that large captures made for benchmarks
+// (transformer_step: 1 MB of HLO) stay out of the pages.
+//
 // The answers are not here: drills parse these texts with the core at run time.
+
+import { programFromSource } from './words.js';
+export { provenance } from './words.js';
 
 export const CAPTURE_DIR = 'cpu-jax-0.4.38';
 
 /** The eight programs of GYM·13, and the ones GYM·07 offers first. */
 export const FUSIONCOUNT_PROGRAMS = ['exp', 'chain', 'rowbcast', 'rowsum_sqrt', 'matmul', 'matmul_tanh', 'softmax', 'sincos'];
 
-/** Further captures the x-ray offers when they exist (they are tried, and skipped when absent). */
+/** The captures the x-ray offers (those missing from the build are skipped). */
 export const XRAY_PROGRAMS = [
   ...FUSIONCOUNT_PROGRAMS,
-  'mlp', 'layernorm', 'rmsnorm', 'logsumexp', 'attention', 'naive_attention', 'causal', 'mha', 'gqa', 'rope',
-  'scan', 'remat', 'moe', 'grads', 'dequant',
+  'attention', 'naive_attention', 'causal', 'mha', 'gqa', 'layernorm', 'rmsnorm', 'logsumexp', 'mlp', 'moe',
+  'grads', 'remat', 'rope', 'scan', 'dequant', 'psum', 'sharded',
 ];
 
 /**
@@ -32,9 +40,6 @@ export const EXPRESSIONS = {
   softmax: { title: 'softmax over rows', code: 'y = jax.nn.softmax(x, axis=1)' },
   sincos: { title: 'two independent chains, added', code: 'y = jnp.sin(x) + jnp.cos(x)' },
 };
-
-import { programFromSource } from './words.js';
-export { provenance } from './words.js';
 
 const ID_RE = /^[a-z0-9_]+$/;
 
@@ -56,33 +61,176 @@ function missing(id, file) {
   return () => { throw new Error(`capture ${CAPTURE_DIR}/${id}/${file} is not in this build`); };
 }
 
+const S = '';
+const FILES = {
+  exp: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/exp/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/exp/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/exp/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/exp/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  chain: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/chain/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/chain/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/chain/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/chain/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  rowbcast: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/rowbcast/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/rowbcast/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/rowbcast/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/rowbcast/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  rowsum_sqrt: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/rowsum_sqrt/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/rowsum_sqrt/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/rowsum_sqrt/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/rowsum_sqrt/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  matmul: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  matmul_tanh: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul_tanh/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul_tanh/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul_tanh/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/matmul_tanh/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  softmax: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/softmax/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/softmax/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/softmax/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/softmax/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  sincos: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/sincos/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/sincos/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/sincos/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/sincos/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  attention: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/attention/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/attention/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/attention/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/attention/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  naive_attention: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/naive_attention/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/naive_attention/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/naive_attention/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/naive_attention/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  causal: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/causal/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/causal/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/causal/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/causal/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  mha: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/mha/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/mha/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/mha/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/mha/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  gqa: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/gqa/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/gqa/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/gqa/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/gqa/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  layernorm: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/layernorm/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/layernorm/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/layernorm/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/layernorm/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  rmsnorm: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/rmsnorm/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/rmsnorm/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/rmsnorm/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/rmsnorm/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  logsumexp: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/logsumexp/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/logsumexp/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/logsumexp/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/logsumexp/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  mlp: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/mlp/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/mlp/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/mlp/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/mlp/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  moe: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/moe/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/moe/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/moe/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/moe/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  grads: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/grads/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/grads/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/grads/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/grads/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  remat: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/remat/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/remat/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/remat/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/remat/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  rope: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/rope/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/rope/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/rope/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/rope/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  scan: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/scan/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/scan/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/scan/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/scan/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  dequant: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/dequant/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/dequant/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/dequant/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/dequant/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  psum: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/psum/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/psum/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/psum/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/psum/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+  sharded: {
+    hlo: () => import(`../../../fixtures/cpu-jax-0.4.38/sharded/after_optimizations.txt${S}`, { with: { type: 'text' } }),
+    mlir: () => import(`../../../fixtures/cpu-jax-0.4.38/sharded/stablehlo.mlir${S}`, { with: { type: 'text' } }),
+    py: () => import(`../../../fixtures/cpu-jax-0.4.38/sharded/source.py${S}`, { with: { type: 'text' } }),
+    manifest: () => import(`../../../fixtures/cpu-jax-0.4.38/sharded/MANIFEST.json${S}`, { with: { type: 'json' } }),
+  },
+};
+
+function file(id, what, name) {
+  check(id);
+  const load = FILES[id]?.[what];
+  if (!load) return Promise.reject(new Error(`capture ${id} is not one this page bundles`));
+  // A pattern with no match throws synchronously: start inside a promise.
+  return once(`${id}/${what}`, () => Promise.resolve().then(load).then((m) => m.default, missing(id, name)));
+}
+
 /** The optimized HLO text of capture `id`. */
-export function optimizedHlo(id) {
-  check(id);
-  return once(`${id}/hlo`, () => import(`../../../fixtures/cpu-jax-0.4.38/${id}/after_optimizations.txt`, { with: { type: 'text' } })
-    .then((m) => m.default, missing(id, 'after_optimizations.txt')));
-}
-
+export const optimizedHlo = (id) => file(id, 'hlo', 'after_optimizations.txt');
 /** The StableHLO text XLA received for capture `id`. */
-export function stablehlo(id) {
-  check(id);
-  return once(`${id}/mlir`, () => import(`../../../fixtures/cpu-jax-0.4.38/${id}/stablehlo.mlir`, { with: { type: 'text' } })
-    .then((m) => m.default, missing(id, 'stablehlo.mlir')));
-}
-
+export const stablehlo = (id) => file(id, 'mlir', 'stablehlo.mlir');
 /** The program's Python source. */
-export function sourcePy(id) {
-  check(id);
-  return once(`${id}/py`, () => import(`../../../fixtures/cpu-jax-0.4.38/${id}/source.py`, { with: { type: 'text' } })
-    .then((m) => m.default, missing(id, 'source.py')));
-}
-
+export const sourcePy = (id) => file(id, 'py', 'source.py');
 /** The capture's MANIFEST.json, parsed. */
-export function manifest(id) {
-  check(id);
-  return once(`${id}/manifest`, () => import(`../../../fixtures/cpu-jax-0.4.38/${id}/MANIFEST.json`, { with: { type: 'json' } })
-    .then((m) => m.default, missing(id, 'MANIFEST.json')));
-}
+export const manifest = (id) => file(id, 'manifest', 'MANIFEST.json');
 
 /** The one-line program of capture `id` (see programFromSource), from its source.py or EXPRESSIONS. */
 export async function program(id) {

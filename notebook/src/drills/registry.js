@@ -5,12 +5,17 @@
 
 const loaded = new Map();
 
+/** Fired on window when a kind is registered by code. */
+export const KIND_EVENT = 'hloscope-drill-kind';
+
 /** Kinds registered by code (tests, host pages) win over the files. */
 export function registerKind(kind) {
   if (!kind || typeof kind.skill !== 'string' || typeof kind.mount !== 'function') {
     throw new TypeError('a drill kind needs a skill name and a mount(ctx) function');
   }
   loaded.set(kind.skill, Promise.resolve(kind));
+  // Elements that found no such kind yet (registered after they connected) try again.
+  globalThis.dispatchEvent?.(new CustomEvent(KIND_EVENT, { detail: { skill: kind.skill } }));
 }
 
 export function loadKind(skill) {

@@ -6,24 +6,51 @@ import { plural, listWords } from './dom.js';
 const BOOKKEEPING = new Set(['parameter', 'constant', 'tuple', 'get-tuple-element', 'bitcast', 'copy', 'after-all', 'partition-id', 'replica-id']);
 
 const KIND_WORDS = {
-  kLoop: 'a loop fusion: elementwise work done in one pass over the data',
-  kInput: 'an input fusion: a reduction, with the work around it riding along in its pass',
-  kOutput: 'an output fusion: built around the op that writes its output',
-  kCustom: 'a custom fusion the backend emits its own way',
+  kLoop: ['a loop fusion', 'loop fusions', 'every op in it done in one pass over the data'],
+  kInput: ['an input fusion', 'input fusions', 'a reduction, with the work around it riding along in its pass'],
+  kOutput: ['an output fusion', 'output fusions', 'built around the op that writes its output'],
+  kCustom: ['a custom fusion', 'custom fusions', 'emitted the backend\'s own way'],
 };
+
+const SCALAR_RESULT = /^\(?\s*(?:[a-z0-9]+\[\](?:\{[^}]*\})?\s*,?\s*)+\)?$/;
+
+/**
+ * The ops a module runs outside fusions, in printed order: the entry computation's and those
+ * of computations it calls (XLA:CPU wraps work in `call`s to parallel_* computations), without
+ * bookkeeping, calls, fusions, and the scalar reducer bodies that reduce ops apply.
+ */
+export function standaloneOps(computations) {
+  const mod = computations?.modules?.[0];
+  if (!mod) return [];
+  const ops = [];
+  for (const c of mod.computations) {
+    if (c.role !== 'entry' && c.role !== 'called') continue;
+    if (c.role === 'called' && c.result && SCALAR_RESULT.test(c.result)) continue;
+    for (const i of c.instructions) {
+      if (i.opcode === 'fusion' || i.opcode === 'call' || BOOKKEEPING.has(i.opcode)) continue;
+      ops.push(i.opcode);
+    }
+  }
+  return ops;
+}
+
+/** "reduce-window ×2 and reduce ×2" */
+function countedWords(ops) {
+  const counts = new Map();
+  for (const op of ops) counts.set(op, (counts.get(op) || 0) + 1);
+  return listWords([...counts].map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)));
+}
 
 /** What a fusion census says, in words (the reveal of GYM·13). */
 export function explainCensus(census, computations) {
   const n = census.fusion_computations;
-  const mod = computations?.modules?.[0];
-  const entry = mod?.computations?.find((c) => c.role === 'entry');
-  const standalone = entry ? entry.instructions.map((i) => i.opcode).filter((op) => op !== 'fusion' && !BOOKKEEPING.has(op)) : [];
+  const standalone = standaloneOps(computations);
   const sentences = [];
   if (n === 0) {
     if (standalone.length === 1) {
-      sentences.push(`The optimized module holds no fused computation: the entry computation runs ${standalone[0]} as one op of its own, and a single op has nothing to merge with.`);
+      sentences.push(`The optimized module holds no fused computation: it runs ${standalone[0]} as one op of its own, and a single op has nothing to merge with.`);
     } else if (standalone.length > 1) {
-      sentences.push(`The optimized module holds no fused computation: the entry computation runs ${listWords(standalone)} as separate ops, so XLA on this backend found nothing worth fusing.`);
+      sentences.push(`The optimized module holds no fused computation: it runs ${countedWords(standalone)} as separate ops; XLA on this backend fused none of them together.`);
     } else {
       sentences.push('The optimized module holds no fused computation: no instruction in it is a fusion.');
     }
@@ -33,7 +60,9 @@ export function explainCensus(census, computations) {
     sentences.push(`The optimized module holds ${plural(n, 'fused computation')}, called by ${plural(census.fusion_ops, 'fusion instruction')}.`);
     for (const k of distinctKinds) {
       const c = kinds.filter((x) => x === k).length;
-      sentences.push(`${c === 1 ? 'One is' : `${c} are`} ${KIND_WORDS[k] || `of kind ${k}`}.`);
+      const [one, many, what] = KIND_WORDS[k] || [`a ${k} fusion`, `${k} fusions`, null];
+      const who = c === 1 ? (kinds.length === 1 ? 'It is' : 'One is') : c === kinds.length ? (c === 2 ? 'Both are' : `All ${c} are`) : `${c} are`;
+      sentences.push(`${who} ${c === 1 ? one : many}${what ? `: ${what}` : ''}.`);
     }
     if (census.fusion_ops_nested > 0) {
       sentences.push(`${plural(census.fusion_ops_nested, 'fusion instruction')} sit${census.fusion_ops_nested === 1 ? 's' : ''} inside another fused body; each body still counts once.`);
@@ -41,8 +70,9 @@ export function explainCensus(census, computations) {
     if (census.fusion_ops > n && census.fusion_ops_nested === 0) {
       sentences.push('Some fusion instructions call the same body, which counts once.');
     }
-    if (n > 1) sentences.push(`Each fused computation is one kernel: the data crosses memory ${n - 1 === 1 ? 'once' : `${n - 1} times`} between them.`);
-    if (standalone.length) sentences.push(`Outside the fusions the entry computation runs ${listWords(standalone)} on ${standalone.length === 1 ? 'its' : 'their'} own.`);
+    if (standalone.length) {
+      sentences.push(`Outside the fusions the module runs ${countedWords(standalone)} as ${standalone.length === 1 ? 'an op' : 'ops'} of ${standalone.length === 1 ? 'its' : 'their'} own${n > 1 ? ': the fused passes cannot cross them' : ''}.`);
+    }
   }
   if (n >= 3) sentences.push('"3 or more" is the button for this one.');
   return sentences.join(' ');
@@ -91,26 +121,34 @@ export function programFromSource(id, src, fallback = { title: id, code: null })
 }
 
 /**
- * Provenance in words from MANIFEST.json: "cpu, jax 0.4.38, captured by ...". Reads the
- * fields it knows and says nothing it cannot read.
+ * Provenance in words from a capture's MANIFEST.json: chip, jax version, how and when it was
+ * captured ("cpu (TFRT_CPU_0, x86_64) · jax 0.4.38 · captured by bash fixtures/capture/run.sh
+ * (npm run capture) on 2026-11-29"). Says nothing it cannot read; null when it reads nothing.
  */
 export function provenance(m) {
   if (!m || typeof m !== 'object') return null;
-  const pick = (...names) => {
-    for (const n of names) {
-      const v = n.split('.').reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), m);
+  const get = (path) => path.split('.').reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), m);
+  const str = (...paths) => {
+    for (const p of paths) {
+      const v = get(p);
       if (typeof v === 'string' && v.trim()) return v.trim();
       if (typeof v === 'number') return String(v);
     }
     return null;
   };
-  const chip = pick('chip', 'device', 'device_kind', 'platform', 'backend', 'capture.chip', 'capture.platform', 'environment.platform');
-  const jax = pick('jax', 'jax_version', 'versions.jax', 'capture.jax', 'environment.jax');
-  const jaxlib = pick('jaxlib', 'jaxlib_version', 'versions.jaxlib', 'environment.jaxlib');
-  const how = pick('how', 'captured_by', 'method', 'capture.how', 'capture.method', 'tool', 'script', 'command', 'capture.script');
+  const backend = str('platform.jax_backend', 'backend', 'chip', 'device_kind', 'platform');
+  const devices = get('platform.devices');
+  const device = Array.isArray(devices) && typeof devices[0] === 'string' ? devices[0] : str('device');
+  const machine = str('platform.machine');
+  const chipBits = [device, machine].filter(Boolean);
+  const chip = backend ? `${backend}${chipBits.length ? ` (${chipBits.join(', ')})` : ''}` : (chipBits.join(', ') || null);
+  const jax = str('jax', 'packages.jax', 'jax_version', 'versions.jax');
+  const jaxlib = str('jaxlib', 'packages.jaxlib', 'jaxlib_version');
+  const how = str('command.run', 'how.capture', 'captured_by', 'method', 'command.capture');
+  const date = str('date_utc', 'date');
   const parts = [];
   if (chip) parts.push(chip);
   if (jax) parts.push(`jax ${jax}${jaxlib && jaxlib !== jax ? ` (jaxlib ${jaxlib})` : ''}`);
-  if (how) parts.push(`captured by ${how}`);
-  return parts.length ? parts.join(', ') : null;
+  if (how) parts.push(`captured by ${how}${date ? ` on ${date.slice(0, 10)}` : ''}`);
+  return parts.length ? parts.join(' · ') : null;
 }

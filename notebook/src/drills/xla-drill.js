@@ -13,7 +13,7 @@
 // scored answer; `xla-drill-round` (detail {skill, program}) when a new round is shown.
 
 import { h, fill } from './dom.js';
-import { loadKind } from './registry.js';
+import { KIND_EVENT, loadKind } from './registry.js';
 import { getStreak, recordAnswer, storageMode, subscribe } from '../streaks.js';
 import { STYLE } from './style.js';
 
@@ -90,6 +90,13 @@ export class XlaDrill extends HTMLElement {
     } catch (e) {
       if (token !== this._mountToken) return;
       this._body.append(h('p', { class: 'error', text: e.message }));
+      const retry = (ev) => {
+        if (ev.detail?.skill !== skill) return;
+        globalThis.removeEventListener(KIND_EVENT, retry);
+        if (this.isConnected && token === this._mountToken) this._mount();
+      };
+      globalThis.addEventListener(KIND_EVENT, retry);
+      this._unsub = () => globalThis.removeEventListener(KIND_EVENT, retry);
       return;
     }
     if (token !== this._mountToken) return;
