@@ -107,7 +107,8 @@ export class XlaPathProgress extends HTMLElement {
     this._status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
     let body;
     if (this.hasAttribute('compact')) {
-      body = h('details', { class: 'fold' }, h('summary', {}, this._summary), chapters);
+      this._summary = h('summary', { class: 'summary', id: `${this._id}-sum` });
+      body = h('details', { class: 'fold' }, this._summary, chapters);
     } else {
       body = [this._summary, chapters];
     }

@@ -19,6 +19,8 @@ export const STYLE = `
 .prog { display: flex; flex-direction: column; gap: 0.25rem; }
 .k { font-size: 0.7rem; letter-spacing: 0.1em; text-transform: uppercase; color: var(--xd-mute); }
 code, .code { font-family: inherit; }
+.args, .memory, .picked { font-size: 0.75rem; color: var(--xd-mute); }
+.memory { margin: 0 0 0.4rem; }
 .program code { color: var(--xd-copper); font-size: 0.9rem; white-space: pre-wrap; }
 .prompt { margin: 0.7rem 0 0.55rem; font-size: 0.85rem; }
 .choices, .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: center; }

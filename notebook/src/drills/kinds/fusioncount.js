@@ -53,7 +53,7 @@ export default {
 
     const titleEl = h('span', { class: 'k' });
     const codeEl = h('code', { class: 'code' });
-    const argsEl = h('span', { class: 'k args' });
+    const argsEl = h('span', { class: 'args' });
     const programEl = h('div', { class: 'prog program' }, titleEl, codeEl, argsEl);
     const promptId = `fc-prompt-${uid}`;
     const prompt = h('p', { class: 'prompt', id: promptId, text: 'how many fusion computations does the optimized module hold?' });

@@ -44,7 +44,7 @@ export default {
 
     const stat = h('p', { class: 'stat' });
     const prompt = h('p', { class: 'prompt' });
-    const memory = h('p', { class: 'k memory' });
+    const memory = h('p', { class: 'memory' });
     const leftList = h('ol', { class: 'lines left', 'aria-label': 'what XLA received (StableHLO)' });
     const rightList = h('ol', { class: 'lines right', 'aria-label': 'what XLA decided (optimized HLO): toggle the lines you pick' });
     const cols = h('div', { class: 'cols' },
@@ -54,7 +54,7 @@ export default {
     const legend = h('p', { class: 'legend', text: 'copper lines are fusion ops · underlined lines carry the big intermediate · dim lines are regions, parameters and bookkeeping · S(n) marks a value outside the default memory · hover or focus any line for what it is' });
     const checkBtn = h('button', { type: 'button', class: 'check', onclick: () => check() }, 'check my picks');
     const clearBtn = h('button', { type: 'button', class: 'clear', onclick: () => clearPicks() }, 'clear picks');
-    const picked = h('span', { class: 'k picked' });
+    const picked = h('span', { class: 'picked' });
     const actions = h('div', { class: 'actions task' }, checkBtn, clearBtn, picked);
     const result = h('p', { class: 'why', hidden: true });
     const status = h('p', { class: 'k loading', text: 'loading the core…' });

@@ -1,0 +1,109 @@
+// A course page embedding the drills with one script tag (tests/browser/pages/embed.html:
+// plain HTML, <script src="dist/hloscope-drills.js">, two <xla-drill skill="fusioncount">
+// and an <xla-path-progress>). The two drills share one streak, the path follows, the
+// answers are XLA's own counts (oracle.json), and the page works served and from file://
+// with no request leaving it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch, openPage, repoRoot, distDir, skipWithoutChromium } from './harness.mjs';
+import { startServer } from '../../notebook/serve.mjs';
+
+const capDir = join(repoRoot, 'fixtures/cpu-jax-0.4.38');
+const pageFile = join(repoRoot, 'tests/browser/pages/embed.html');
+const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs')) && existsSync(join(repoRoot, 'wasm/hloscope.mjs'));
+const haveCaptures = ['exp', 'chain', 'softmax'].every((id) => existsSync(join(capDir, id, 'oracle.json')));
+const skip = skipWithoutChromium
+  || (!haveWasm && 'the wasm core is not built (npm run build:wasm)')
+  || (!haveCaptures && 'the captures are missing (npm run capture)')
+  || false;
+
+let server;
+let chrome;
+
+before(async () => {
+  if (skip) return;
+  if (!existsSync(join(distDir, 'hloscope-drills.js'))) {
+    execFileSync(process.execPath, [join(repoRoot, 'notebook/build.mjs')], { stdio: 'inherit', cwd: repoRoot });
+  }
+  server = await startServer({ root: repoRoot, port: 0 });
+  chrome = await launch();
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+const answer = (id) => Math.min(JSON.parse(readFileSync(join(capDir, id, 'oracle.json'), 'utf8')).modules[0].fusion_computations.length, 3);
+
+async function round(page, sel) {
+  await page.waitForFunction((s) => {
+    const b = document.querySelector(s)?.shadowRoot?.querySelector('.choice');
+    return b && b.getAttribute('aria-disabled') === 'false';
+  }, sel, { timeout: 15000 });
+  return page.locator(`${sel} .program`).getAttribute('data-program');
+}
+
+async function answerRight(page, sel) {
+  const id = await round(page, sel);
+  await page.locator(`${sel} .choice[data-value="${answer(id)}"]`).click();
+  await page.waitForFunction((s) => /^right/.test(document.querySelector(s).shadowRoot.querySelector('.verdict').textContent), sel);
+  await page.locator(`${sel} button.next`).click();
+}
+
+const current = (page, sel) => page.locator(`${sel} .streak`).getAttribute('data-current');
+
+async function both(page, n) {
+  await page.waitForFunction((want) => ['#first', '#second'].every((s) => document.querySelector(s)?.shadowRoot?.querySelector('.streak')?.dataset.current === String(want)), n, { timeout: 5000 })
+    .catch(async () => assert.fail(`streaks ${await current(page, '#first')} / ${await current(page, '#second')}, expected ${n}`));
+}
+
+test('the page is plain HTML with one script tag', () => {
+  const html = readFileSync(pageFile, 'utf8');
+  const scripts = html.match(/<script\b[^>]*>/g) || [];
+  assert.deepEqual(scripts, ['<script src="../../../dist/hloscope-drills.js">']);
+  assert.equal((html.match(/<xla-drill skill="fusioncount"/g) || []).length, 2);
+});
+
+test('two drills of one skill share one streak, and the path follows (served)', { skip }, async () => {
+  const { page, errors, external, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/embed.html`);
+  try {
+    await both(page, 0);
+    await answerRight(page, '#first');
+    await both(page, 1);
+    await answerRight(page, '#second');
+    await both(page, 2);
+    await answerRight(page, '#first');
+    await both(page, 3);
+    const ticked = await page.locator('#path .item[data-done="true"]').evaluateAll((els) => els.map((e) => e.dataset.item));
+    assert.deepEqual(ticked, ['fusioncount-3']);
+    // A wrong answer in the second resets both.
+    const id = await round(page, '#second');
+    await page.locator(`#second .choice[data-value="${(answer(id) + 2) % 4}"]`).click();
+    await both(page, 0);
+    assert.equal(await page.locator('#first .streak').getAttribute('data-best'), '3');
+    assert.deepEqual(await page.locator('#path .item[data-done="true"]').count(), 0);
+    // The elements the script registers.
+    assert.deepEqual(await page.evaluate(() => ['xla-drill', 'xla-xray', 'xla-path-progress'].map((n) => !!customElements.get(n))), [true, true, true]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the same page works from file:// (one classic script, nothing fetched)', { skip }, async () => {
+  const { page, errors, external, close } = await openPage(chrome.browser, pathToFileURL(pageFile).href);
+  try {
+    await answerRight(page, '#first');
+    await both(page, 1);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally {
+    await close();
+  }
+});
