@@ -3,7 +3,9 @@
 //
 //   node tests/oracle/check.mjs --cli build/native/hloscope     the native CLI (child_process)
 //   node tests/oracle/check.mjs --wasm                          the wasm build (wasm/hloscope.mjs)
-//   options: --fixtures DIR (default: fixtures/), --only SUBSTRING (fixture label filter), --quiet
+//   options: --fixtures DIR (default: fixtures/), --only SUBSTRING (fixture label filter), --quiet,
+//            --dump (also read dump/*.cpu_after_optimizations.txt, the dump's own printout of the
+//            same module: short form without `%` on jax 0.4.x; labelled <fixture>[dump])
 //
 // For every fixtures/cpu-jax-*/<id>/oracle.json (written by fixtures/capture/capture.py from the
 // HloModuleProto XLA serialized for the compiled executable), the core reads that folder's
@@ -27,7 +29,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PER_COMPUTATION_LIMIT = 12; // instruction mismatches printed per computation before "... and N more"
 
 /** Every fixture folder holding an oracle.json, as { label, dir, oracle, hlo } sorted by label. */
-export function findFixtures(fixturesDir = join(ROOT, 'fixtures')) {
+export function findFixtures(fixturesDir = join(ROOT, 'fixtures'), { dump = false } = {}) {
   const out = [];
   if (!existsSync(fixturesDir)) return out;
   for (const set of readdirSync(fixturesDir).sort()) {
@@ -39,6 +41,14 @@ export function findFixtures(fixturesDir = join(ROOT, 'fixtures')) {
       const oracle = join(dir, 'oracle.json');
       if (!existsSync(oracle)) continue;
       out.push({ label: `${set}/${id}`, dir, oracle, hlo: join(dir, 'after_optimizations.txt') });
+      const dumpDir = join(dir, 'dump');
+      if (dump && existsSync(dumpDir)) {
+        for (const f of readdirSync(dumpDir).sort()) {
+          if (f.endsWith('.cpu_after_optimizations.txt')) {
+            out.push({ label: `${set}/${id}[dump]`, dir, oracle, hlo: join(dumpDir, f) });
+          }
+        }
+      }
     }
   }
   return out;
@@ -196,18 +206,18 @@ export function compare(label, oracle, core) {
 }
 
 /** Runs every fixture through a backend; returns { checked, mismatches: [lines] }. */
-export async function checkAll(backend, { fixturesDir, only } = {}) {
-  const fixtures = findFixtures(fixturesDir).filter((f) => !only || f.label.includes(only));
+export async function checkAll(backend, { fixturesDir, only, dump = false } = {}) {
+  const fixtures = findFixtures(fixturesDir, { dump }).filter((f) => !only || f.label.includes(only));
   const mismatches = [];
   for (const f of fixtures) {
     const oracle = JSON.parse(readFileSync(f.oracle, 'utf8'));
-    if (!existsSync(f.hlo)) { mismatches.push(`${f.label}: after_optimizations.txt missing`); continue; }
+    if (!existsSync(f.hlo)) { mismatches.push(`${f.label}: ${relative(f.dir, f.hlo)} missing`); continue; }
     let core;
     try {
       core = await backend.read(f.hlo);
     } catch (e) {
       const msg = String((e && (e.stderr || e.message)) || e).trim().split('\n')[0];
-      mismatches.push(`${f.label}: core failed to read after_optimizations.txt: ${msg}`);
+      mismatches.push(`${f.label}: core failed to read ${relative(f.dir, f.hlo)}: ${msg}`);
       continue;
     }
     mismatches.push(...compare(f.label, oracle, core));
@@ -220,7 +230,8 @@ async function main(argv) {
   let fixturesDir;
   let only;
   let quiet = false;
-  const usage = 'usage: node tests/oracle/check.mjs (--cli PATH | --wasm) [--fixtures DIR] [--only SUBSTRING] [--quiet]';
+  let dump = false;
+  const usage = 'usage: node tests/oracle/check.mjs (--cli PATH | --wasm) [--fixtures DIR] [--only SUBSTRING] [--dump] [--quiet]';
   try {
     for (let k = 0; k < argv.length; k++) {
       const a = argv[k];
@@ -229,6 +240,7 @@ async function main(argv) {
       else if (a === '--fixtures') fixturesDir = resolve(argv[++k]);
       else if (a === '--only') only = argv[++k];
       else if (a === '--quiet') quiet = true;
+      else if (a === '--dump') dump = true;
       else if (a === '-h' || a === '--help') { console.log(usage); return 0; }
       else { console.error(`check.mjs: unknown argument ${a}\n${usage}`); return 2; }
     }
@@ -237,16 +249,16 @@ async function main(argv) {
     return 2;
   }
   if (!backend) { console.error(usage); return 2; }
-  const { checked, mismatches } = await checkAll(backend, { fixturesDir, only });
+  const { checked, mismatches } = await checkAll(backend, { fixturesDir, only, dump });
   await backend.close();
   if (checked === 0) {
     console.error('check.mjs: no fixtures/cpu-jax-*/*/oracle.json found (run npm run capture)');
     return 2;
   }
   for (const line of mismatches) console.log(line);
-  const bad = new Set(mismatches.map((l) => l.split(':')[0])).size;
+  const bad = new Set(mismatches.map((l) => l.split(': ')[0])).size;
   if (!quiet || mismatches.length) {
-    console.error(`oracle check (${backend.name}): ${checked} fixtures, ${mismatches.length} mismatches in ${bad} fixtures`);
+    console.error(`oracle check (${backend.name}): ${checked} texts checked, ${mismatches.length} mismatches in ${bad}`);
   }
   return mismatches.length ? 1 : 0;
 }
