@@ -1,4 +1,4 @@
-/* bench_parse FILE [REPEAT]: parse + fusion census of FILE, REPEAT times (default 3); prints
+/* bench_parse FILE [REPEAT]: parse + fusion census (the counts) of FILE, REPEAT times (default 3); prints
  * the best wall time, MB/s and the process's peak resident memory as one JSON line. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>

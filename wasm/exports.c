@@ -36,6 +36,20 @@ char *hsw_result(const hs_doc *d, int kind) {
 
 size_t hsw_result_len(void) { return last_len; }
 
+/* The census counts alone, without building the per-fusion JSON (cheap, for progress UIs and
+ * benchmarks): {"fusion_computations":N,"fusion_ops":N,"fusion_ops_nested":N}. */
+char *hsw_census(const hs_doc *d) {
+  hs_census c;
+  last_len = 0;
+  hs_fusion_census(d, &c);
+  char *s = malloc(128);
+  if (!s) return NULL;
+  int n = snprintf(s, 128, "{\"fusion_computations\":%zu,\"fusion_ops\":%zu,\"fusion_ops_nested\":%zu}",
+                   c.fusion_computations, c.fusion_ops, c.fusion_ops_nested);
+  last_len = n > 0 ? (size_t)n : 0;
+  return s;
+}
+
 /* The last parse error as JSON, with "side" (0 none, 1 left, 2 right) for xray. */
 char *hsw_error_json(void) {
   last_len = 0;

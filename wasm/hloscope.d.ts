@@ -146,6 +146,8 @@ export class HloscopeError extends Error {
 }
 
 export interface HloDocument {
+  /** The census counts alone, without the per-fusion list: cheap on huge modules. */
+  census(): { fusion_computations: number; fusion_ops: number; fusion_ops_nested: number };
   /** The raw JSON text of a result: byte for byte what `hloscope <kind> --json FILE` prints. */
   json(kind: "summary" | "fusions" | "spills" | "computations"): string;
 }

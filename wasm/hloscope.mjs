@@ -132,6 +132,13 @@ class HloDocument {
     if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
     return takeString(p);
   }
+  /** The census counts alone (no per-fusion list): cheap on huge modules. */
+  census() {
+    if (!this.#doc) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this document was freed' });
+    const p = core()._hsw_census(this.#doc) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return JSON.parse(takeString(p));
+  }
   summary() { return JSON.parse(this.json('summary')); }
   fusions() { return JSON.parse(this.json('fusions')); }
   spills() { return JSON.parse(this.json('spills')); }

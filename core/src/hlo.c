@@ -9,10 +9,17 @@
 
 #include <stdio.h>
 
-static inline bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '.' || c == '-';
-}
+/* [A-Za-z0-9_.-]: the bytes of an HLO name (a table: this is the parser's hottest test). */
+static const uint8_t NAME_CHAR[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+    ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1};
+
+static inline bool is_name_char(char c) { return NAME_CHAR[(uint8_t)c]; }
 
 static inline size_t skip_sp(const char *t, size_t end, size_t p) {
   while (p < end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r')) p++;
@@ -61,10 +68,16 @@ static size_t skip_string(const char *t, size_t len, size_t p) {
 /* Scans one attribute or operand value starting at p: stops at depth 0 on ',' or ')' (when
  * `stop_paren`), or at a newline at depth 0. Crosses newlines inside brackets. Returns the end;
  * sets *open when the text ended with brackets still open. */
+/* Bytes scan_value must look at; everything else is skipped in a tight loop. */
+static const uint8_t SPECIAL[256] = {['"'] = 1, ['('] = 1, ['{'] = 1, ['['] = 1, [')'] = 1,
+                                     ['}'] = 1, [']'] = 1, [','] = 1, ['\n'] = 1};
+
 static size_t scan_value(const char *t, size_t len, size_t p, bool stop_paren, bool *open) {
   int depth = 0;
   *open = false;
   while (p < len) {
+    while (p < len && !SPECIAL[(uint8_t)t[p]]) p++;
+    if (p >= len) break;
     char c = t[p];
     switch (c) {
       case '"':
@@ -167,6 +180,10 @@ static void read_metadata(hlo_parser *P, hs_instr *in, size_t s, size_t e) {
   while (p < e) {
     if (t[p] == '"') {
       p = skip_string(t, e, p);
+      continue;
+    }
+    if (t[p] != 'o' && t[p] != 's') {
+      p++;
       continue;
     }
     if (starts(t, e, p, "op_name=\"") && (p == s || t[p - 1] == ' ' || t[p - 1] == '{')) {
@@ -451,6 +468,12 @@ static void finish_frames(hlo_parser *P) {
 
 int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   hlo_parser P = {d, err, d->text, d->len, -1, -1, 0, 0, 0, false};
+  /* reserve for typical dumps (a line per ~80 bytes, an instruction per ~160) so the arrays
+     are rarely copied while they grow */
+  if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, (uint32_t)(d->len / 80) + 64, sizeof *d->lines) ||
+      !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, (uint32_t)(d->len / 160) + 64, sizeof *d->instrs) ||
+      !hs_vec_grow((void **)&d->operands, &d->cap_operands, (uint32_t)(d->len / 100) + 64, sizeof *d->operands))
+    return oom(&P);
   const char *t = d->text;
   size_t len = d->len;
   size_t p = 0;
@@ -467,7 +490,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       kind = HS_LINE_BLANK;
     } else if (t[q] == '/' && q + 1 < le && t[q + 1] == '/') {
       kind = HS_LINE_COMMENT;
-    } else if (starts(t, le, q, "HloModule ") || starts(t, le, q, "HloModule\t")) {
+    } else if (t[q] == 'H' && (starts(t, le, q, "HloModule ") || starts(t, le, q, "HloModule\t"))) {
       if (P.comp >= 0) {
         hs_comp *open = &d->comps[P.comp];
         hs_doc_warn(d, HS_W_TRUNCATED, open->line, 1,
@@ -490,7 +513,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       P.table = 0;
       kind = HS_LINE_MODULE;
       ref = (uint32_t)P.module;
-    } else if (P.comp < 0 && (line_is(t, q, le, "FileNames") || line_is(t, q, le, "FunctionNames") ||
+    } else if (P.comp < 0 && (t[q] == 'F' || t[q] == 'S') && (line_is(t, q, le, "FileNames") || line_is(t, q, le, "FunctionNames") ||
                               line_is(t, q, le, "FileLocations") || line_is(t, q, le, "StackFrames"))) {
       P.table = t[q] == 'S' ? 4 : 1;
       kind = HS_LINE_TABLE;
@@ -514,10 +537,10 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       P.table = 0;
       bool entry = false, root = false;
       size_t r = q;
-      if (starts(t, le, r, "ENTRY ")) {
+      if (t[r] == 'E' && starts(t, le, r, "ENTRY ")) {
         entry = true;
         r = skip_sp(t, le, r + 6);
-      } else if (starts(t, le, r, "ROOT ")) {
+      } else if (t[r] == 'R' && starts(t, le, r, "ROOT ")) {
         root = true;
         r = skip_sp(t, le, r + 5);
       }

@@ -21,7 +21,8 @@ typedef struct {
   size_t used_total;
 } hs_arena;
 
-void *hs_arena_alloc(hs_arena *a, size_t size); /* 8-byte aligned, zeroed; NULL on OOM */
+void *hs_arena_alloc(hs_arena *a, size_t size);     /* 8-byte aligned, zeroed; NULL on OOM */
+void *hs_arena_alloc_raw(hs_arena *a, size_t size); /* the same, not zeroed: the caller writes every byte */
 void hs_arena_free(hs_arena *a);
 
 /* ---- growable arrays (amortised doubling; no malloc per element) ---------------------- */

@@ -21,8 +21,15 @@ const hs_elem_info hs_elem_types[] = {
 const size_t hs_elem_type_count = sizeof hs_elem_types / sizeof hs_elem_types[0];
 
 int hs_elem_from_hlo(const char *s, size_t n) {
-  for (size_t i = 0; i < hs_elem_type_count; i++)
-    if (strlen(hs_elem_types[i].hlo) == n && memcmp(hs_elem_types[i].hlo, s, n) == 0) return (int)i;
+  /* hot: every shape of every instruction; the common types first, no strlen */
+  if (n == 3 && s[0] == 'f' && s[1] == '3' && s[2] == '2') return 14;
+  if (n == 4 && memcmp(s, "bf16", 4) == 0) return 16;
+  if (n == 3 && s[0] == 's' && s[1] == '3' && s[2] == '2') return 5;
+  if (n == 4 && memcmp(s, "pred", 4) == 0) return 0;
+  for (size_t i = 0; i < hs_elem_type_count; i++) {
+    const char *h = hs_elem_types[i].hlo;
+    if (h[0] == s[0] && strlen(h) == n && memcmp(h, s, n) == 0) return (int)i;
+  }
   return -1;
 }
 
@@ -131,8 +138,9 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
         return NULL;
       }
     }
-    hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+    hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
     if (!ty) return NULL;
+    *ty = (hs_type){0};
     ty->kind = HS_T_TUPLE;
     ty->mem_space = -1;
     ty->n = (uint32_t)n;
@@ -206,8 +214,9 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
     return NULL;
   }
   p++; /* ']' */
-  hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+  hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
   if (!ty) return NULL;
+  *ty = (hs_type){0};
   ty->kind = strcmp(hs_elem_types[elem].hlo, "token") == 0 ? HS_T_TOKEN
              : strcmp(hs_elem_types[elem].hlo, "opaque") == 0 ? HS_T_OPAQUE
                                                                : HS_T_ARRAY;
@@ -215,11 +224,11 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
   ty->n = (uint32_t)n;
   ty->mem_space = -1;
   if (n) {
-    ty->dims = hs_arena_alloc(a, n * sizeof *ty->dims);
+    ty->dims = hs_arena_alloc_raw(a, n * sizeof *ty->dims);
     if (!ty->dims) return NULL;
     memcpy(ty->dims, dims, n * sizeof *dims);
     if (any_dyn) {
-      ty->dyn = hs_arena_alloc(a, n);
+      ty->dyn = hs_arena_alloc_raw(a, n);
       if (!ty->dyn) return NULL;
       memcpy(ty->dyn, dyn, n);
     }
@@ -302,8 +311,9 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
       p = skip_ws(t, end, q);
       if (p < end && t[p] == ',') p++;
     }
-    hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+    hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
     if (!ty) return NULL;
+    *ty = (hs_type){0};
     ty->kind = HS_T_TUPLE;
     ty->mem_space = -1;
     ty->n = (uint32_t)n;
@@ -380,18 +390,19 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
     *pos = p;
     return NULL;
   }
-  hs_type *ty = hs_arena_alloc(a, sizeof *ty);
+  hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
   if (!ty) return NULL;
+  *ty = (hs_type){0};
   ty->kind = strcmp(hs_elem_types[elem].hlo, "token") == 0 ? HS_T_TOKEN : HS_T_ARRAY;
   ty->elem = (uint8_t)elem;
   ty->mem_space = -1;
   ty->n = (uint32_t)n;
   if (n) {
-    ty->dims = hs_arena_alloc(a, n * sizeof *ty->dims);
+    ty->dims = hs_arena_alloc_raw(a, n * sizeof *ty->dims);
     if (!ty->dims) return NULL;
     memcpy(ty->dims, dims, n * sizeof *dims);
     if (any_dyn) {
-      ty->dyn = hs_arena_alloc(a, n);
+      ty->dyn = hs_arena_alloc_raw(a, n);
       if (!ty->dyn) return NULL;
       memcpy(ty->dyn, dyn, n);
     }

@@ -14,6 +14,12 @@ struct hs_arena_block {
 #define HS_ARENA_BLOCK (256u * 1024u)
 
 void *hs_arena_alloc(hs_arena *a, size_t size) {
+  void *p = hs_arena_alloc_raw(a, size);
+  if (p) memset(p, 0, size);
+  return p;
+}
+
+void *hs_arena_alloc_raw(hs_arena *a, size_t size) {
   size = (size + 7u) & ~(size_t)7u;
   hs_arena_block *b = a->head;
   if (!b || b->cap - b->used < size) {
@@ -34,7 +40,6 @@ void *hs_arena_alloc(hs_arena *a, size_t size) {
   void *p = (char *)(b + 1) + b->used;
   b->used += size;
   a->used_total += size;
-  memset(p, 0, size);
   return p;
 }
 
