@@ -5,13 +5,22 @@
 // { id, progress: { stage, done?, total? } } while working, then { id, ok: true, result } or
 // { id, ok: false, error }. Texts are kept here by key so that an x-ray of two dump cells
 // does not copy megabytes again.
-//   analyze { key, text | file }  -> analyzeText() result (+ text when it came from a file)
+//   text-begin { key }, text-part { key, part }: a big text in slices (no answer), then
+//   analyze { key, sliced: true }
+//   analyze { key, text | file }  -> analyzeText() result (+ blob: the text as a Blob when it is
+//                                   BLOB_MIN or longer); a text read from a file or Blob comes
+//                                   first, as { id, textPart } messages
 //   xray    { left, right }       -> xrayTexts() result; left/right are { key } or { text } or null
+//   note    { ref: { id, side }, index } -> a note held back from a big x-ray (see NOTES_INLINE)
 //   forget  { key }
 import * as api from 'hs:api';
-import { analyzeText, errorInfo, lineStarts, sideBuffers, xrayTexts } from './views/analysis-core.js';
+import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, lineStarts, sideBuffers, xrayTexts } from './views/analysis-core.js';
 
-const texts = new Map(); // key -> { text, starts, maxLen }
+const texts = new Map(); // key -> { text, starts, maxLen, full: { census, spills } | null }
+const SLICE = 4_000_000;
+const incoming = new Map(); // key -> slices of a big text still arriving (text-begin / text-part)
+const held = new Map(); // "id:side" -> notes of a big x-ray (the 8 latest)
+let nextNotes = 1;
 
 function progress(id, stage, done, total) {
   self.postMessage({ id, progress: { stage, done, total } });
@@ -42,20 +51,35 @@ function textOf(ref) {
   if (typeof ref.text === 'string') return { text: ref.text, known: null };
   const t = texts.get(ref.key);
   if (!t) throw Object.assign(new Error(`no dump named by key ${ref.key} in the worker`), { code: 'HS_E_NOTFOUND' });
-  return { text: t.text, known: { starts: t.starts, maxLen: t.maxLen } };
+  return { text: t.text, known: { starts: t.starts, maxLen: t.maxLen }, full: t.full };
 }
 
 async function handle(msg) {
   const { id, op } = msg;
+  if (op === 'text-begin') { incoming.set(msg.key, []); return null; }
+  if (op === 'text-part') { incoming.get(msg.key)?.push(msg.part); return null; }
   if (op === 'analyze') {
     const fromFile = !!msg.file;
-    const text = fromFile ? await readFile(id, msg.file) : msg.text;
+    let text = msg.text;
+    if (fromFile) text = await readFile(id, msg.file);
+    else if (msg.sliced) {
+      const parts = incoming.get(msg.key);
+      incoming.delete(msg.key);
+      if (!parts) throw new Error('the text slices did not arrive');
+      text = parts.join('');
+    }
     progress(id, 'loading core');
     await api.load();
     progress(id, 'parsing', 0, text.length);
     const out = analyzeText(api, text);
-    texts.set(msg.key, { text, starts: out.starts, maxLen: out.maxLen });
-    if (fromFile) out.text = text;
+    texts.set(msg.key, { text, starts: out.starts, maxLen: out.maxLen, full: out.full || null });
+    // A text read here goes back to the page in slices, one message (one task there) each.
+    if (fromFile) {
+      for (let i = 0; i < text.length; i += SLICE) self.postMessage({ id, textPart: text.slice(i, i + SLICE) });
+    }
+    // Big texts go to the page's storage as a Blob (a handle: the page never serializes 50 MB
+    // into IndexedDB on its main thread). A file or Blob that came in goes back as it is.
+    if (text.length >= BLOB_MIN) out.blob = fromFile ? msg.file : new Blob([text], { type: 'text/plain;charset=utf-8' });
     // The page gets its own copy of the line starts; the worker keeps this one.
     const starts = out.starts.slice();
     out.starts = starts;
@@ -70,11 +94,29 @@ async function handle(msg) {
     const known = {};
     if (L?.known) known.left = { starts: L.known.starts.slice(), maxLen: L.known.maxLen };
     if (R?.known) known.right = { starts: R.known.starts.slice(), maxLen: R.known.maxLen };
+    if (L?.full) known.leftFull = L.full;
+    if (R?.full) known.rightFull = R.full;
     const out = xrayTexts(api, L ? L.text : null, R ? R.text : null, known);
     // The texts stay on the page already when they came by key: do not clone them back.
     if (out.left && msg.left?.key) out.left.text = null;
     if (out.right && msg.right?.key) out.right.text = null;
+    // Hundreds of thousands of distinct notes would take the page's main thread a long time to
+    // receive: keep them here, and answer 'note' requests on hover.
+    const notesId = nextNotes++;
+    for (const side of ['left', 'right']) {
+      const s = out[side];
+      if (s && s.notes.length > NOTES_INLINE) {
+        held.set(`${notesId}:${side}`, s.notes);
+        s.notes = null;
+        s.notesRef = { id: notesId, side };
+      }
+    }
+    while (held.size > 8) held.delete(held.keys().next().value);
     return { result: out, transfer: [...sideBuffers(out.left), ...sideBuffers(out.right)] };
+  }
+  if (op === 'note') {
+    const notes = held.get(`${msg.ref.id}:${msg.ref.side}`);
+    return { result: notes ? notes[msg.index] ?? '' : null };
   }
   if (op === 'forget') {
     texts.delete(msg.key);
@@ -96,7 +138,9 @@ self.onmessage = (e) => {
   const msg = e.data;
   queue = queue.then(async () => {
     try {
-      const { result, transfer } = await handle(msg);
+      const r = await handle(msg);
+      if (r === null) return; // a message that needs no answer
+      const { result, transfer } = r;
       self.postMessage({ id: msg.id, ok: true, result }, transfer || []);
     } catch (err) {
       self.postMessage({ id: msg.id, ok: false, error: errorInfo(err) });

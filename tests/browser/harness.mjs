@@ -104,7 +104,7 @@ export async function openPage(browser, url, opts = {}) {
 
 /** Waits until the notebook page has started (restored or built its notebook). */
 export async function waitForNotebook(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
 }
 
 // ---------------------------------------------------------------- notebook page helpers

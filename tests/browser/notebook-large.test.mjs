@@ -10,8 +10,12 @@ import {
 } from './harness.mjs';
 
 const SIZE = 50e6;
-const MAX_LONG_TASK_MS = 400; // the longest main-thread task allowed while a 50 MB dump is analysed
-const MAX_FRAME_GAP_MS = 250; // the longest frame while scrolling the x-ray
+// On a quiet machine the figures are far below these (see the diagnostics: no long task at all
+// for a paste, one under 100 ms for a drop; 17 ms median frames); the bounds leave room for a
+// busy 2-core CI machine, and a parse on the main thread (seconds) still fails them.
+const MAX_LONG_TASK_MS = 500; // the longest main-thread task allowed while a 50 MB dump is analysed
+const MAX_P95_FRAME_MS = 100; // the 95th percentile frame while scrolling the x-ray
+const MAX_FRAME_GAP_MS = 500; // the longest frame while scrolling
 
 /**
  * Runs in the page: a valid optimized HLO module of about `target` bytes, a chain of kLoop
@@ -167,6 +171,7 @@ describe('notebook with a 50 MB dump', { skip: skipWithoutChromium ?? false, tim
     t.diagnostic(JSON.stringify(report));
     console.log(`# ${t.name}: ${JSON.stringify(report)}`);
     assert.ok(watch.maxLongTask < MAX_LONG_TASK_MS, `longest main-thread task ${watch.maxLongTask} ms (all: ${watch.long.join(', ')})`);
+    assert.ok(scroll.p95Frame < MAX_P95_FRAME_MS, `95th percentile frame while scrolling ${scroll.p95Frame} ms`);
     assert.ok(scroll.maxFrame < MAX_FRAME_GAP_MS, `longest frame while scrolling ${scroll.maxFrame} ms`);
     assert.ok(scroll.domRows < 200, `virtualized: ${scroll.domRows} rows in the DOM`);
     assert.ok(Math.abs(scroll.firstVisibleLine - scroll.expectedFirstLine) <= 1,

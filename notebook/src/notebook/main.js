@@ -8,7 +8,7 @@ import { NotebookStore, exportNotebook, importNotebook } from './store.js';
 import { Dump, isViewOnly, nameProblem, runCode } from './runner.js';
 import { el, formatBytes, formatInt } from '../views/common.js';
 import * as engine from '../views/engine.js';
-import { sniffFormat } from '../views/analysis-core.js';
+import { BLOB_MIN, sniffFormat } from '../views/analysis-core.js';
 import { exampleNotebook } from '../example.js';
 
 /** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
@@ -23,7 +23,7 @@ const app = {
 };
 
 const store = new NotebookStore({ onStatus: showSaveStatus });
-store.getState = () => ({ title: app.title, cells: app.cells.map(({ id, kind, name, text }) => ({ id, kind, name, text })) });
+store.getState = () => ({ title: app.title, cells: app.cells.map(({ id, kind, name, text, blob }) => ({ id, kind, name, text, blob })) });
 
 let idCounter = 0;
 function newId() {
@@ -147,7 +147,8 @@ function insertCell(rec, index = app.cells.length, { save = true } = {}) {
   const next = cellsEl.children[index] || null;
   cellsEl.insertBefore(cell.el, next);
   if (save) store.cellChanged(cell.id);
-  if (cell.kind === 'dump' && cell.text) analyzeDump(cell);
+  if (cell.kind === 'dump' && rec.blob && !cell.text) analyzeDump(cell, rec.blob, { restoring: !save });
+  else if (cell.kind === 'dump' && cell.text) analyzeDump(cell);
   return cell;
 }
 
@@ -246,6 +247,7 @@ function buildCell(cell) {
   const onChange = (text) => {
     if (cell.silent) return;
     cell.text = text;
+    cell.blob = null;
     store.cellChanged(cell.id);
     if (cell.kind === 'dump') {
       clearTimeout(cell.timer);
@@ -384,6 +386,7 @@ function showDumpText(cell) {
 function setDumpText(cell, text) {
   const wasBig = !cell.editor;
   cell.text = text;
+  cell.blob = null;
   store.cellChanged(cell.id);
   if (text.length >= LARGE || wasBig) {
     cell.focus = () => cell.editor?.focus();
@@ -419,8 +422,9 @@ function setProgress(cell, p) {
   cell.statusEl.replaceChildren(el('span', { text: `${bits.join(' · ')}…` }), bar);
 }
 
-function analyzeDump(cell, file) {
+function analyzeDump(cell, file, { restoring = false } = {}) {
   const gen = ++cell.gen;
+  cell.blob = null;
   cell.analysis = null;
   cell.meta.textContent = '';
   cell.suggest.replaceChildren();
@@ -441,10 +445,15 @@ function analyzeDump(cell, file) {
       const text = a.text;
       delete a.text;
       cell.text = text;
-      store.cellChanged(cell.id);
+      if (!restoring) store.cellChanged(cell.id);
       if (text.length >= LARGE || !cell.editor) showDumpText(cell);
       if (cell.editor) { cell.silent = true; cell.editor.text = text; cell.silent = false; }
     }
+    if (a.blob) {
+      cell.blob = a.blob;
+      if (!restoring) store.cellChanged(cell.id);
+    }
+    delete a.blob;
     a.ms = Math.round(performance.now() - t0);
     cell.analysis = a;
     setProgress(cell, null);
@@ -454,6 +463,11 @@ function analyzeDump(cell, file) {
   }, (e) => {
     if (gen !== cell.gen) return null;
     setProgress(cell, null);
+    if (cell.text.length >= BLOB_MIN && !cell.blob) {
+      // No worker answer: store the text anyway (the slow way, on this thread).
+      cell.blob = file && !restoring ? file : new Blob([cell.text], { type: 'text/plain;charset=utf-8' });
+      if (!restoring) store.cellChanged(cell.id);
+    }
     cell.analysis = { error: { message: e.message, code: e.code, line: e.line, column: e.column }, format: sniffFormat(cell.text) };
     showDumpMeta(cell);
     return cell.analysis;

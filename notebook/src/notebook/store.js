@@ -1,11 +1,15 @@
 // Saving the notebook in the browser (IndexedDB: dumps are megabytes; localStorage holds ~5 MB).
 //
 // Layout: database "hloscope-notebook" v1, store "meta" (key "current": { version, title, order:
-// [cell ids], saved }) and store "cells" (key = cell id: { id, kind, name, text }). A change to one
+// [cell ids], saved }) and store "cells" (key = cell id: { id, kind, name, text }, or for a dump of
+// BLOB_MIN characters or more { id, kind, name, text: '', blob, length }: the worker makes the
+// Blob, so the page never serializes megabytes on its main thread). A change to one
 // cell rewrites only that cell's record, so typing in a small cell never re-saves a 50 MB dump.
 //
 // Failures (quota, private mode, a blocked database) never throw into the page: the caller gets
 // them through onStatus and keeps everything in memory; the next change retries.
+
+import { BLOB_MIN } from '../views/analysis-core.js';
 
 const DB = 'hloscope-notebook';
 const VERSION = 1;
@@ -104,6 +108,7 @@ export class NotebookStore {
     const dirty = new Set(this.dirtyCells);
     const removed = new Set(this.removed);
     const replacing = this.replacing;
+    const waiting = new Set();
     // Clear the marks first; on failure they are put back so the next save retries them.
     this.dirtyCells.clear();
     this.removed.clear();
@@ -119,7 +124,16 @@ export class NotebookStore {
         if (replacing) cells.clear();
         for (const id of removed) cells.delete(id);
         for (const c of state.cells) {
-          if (replacing || dirty.has(c.id)) cells.put({ id: c.id, kind: c.kind, name: c.name ?? '', text: c.text ?? '' });
+          if (!replacing && !dirty.has(c.id)) continue;
+          const text = c.text ?? '';
+          if (text.length >= BLOB_MIN) {
+            // A big dump is stored as the Blob the worker made of it; until it exists the cell
+            // stays unsaved (and marked, so the save after its analysis writes it).
+            if (c.blob) cells.put({ id: c.id, kind: c.kind, name: c.name ?? '', text: '', blob: c.blob, length: text.length });
+            else waiting.add(c.id);
+          } else {
+            cells.put({ id: c.id, kind: c.kind, name: c.name ?? '', text });
+          }
         }
         tx.objectStore('meta').put({ version: 1, title: state.title || '', order: state.cells.map((c) => c.id), saved: Date.now() }, 'current');
       } catch (e) {
@@ -128,6 +142,7 @@ export class NotebookStore {
         throw e;
       }
       await done;
+      for (const id of waiting) this.dirtyCells.add(id);
     } catch (e) {
       for (const id of dirty) this.dirtyCells.add(id);
       for (const id of removed) this.removed.add(id);

@@ -66,6 +66,12 @@ export function compactSide(lines, text, starts, maxLen) {
   return { n, cls, carries, ms, noteIdx, notes, starts, maxLen, text };
 }
 
+/** Texts this long (characters) are stored as Blobs made in the worker, not as strings. */
+export const BLOB_MIN = 1_000_000;
+
+/** Beyond this many distinct notes a side's notes stay in the worker and are asked for on hover. */
+export const NOTES_INLINE = 20000;
+
 /** The transferable buffers of a compact side (the text itself is cloned, not transferred). */
 export function sideBuffers(side) {
   if (!side) return [];
@@ -121,10 +127,17 @@ export function analyzeText(api, text) {
     out.summary = doc.summary();
     if (doc.format === 'hlo') {
       const census = doc.fusions();
+      let spills = null;
+      try { spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
+      // The complete results stay with the caller (the worker reuses them for a one-sided x-ray);
+      // what crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
+      Object.defineProperty(out, 'full', { value: { census, spills }, enumerable: false });
       out.fusions_total = census.fusions.length;
-      if (census.fusions.length > FUSION_ROWS) census.fusions = census.fusions.slice(0, FUSION_ROWS);
-      out.fusions = census;
-      try { out.spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
+      out.fusions = census.fusions.length > FUSION_ROWS ? { ...census, fusions: census.fusions.slice(0, FUSION_ROWS) } : census;
+      if (spills) {
+        out.carriers_total = spills.carriers.length;
+        out.spills = spills.carriers.length > FUSION_ROWS ? { ...spills, carriers: spills.carriers.slice(0, FUSION_ROWS) } : spills;
+      }
     }
   } catch (e) {
     out.error = errorInfo(e);
@@ -153,12 +166,13 @@ export function xrayTexts(api, left, right, known = {}) {
   const S = R || L;
   let lines = [];
   let summary;
-  const doc = api.parse(text);
+  const full = (right != null ? known.rightFull : known.leftFull) || null;
+  const doc = full ? null : api.parse(text);
   try {
-    if (doc.format === 'hlo') {
-      const census = doc.fusions();
-      let spills = null;
-      try { spills = doc.spills(); } catch { spills = null; }
+    if (full || doc.format === 'hlo') {
+      const census = full ? full.census : doc.fusions();
+      let spills = full ? full.spills : null;
+      if (!full) { try { spills = doc.spills(); } catch { spills = null; } }
       lines = soloLines(census, spills);
       const big = spills?.big || null;
       const carry = spills?.carriers?.length || 0;
@@ -176,7 +190,7 @@ export function xrayTexts(api, left, right, known = {}) {
       summary = { lines_in: s.lines, lines_out: 0, fusion_ops: 0, carry: 0, big: null, stat: `${s.lines} lines in` };
     }
   } finally {
-    doc.free();
+    doc?.free();
   }
   const side = compactSide(lines, text, S.starts, S.maxLen);
   return right != null ? { summary, left: null, right: side } : { summary, left: side, right: null };

@@ -8,7 +8,7 @@
 //   forget(key)
 import { workerSource, workerUrl } from 'hs:worker-source';
 import * as api from 'hs:api';
-import { analyzeText, lineStarts, xrayTexts } from './analysis-core.js';
+import { BLOB_MIN, analyzeText, lineStarts, xrayTexts } from './analysis-core.js';
 
 let worker = null;
 let workerFailed = false;
@@ -38,9 +38,12 @@ function startWorker() {
     const p = pending.get(m.id);
     if (!p) return;
     if (m.progress) { p.onProgress?.(m.progress); return; }
+    if (m.textPart !== undefined) { p.text = (p.text ?? '') + m.textPart; return; }
     pending.delete(m.id);
-    if (m.ok) p.resolve(m.result);
-    else p.reject(toError(m.error));
+    if (m.ok) {
+      if (p.text !== undefined) m.result.text = p.text;
+      p.resolve(m.result);
+    } else p.reject(toError(m.error));
   };
   worker.onerror = (e) => {
     // A worker that fails to load (CSP, missing file) fails every call made so far; later
@@ -77,14 +80,42 @@ function call(msg, onProgress, fallback) {
 // Main-thread copies of the texts the worker holds by key (for the fallback path only).
 const localTexts = new Map();
 
+/** Strings longer than this cross to the worker in slices, one per task (see sendText). */
+const SLICE = 4_000_000;
+
+const tick = () => new Promise((ok) => setTimeout(ok, 0));
+
+/**
+ * Posting a 50 MB string copies it on this thread in one go (about 90 ms in Chromium): send it
+ * in slices, each in its own task, so that no single task is long. The worker joins them.
+ */
+async function sendText(key, text) {
+  const w = startWorker();
+  if (!w || text.length <= SLICE) return false;
+  w.postMessage({ id: 0, op: 'text-begin', key });
+  for (let i = 0; i < text.length; i += SLICE) {
+    await tick();
+    w.postMessage({ id: 0, op: 'text-part', key, part: text.slice(i, i + SLICE) });
+  }
+  return true;
+}
+
 export function analyze({ key, text, file }, onProgress) {
-  return call({ op: 'analyze', key, text, file }, onProgress, async () => {
-    const t = file ? await file.text() : text;
+  if (text && text.length > SLICE && startWorker()) {
+    return sendText(key, text).then((sent) => analyzeNow({ key, text: sent ? undefined : text, file, sliced: sent, fallbackText: text }, onProgress));
+  }
+  return analyzeNow({ key, text, file }, onProgress);
+}
+
+function analyzeNow({ key, text, file, sliced = false, fallbackText }, onProgress) {
+  return call({ op: 'analyze', key, text, file, sliced }, onProgress, async () => {
+    const t = file ? await file.text() : (text ?? fallbackText);
     onProgress?.({ stage: 'parsing' });
     await api.load();
     const out = analyzeText(api, t);
     localTexts.set(key, t);
     if (file) out.text = t;
+    if (t.length >= BLOB_MIN) out.blob = file || new Blob([t], { type: 'text/plain;charset=utf-8' });
     return out;
   });
 }
@@ -99,6 +130,11 @@ export function xray({ left, right }, onProgress) {
     if (right?.key) out.right.text = null;
     return out;
   });
+}
+
+/** A note the worker held back from a big x-ray (side.notesRef); null when it is gone. */
+export function note(ref, index) {
+  return call({ op: 'note', ref, index }, null, async () => null);
 }
 
 export function forget(key) {

@@ -337,19 +337,37 @@ class XlaXray extends HTMLElement {
     if (!s || line < 1 || line > s.n) return '';
     const i = line - 1;
     const cls = CLASSES[s.cls[i]];
-    const note = s.notes[s.noteIdx[i]] || DEFAULT_NOTES[cls];
+    const held = s.notes ? null : s.noteCache?.get(i);
+    const note = (s.notes ? s.notes[s.noteIdx[i]] : held) || (s.notes || held === '' ? DEFAULT_NOTES[cls] : '…');
     const bits = [`line ${line}`, cls === 'plain' ? null : cls, s.carries[i] ? 'carries the big intermediate' : null,
       s.ms[i] >= 0 ? memorySpaceWords(s.ms[i]) : null].filter(Boolean);
     return `${bits.join(' · ')}\n${note}`;
   }
 
+  /** The note of a line, asking the worker when it held the notes back (big x-rays). */
+  async noteForAsync(side, line) {
+    const s = this._sides[side];
+    if (!s) return '';
+    if (!s.notes && s.notesRef && !s.noteCache?.has(line - 1)) {
+      s.noteCache ??= new Map();
+      const n = await engine.note(s.notesRef, s.noteIdx[line - 1]).catch(() => null);
+      s.noteCache.set(line - 1, n ?? '');
+      if (s.noteCache.size > 2000) s.noteCache.delete(s.noteCache.keys().next().value);
+    }
+    return this.noteFor(side, line);
+  }
+
   _hover(e) {
     const hit = this._rowAt(e);
     if (!hit) { this._tip.hidden = true; return; }
-    const text = this.noteFor(hit.side, hit.line);
-    if (this._tip.dataset.key !== `${hit.side}:${hit.line}`) {
-      this._tip.dataset.key = `${hit.side}:${hit.line}`;
-      this._tip.textContent = text;
+    const key = `${hit.side}:${hit.line}`;
+    if (this._tip.dataset.key !== key) {
+      this._tip.dataset.key = key;
+      this._tip.textContent = this.noteFor(hit.side, hit.line);
+      const s = this._sides[hit.side];
+      if (s && !s.notes) {
+        this.noteForAsync(hit.side, hit.line).then((t) => { if (this._tip.dataset.key === key) this._tip.textContent = t; });
+      }
     }
     this._tip.hidden = false;
     const pad = 14;
