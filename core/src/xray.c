@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <pcre2.h>
+
 #include "jsonout.h"
 
 typedef struct {
@@ -127,7 +129,37 @@ static void say(sbuf *s, const char *fmt, ...) {
 
 #define SL(d, s) (int)(s).len, (d)->text + (s).off
 
-static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, sbuf *s) {
+/* Remat marks in op_name ("jit(f)/checkpoint/...", "remat2", "rematted_computation"): one
+ * pattern, compiled once per x-ray, with its match data reused for every line. */
+typedef struct {
+  pcre2_code *re;
+  pcre2_match_data *md;
+} remat_matcher;
+
+static void remat_open(remat_matcher *m) {
+  static const char pat[] = "(?:^|[/(])(remat2?|checkpoint|rematted_computation)(?:[/()]|$)";
+  int code;
+  PCRE2_SIZE at;
+  m->re = pcre2_compile((PCRE2_SPTR)pat, sizeof pat - 1, 0, &code, &at, NULL);
+  m->md = m->re ? pcre2_match_data_create_from_pattern(m->re, NULL) : NULL;
+}
+
+static void remat_close(remat_matcher *m) {
+  pcre2_match_data_free(m->md);
+  pcre2_code_free(m->re);
+}
+
+/* The mark's text, or NULL. */
+static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs_slice *mark) {
+  if (!m->md || !in->op_name.len) return false;
+  int rc = pcre2_match(m->re, (PCRE2_SPTR)(d->text + in->op_name.off), in->op_name.len, 0, 0, m->md, NULL);
+  if (rc < 2) return false;
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+  *mark = hs_sl(in->op_name.off + (uint32_t)ov[2], (uint32_t)(ov[3] - ov[2]));
+  return true;
+}
+
+static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
   char ty[160];
   hs_type_format(in->type, ty, sizeof ty);
   int ms = hs_type_mem_space(in->type);
@@ -174,11 +206,14 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
     else if (!hs_instr_is_alias(d, in)) say(s, ", a kernel of its own writing to %s", hs_mem_space_words(ms));
   }
   if (in->is_root) say(s, "; ROOT: this is %.*s's result", c ? (int)c->name.len : 0, c ? d->text + c->name.off : "");
+  hs_slice mark;
+  if (remat_mark(rm, d, in, &mark))
+    say(s, "; recomputed rather than stored: its op_name carries the remat mark \"%.*s\" (jax.checkpoint)", SL(d, mark));
   if (carries) say(s, "; it carries %s, the big intermediate", bigty);
   say(s, ".");
 }
 
-static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, sbuf *s) {
+static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
   const hs_line *l = &d->lines[li];
   switch (l->kind) {
     case HS_LINE_BLANK: say(s, "Blank line."); return;
@@ -209,7 +244,7 @@ static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char
       say(s, ".");
       return;
     }
-    case HS_LINE_INSTR: note_hlo_instr(d, &d->instrs[l->ref], carries, bigty, s); return;
+    case HS_LINE_INSTR: note_hlo_instr(d, &d->instrs[l->ref], carries, bigty, rm, s); return;
     default: say(s, "A line hloscope does not read (skipped; see the warnings)."); return;
   }
 }
@@ -263,6 +298,8 @@ enum { C_FUSION, C_CARRY, C_HOT, C_DIM, C_PLAIN };
 static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty, bool right, uint32_t *carry_count) {
   json_t *arr = json_array();
   char buf[768];
+  remat_matcher rm = {0};
+  if (d->format == HS_FORMAT_HLO) remat_open(&rm);
   for (uint32_t li = 0; li < d->n_lines; li++) {
     const hs_line *l = &d->lines[li];
     int ms = -1;
@@ -280,7 +317,7 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
     if (carries && right && carry_count) (*carry_count)++;
     sbuf s = {buf, sizeof buf, 0};
     buf[0] = 0;
-    if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &s);
+    if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &rm, &s);
     else note_mlir_line(d, li, carries, bigty, &s);
     json_t *o = json_object();
     json_object_set_new(o, "line", json_integer(li + 1));
@@ -295,6 +332,7 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
     json_object_set_new(o, "note", hs_json_bytes(buf, s.n));
     json_array_append_new(arr, o);
   }
+  remat_close(&rm);
   return arr;
 }
 

@@ -140,3 +140,10 @@ test('a large text (50 MB of real modules) goes in without quadratic copies', { 
   assert.equal(f.fusion_computations, 3 * k);
   console.log(`# parsed ${(big.length / 1e6).toFixed(1)} MB (${k} modules) in ${ms.toFixed(0)} ms through the JS API`);
 });
+
+test('remat marks in op_name are named in the x-ray (the remat fixture: jax.checkpoint)', { skip: skipWasm }, () => {
+  const dir = path.join(root, 'fixtures/cpu-jax-0.4.38/remat');
+  if (!existsSync(dir)) return;
+  const x = api.xray(readFileSync(path.join(dir, 'stablehlo.mlir'), 'utf8'), readFileSync(path.join(dir, 'after_optimizations.txt'), 'utf8'));
+  assert.ok(x.right.some((l) => l.note.includes('remat mark')), 'a line names its remat mark');
+});
