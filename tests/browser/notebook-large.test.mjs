@@ -100,7 +100,8 @@ async function scrollXray({ sel, side, frames, step }) {
     longTasks: long,
     domRows: rows.length,
     firstVisibleLine: Number(visible[0]?.dataset.line),
-    expectedFirstLine: Math.ceil(top / 18) + 1,
+    // The column maps its scroll range onto all lines (compressed past a few million pixels).
+    expectedFirstLine: Math.ceil((top / (sc.scrollHeight - sc.clientHeight)) * (x.summary.lines_out * 18 - sc.clientHeight) / 18) + 1,
     firstVisibleText: visible[0]?.querySelector('.tx').textContent ?? '',
   };
 }

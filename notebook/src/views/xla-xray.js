@@ -25,6 +25,7 @@ import * as engine from './engine.js';
 const ROW = 18; // px, fixed row height (virtualization depends on it)
 const OVERSCAN = 24;
 const MAX_CHARS = 1500; // characters rendered per line; the rest is counted, not drawn
+const MAX_PX = 8_000_000; // tallest scroll area (browsers cap element heights near 16-33 M px)
 
 const DEFAULT_NOTES = {
   fusion: 'A fusion: one kernel computes this whole body without writing its intermediates to memory.',
@@ -256,7 +257,7 @@ class XlaXray extends HTMLElement {
       c.first = c.last = -1;
       if (!s) { c.rows.replaceChildren(); c.pool = []; continue; }
       c.count.textContent = `${s.n.toLocaleString('en-US')} lines`;
-      c.spacer.style.height = `${s.n * ROW}px`;
+      c.spacer.style.height = `${Math.min(s.n * ROW, MAX_PX)}px`;
       c.spacer.style.width = `calc(${Math.min(s.maxLen, MAX_CHARS + 24)}ch + 9em)`;
       c.scroller.scrollTop = 0;
       this._schedule(side, true);
@@ -281,11 +282,14 @@ class XlaXray extends HTMLElement {
     if (!s) return;
     const top = c.scroller.scrollTop;
     const h = c.scroller.clientHeight || 480;
-    const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
-    const last = Math.min(s.n, Math.ceil((top + h) / ROW) + OVERSCAN);
-    if (first === c.first && last === c.last) return;
+    // Past MAX_PX of rows the scroll range is compressed: `virtual` is where the rows would be.
+    const virtual = top * this._scale(side);
+    const first = Math.max(0, Math.floor(virtual / ROW) - OVERSCAN);
+    const last = Math.min(s.n, Math.ceil((virtual + h) / ROW) + OVERSCAN);
+    if (first === c.first && last === c.last && virtual === c.virtual) return;
     c.first = first;
     c.last = last;
+    c.virtual = virtual;
     const count = last - first;
     while (c.pool.length < count) {
       const row = el('div', { class: 'row' }, el('span', { class: 'ln' }), el('span', { class: 'ms' }), el('span', { class: 'tx' }));
@@ -293,7 +297,7 @@ class XlaXray extends HTMLElement {
       c.rows.append(row);
     }
     while (c.pool.length > count) c.pool.pop().remove();
-    c.rows.style.transform = `translateY(${first * ROW}px)`;
+    c.rows.style.transform = `translateY(${top + first * ROW - virtual}px)`;
     const sel = new Set(this._selected.filter((x) => x.side === side).map((x) => x.line));
     const marks = new Map(this._marks.filter((x) => x.side === side).map((x) => [x.line, x.kind]));
     for (let k = 0; k < count; k++) {
@@ -322,6 +326,15 @@ class XlaXray extends HTMLElement {
         tx.textContent = s.text.slice(a, b);
       }
     }
+  }
+
+  /** Virtual pixels per scrolled pixel (1 unless the column is taller than MAX_PX). */
+  _scale(side) {
+    const s = this._sides[side];
+    const c = this._col[side];
+    if (!s || s.n * ROW <= MAX_PX) return 1;
+    const h = c.scroller.clientHeight || 480;
+    return (s.n * ROW - h) / (MAX_PX - h);
   }
 
   _rowAt(e) {
@@ -410,7 +423,7 @@ class XlaXray extends HTMLElement {
   scrollToLine(side, line) {
     const c = this._col[side];
     if (!c || !this._sides[side]) return;
-    c.scroller.scrollTop = Math.max(0, (line - 1) * ROW - c.scroller.clientHeight / 3);
+    c.scroller.scrollTop = Math.max(0, ((line - 1) * ROW - c.scroller.clientHeight / 3) / this._scale(side));
     this._schedule(side, true);
   }
 
