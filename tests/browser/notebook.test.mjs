@@ -169,6 +169,19 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     await p.page.click(`${cell(err)} [data-action=delete]`);
     ids = await cellIds(p.page);
     assert.equal(ids.includes(err), false, 'deleted');
+    // Upload a file into a dump cell; the cell takes the file's name.
+    const up = await addCell(p.page, 'dump');
+    await p.page.setInputFiles(`${cell(up)} [data-testid=dump-file]`, {
+      name: 'jit_tiny.after_optimizations.txt', mimeType: 'text/plain',
+      buffer: Buffer.from('HloModule jit_tiny, entry_computation_layout={(f32[4]{0})->f32[4]{0}}\n\nENTRY %main (x: f32[4]) -> f32[4] {\n  ROOT %x = f32[4]{0} parameter(0)\n}\n'),
+    });
+    assert.match(await waitForDump(p.page, up), /optimized HLO · 5 lines/);
+    assert.equal(await p.page.inputValue(`${cell(up)} input.name`), 'jit_tiny_after_optimizations');
+    // Run all runs every cell in order, without an error.
+    await p.page.click('.toolbar [data-action=run-all]');
+    await p.page.waitForFunction(() => [...document.querySelectorAll('.cell.kind-code .counter')].every((c) => /^\[\d+\]$/.test(c.textContent)));
+    assert.equal(await p.page.$$eval('[data-testid=cell-error]', (e) => e.length), 0);
+    assert.equal(await p.page.evaluate(() => window.hloscopeNotebook.analysisInWorker), true);
     assert.equal(await deepCount(p.page, 'img'), 0);
     clean(p);
   });
@@ -369,8 +382,9 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     } else {
       t.diagnostic(`../shared/${TPU_LEFT} not present: the TPU figures were not checked from file://`);
     }
-    const usedWorker = await p.page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
-    assert.ok(usedWorker.every((u) => /^(blob|data|file):/.test(u)), `only in-page resources: ${usedWorker.join(', ')}`);
+    const resources = await p.page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
+    assert.ok(resources.every((u) => /^(blob|data|file):/.test(u)), `only in-page resources: ${resources.join(', ')}`);
+    assert.equal(await p.page.evaluate(() => window.hloscopeNotebook.analysisInWorker), true, 'the worker started from a Blob URL');
     clean(p);
   });
 });

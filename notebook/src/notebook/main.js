@@ -618,6 +618,8 @@ async function start() {
 window.hloscopeNotebook = {
   get state() { return snapshot(); },
   flush: () => store.flush(),
+  /** True when dumps are analysed in a Web Worker (false: the main-thread fallback). */
+  get analysisInWorker() { return engine.usingWorker(); },
   get unsaved() { return store.unsaved; },
   runAll,
 };
