@@ -15,7 +15,7 @@ import { startServer } from '../../notebook/serve.mjs';
 const capDir = join(repoRoot, 'fixtures/cpu-jax-0.4.38');
 const pageFile = join(repoRoot, 'tests/browser/pages/embed.html');
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs')) && existsSync(join(repoRoot, 'wasm/hloscope.mjs'));
-const haveCaptures = ['exp', 'chain', 'softmax'].every((id) => existsSync(join(capDir, id, 'oracle.json')));
+const haveCaptures = ['exp', 'chain', 'softmax', 'layernorm'].every((id) => existsSync(join(capDir, id, 'oracle.json')));
 const skip = skipWithoutChromium
   || (!haveWasm && 'the wasm core is not built (npm run build:wasm)')
   || (!haveCaptures && 'the captures are missing (npm run capture)')
@@ -87,6 +87,12 @@ test('two drills of one skill share one streak, and the path follows (served)', 
     await both(page, 0);
     assert.equal(await page.locator('#first .streak').getAttribute('data-best'), '3');
     assert.deepEqual(await page.locator('#path .item[data-done="true"]').count(), 0);
+    // No x-ray drill on this page: the reveal opens the notebook's <xla-xray> in place.
+    const id2 = await round(page, '#first');
+    await page.locator(`#first .choice[data-value="${answer(id2)}"]`).click();
+    await page.locator('#first details.xray-inline summary').click();
+    await page.waitForFunction(() => /lines in -> \d+ lines decided/.test(document.querySelector('#first').shadowRoot.querySelector('xla-xray')?.shadowRoot?.textContent || ''), null, { timeout: 15000 });
+    await both(page, 1);
     // The elements the script registers.
     assert.deepEqual(await page.evaluate(() => ['xla-drill', 'xla-xray', 'xla-path-progress'].map((n) => !!customElements.get(n))), [true, true, true]);
     assert.deepEqual(errors, []);
@@ -101,6 +107,43 @@ test('the same page works from file:// (one classic script, nothing fetched)', {
   try {
     await answerRight(page, '#first');
     await both(page, 1);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally {
+    await close();
+  }
+});
+
+/** The right answer of an x-ray round, from the core's own x-ray of the pair (the API in Node). */
+async function xrayTargets(id) {
+  const hs = await import(join(repoRoot, 'wasm/hloscope.mjs'));
+  await hs.load();
+  const x = hs.xray(readFileSync(join(capDir, id, 'stablehlo.mlir'), 'utf8'), readFileSync(join(capDir, id, 'after_optimizations.txt'), 'utf8'));
+  return x.right.filter((l) => l.class === 'fusion' && l.carries).map((l) => l.line);
+}
+
+test('the x-ray drill takes the pair a host page names (src-left, src-right), and the learner\'s own pair', { skip }, async () => {
+  const targets = await xrayTargets('softmax');
+  const { page, errors, external, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/xray-src.html`);
+  try {
+    await page.locator(`#x .lines.right .ln[data-line="${targets[0]}"]`).waitFor({ timeout: 15000 });
+    assert.equal(await page.locator('#x select').inputValue(), 'page');
+    assert.match(await page.locator('#x .caption').textContent(), /softmax\/stablehlo\.mlir/);
+    for (const n of targets) await page.locator(`#x .lines.right .ln[data-line="${n}"]`).click();
+    await page.locator('#x button.check').click();
+    await page.waitForFunction(() => /^right: streak 1\b/.test(document.querySelector('#x').shadowRoot.querySelector('.verdict').textContent));
+
+    // The learner's own pair (here: layernorm's, pasted).
+    const lt = await xrayTargets('layernorm');
+    await page.locator('#x details.own summary').click();
+    await page.locator('#x details.own textarea').first().fill(readFileSync(join(capDir, 'layernorm', 'stablehlo.mlir'), 'utf8'));
+    await page.locator('#x details.own textarea').nth(1).fill(readFileSync(join(capDir, 'layernorm', 'after_optimizations.txt'), 'utf8'));
+    await page.locator('#x button.own-go').click();
+    // Wait for the new pair's lines (the old pair's stay on screen until the x-ray is ready).
+    await page.waitForFunction(() => /jit_layernorm/.test(document.querySelector('#x').shadowRoot.querySelector('.lines.right .ln[data-line="1"]')?.textContent || ''));
+    for (const n of lt) await page.locator(`#x .lines.right .ln[data-line="${n}"]`).click();
+    await page.locator('#x button.check').click();
+    await page.waitForFunction(() => /^right: streak 2\b/.test(document.querySelector('#x').shadowRoot.querySelector('.verdict').textContent));
     assert.deepEqual(errors, []);
     assert.deepEqual(external, []);
   } finally {

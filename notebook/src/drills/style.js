@@ -46,6 +46,9 @@ a { color: var(--xd-copper); }
 .error { color: var(--xd-fail); font-size: 0.82rem; white-space: pre-wrap; }
 .caption { margin: 0.8rem 0 0; padding-top: 0.55rem; border-top: 1px solid var(--xd-rule); font-size: 0.72rem; color: var(--xd-mute); line-height: 1.6; }
 details.own { margin-top: 0.9rem; font-size: 0.8rem; }
+details.xray-inline { width: 100%; margin-top: 0; }
+.inline-xray { margin-top: 0.5rem; padding: 0.6rem; background: #f6f4ee; color: #1d1f21; border-radius: 3px; }
+.inline-xray xla-xray { display: block; width: 100%; }
 details.own summary { cursor: pointer; color: var(--xd-mute); }
 details.own label { display: block; margin: 0.5rem 0 0.25rem; color: var(--xd-mute); font-size: 0.75rem; }
 textarea { width: 100%; box-sizing: border-box; min-height: 6rem; background: #0e1012; color: var(--xd-ink);
@@ -65,11 +68,11 @@ textarea { width: 100%; box-sizing: border-box; min-height: 6rem; background: #0
 .ln.c-dim { color: var(--xd-mute); }
 .ln.c-hot { color: #e0c27a; }
 .ln.carries .tx { text-decoration: underline; text-underline-offset: 3px; }
+.ln:hover, .ln.active { background: #1f2429; }
 .ln[aria-pressed="true"] { background: #2a2520; outline: 1px solid var(--xd-copper); outline-offset: -1px; }
 .ln.hit { background: #1d3327; }
 .ln.missed { background: #3a2a1b; }
 .ln.extra { background: #3a1f1c; }
-.ln:hover, .ln.active { background: #1f2429; }
 .explain { min-height: 2.6em; font-size: 0.78rem; margin: 0.5rem 0 0; color: var(--xd-ink); }
 .legend { font-size: 0.72rem; color: var(--xd-mute); margin: 0.4rem 0 0; }
 .sources { display: flex; gap: 0.4rem; flex-wrap: wrap; margin-bottom: 0.5rem; }

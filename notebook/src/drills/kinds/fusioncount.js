@@ -8,12 +8,13 @@
 //
 // Attributes read: program (pin one capture id), programs (comma-separated ids to draw
 // from), xray-href (link template for "see it in the x-ray", `{id}` replaced; default: the
-// x-ray drill on this page, `#xray={id}`).
+// x-ray drill on this page, `#xray={id}`; on a page without one, the notebook's <xla-xray>
+// view of the program opens in place).
 
 import { h, fill, plural } from '../dom.js';
 import { explainCensus } from '../words.js';
 import { core, errorWords } from '../core.js';
-import { FUSIONCOUNT_PROGRAMS, CAPTURE_DIR, optimizedHlo, program, manifest, provenance } from '../corpus.js';
+import { FUSIONCOUNT_PROGRAMS, CAPTURE_DIR, optimizedHlo, stablehlo, program, manifest, provenance } from '../corpus.js';
 
 const CHOICES = [
   { value: 0, label: '0' },
@@ -65,7 +66,7 @@ export default {
     const why = h('p', { class: 'why' });
     const holdsHead = h('span', { class: 'k', text: 'what each fusion holds' });
     const bodies = h('ul', { class: 'bodies' });
-    const linkP = h('p', { class: 'links' });
+    const linkP = h('div', { class: 'links' });
     const next = h('button', { type: 'button', class: 'next', onclick: () => nextRound(true) }, 'next program →');
     const reveal = h('div', { class: 'reveal', hidden: true }, why, holdsHead, bodies, linkP, h('div', { class: 'actions' }, next));
     const status = h('p', { class: 'k loading', text: 'loading the core…' });
@@ -166,13 +167,35 @@ export default {
         h('code', { text: f.ops.join(' · ') || '(no ops besides parameters)' })));
       fill(bodies, items);
       holdsHead.hidden = bodies.hidden = items.length === 0;
-      if (round.id) {
-        fill(linkP, h('a', { href: xrayLink(ctx, round.id), class: 'xray-link' }, `see ${round.id} in the fusion x-ray`));
-      } else {
-        fill(linkP);
-      }
+      fill(linkP, round.id ? xrayLinkOrInline(round.id) : null);
       reveal.hidden = false;
       ctx.verdict(right, `${plural(n, 'fusion computation')} in ${round.id ? round.id : 'your dump'}.`);
+    }
+
+    // The page's x-ray drill when there is one (or the host's xray-href); otherwise the
+    // notebook's <xla-xray> view, opened in place.
+    function xrayLinkOrInline(id) {
+      const tpl = ctx.attr('xray-href');
+      if (tpl || document.querySelector('xla-drill[skill="xray"]') || !customElements.get('xla-xray')) {
+        return h('a', { href: xrayLink(ctx, id), class: 'xray-link' }, `see ${id} in the fusion x-ray`);
+      }
+      const box = h('div', { class: 'inline-xray' });
+      const d = h('details', { class: 'own xray-inline' }, h('summary', {}, `see ${id} in the fusion x-ray`), box);
+      d.addEventListener('toggle', async () => {
+        if (!d.open || box.firstChild) return;
+        box.append(h('p', { class: 'k', text: 'x-raying…' }));
+        try {
+          const [left, right] = await Promise.all([stablehlo(id), optimizedHlo(id)]);
+          const hs = await core();
+          const view = document.createElement('xla-xray');
+          view.setAttribute('height', '20rem');
+          fill(box, view);
+          view.data = { xray: hs.xray(left, right), left, right };
+        } catch (e) {
+          fill(box, h('p', { class: 'error', text: `no x-ray for ${id}: ${errorWords(e)}` }));
+        }
+      });
+      return d;
     }
 
     async function ownRound() {

@@ -313,7 +313,7 @@ export default {
         ? `The fusion ops that carry ${big.type}: ${listWords(names)}.`
         : `No fusion op carries ${big.type}: the lines that carry it are not fusions.`;
       if (missed.length) words += ` Missed: line${missed.length === 1 ? '' : 's'} ${missed.join(', ')}.`;
-      if (extra.length) words += ` Not carriers among the fusion ops: line${extra.length === 1 ? '' : 's'} ${extra.join(', ')}.`;
+      if (extra.length) words += ` Picked, but not a fusion op carrying it: line${extra.length === 1 ? '' : 's'} ${extra.join(', ')}.`;
       const carryLines = state.x.right.filter((l) => l.carries).length;
       words += ` ${plural(carryLines, 'line')} on the right carr${carryLines === 1 ? 'ies' : 'y'} it in all; ${state.x.summary.big.memory_space === 0 ? 'it is materialized in the default memory: a spill' : `it sits in S(${state.x.summary.big.memory_space})`}.`;
       result.textContent = words;
