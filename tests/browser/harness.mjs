@@ -190,7 +190,8 @@ export async function notebookState(page) {
   return page.evaluate(() => window.hloscopeNotebook.state);
 }
 
-/** Every element in the document and in open shadow roots matching `selector`. */
+/** Every element in the document and in open shadow roots matching `selector`. (CodeMirror draws
+ * empty `img.cm-widgetBuffer` elements beside widgets such as placeholders: exclude them.) */
 export async function deepCount(page, selector) {
   return page.evaluate((selector) => {
     let n = 0;

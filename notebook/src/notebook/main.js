@@ -251,6 +251,7 @@ function buildCell(cell) {
     store.cellChanged(cell.id);
     if (cell.kind === 'dump') {
       clearTimeout(cell.timer);
+      cell.staleAnalysis = true;
       cell.timer = setTimeout(() => analyzeDump(cell), 500);
     }
   };
@@ -423,6 +424,8 @@ function setProgress(cell, p) {
 }
 
 function analyzeDump(cell, file, { restoring = false } = {}) {
+  clearTimeout(cell.timer);
+  cell.staleAnalysis = false;
   const gen = ++cell.gen;
   cell.blob = null;
   cell.analysis = null;
@@ -553,6 +556,8 @@ async function runCell(cell) {
   cell.output.replaceChildren();
   const t0 = performance.now();
   try {
+    // A dump typed into a moment ago is analysed now, not after its debounce.
+    for (const c of app.cells) if (c.kind === 'dump' && c.staleAnalysis) analyzeDump(c);
     const pendingDumps = app.cells.filter((c) => c.kind === 'dump' && c.analysisPromise);
     await Promise.all(pendingDumps.map((c) => c.analysisPromise));
     const dumps = {};

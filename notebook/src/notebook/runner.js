@@ -53,6 +53,7 @@ function textOf(x) {
 }
 function refOf(x) {
   if (x == null) return null;
+  if (x instanceof Dump && !x.text) throw new Error(`the dump ${x.name} is empty: paste, upload or drop a dump into it`);
   return x instanceof Dump ? { key: x.key } : { text: String(x) };
 }
 
@@ -124,10 +125,12 @@ export async function runCode(code, { dumps, output }) {
 
   /** The fusion x-ray of a StableHLO (left) and optimized HLO (right) dump; either may be null. */
   show.xray = (left, right) => {
+    const refs = { left: refOf(left), right: refOf(right) };
+    if (!refs.left && !refs.right) throw new Error('show.xray(left, right) needs at least one dump');
     const v = document.createElement('xla-xray');
     output.append(v);
     v.progress({ stage: 'x-ray' });
-    track(engine.xray({ left: refOf(left), right: refOf(right) }, (p) => v.progress(p)).then((out) => {
+    track(engine.xray(refs, (p) => v.progress(p)).then((out) => {
       if (out.left && out.left.text == null) out.left.text = textOf(left);
       if (out.right && out.right.text == null) out.right.text = textOf(right);
       v.data = out;
