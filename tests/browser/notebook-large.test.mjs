@@ -80,6 +80,16 @@ async function scrollXray({ sel, side, frames, step }) {
     gaps.push(t - last);
     last = t;
   }
+  // Small steps (a wheel): rows are recycled; they must stay in line order, each with its own line.
+  for (let f = 0; f < 60; f++) {
+    sc.scrollTop += f % 3 === 2 ? -50 : 90;
+    const t = await new Promise((ok) => requestAnimationFrame(ok));
+    gaps.push(t - last);
+    last = t;
+  }
+  const ordered = [...x.shadowRoot.querySelectorAll(`.col.${side} .row`)].map((r) => [Number(r.dataset.line), Number(r.querySelector('.ln').textContent), r.querySelector('.tx').textContent]);
+  const inOrder = ordered.every(([l, ln], k) => l === ln && (k === 0 || l === ordered[k - 1][0] + 1));
+  const sample = ordered.slice(30, 33);
   // Jump far, then check the rows shown are the lines at that place.
   sc.scrollTop = sc.scrollHeight / 2;
   await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
@@ -103,6 +113,8 @@ async function scrollXray({ sel, side, frames, step }) {
     // The column maps its scroll range onto all lines (compressed past a few million pixels).
     expectedFirstLine: Math.ceil((top / (sc.scrollHeight - sc.clientHeight)) * (x.summary.lines_out * 18 - sc.clientHeight) / 18) + 1,
     firstVisibleText: visible[0]?.querySelector('.tx').textContent ?? '',
+    inOrder,
+    sample,
   };
 }
 
@@ -167,7 +179,7 @@ describe('notebook with a 50 MB dump', { skip: skipWithoutChromium ?? false, tim
     const report = {
       bytes: info.bytes, lines: info.lines, analysedMs, xrayMs, savedMs,
       maxLongTaskMs: watch.maxLongTask, longTasks: watch.long.length, maxHeartbeatGapMs: watch.maxHeartbeatGap,
-      scroll: { ...scroll, longTasks: scroll.longTasks.length, maxScrollLongTask: Math.max(0, ...scroll.longTasks) },
+      scroll: { ...scroll, sample: undefined, longTasks: scroll.longTasks.length, maxScrollLongTask: Math.max(0, ...scroll.longTasks) },
     };
     t.diagnostic(JSON.stringify(report));
     console.log(`# ${t.name}: ${JSON.stringify(report)}`);
@@ -175,6 +187,13 @@ describe('notebook with a 50 MB dump', { skip: skipWithoutChromium ?? false, tim
     assert.ok(scroll.p95Frame < MAX_P95_FRAME_MS, `95th percentile frame while scrolling ${scroll.p95Frame} ms`);
     assert.ok(scroll.maxFrame < MAX_FRAME_GAP_MS, `longest frame while scrolling ${scroll.maxFrame} ms`);
     assert.ok(scroll.domRows < 200, `virtualized: ${scroll.domRows} rows in the DOM`);
+    assert.equal(scroll.inOrder, true, 'after small scrolls the recycled rows are consecutive lines');
+    const truth = await page.evaluate((lines) => {
+      const c = window.hloscopeNotebook.state.cells.find((x) => x.name === 'big');
+      const all = c.text.split('\n');
+      return lines.map(([l]) => all[l - 1]);
+    }, scroll.sample);
+    assert.deepEqual(scroll.sample.map(([, , text]) => text), truth, 'each row shows its own line');
     assert.ok(Math.abs(scroll.firstVisibleLine - scroll.expectedFirstLine) <= 1,
       `the rows shown after a jump are the lines there (${scroll.firstVisibleLine} vs ${scroll.expectedFirstLine})`);
     // Hover: the notes of a big x-ray stay in the worker and arrive on hover.

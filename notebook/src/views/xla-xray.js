@@ -287,21 +287,47 @@ class XlaXray extends HTMLElement {
     const first = Math.max(0, Math.floor(virtual / ROW) - OVERSCAN);
     const last = Math.min(s.n, Math.ceil((virtual + h) / ROW) + OVERSCAN);
     if (first === c.first && last === c.last && virtual === c.virtual) return;
+    const prevFirst = c.first;
     c.first = first;
     c.last = last;
     c.virtual = virtual;
     const count = last - first;
+    c.rows.style.transform = `translateY(${top + first * ROW - virtual}px)`;
+    // A small scroll moves the rows that left the window to the other end and fills only those
+    // (the others keep their text: no new text shaping); anything else redraws every row.
+    const shift = first - prevFirst;
+    if (prevFirst >= 0 && c.pool.length === count && shift !== 0 && Math.abs(shift) < count) {
+      if (shift > 0) {
+        const moved = c.pool.splice(0, shift);
+        c.pool.push(...moved);
+        c.rows.append(...moved);
+        this._fill(side, count - shift, count);
+      } else {
+        const moved = c.pool.splice(count + shift, -shift);
+        c.pool.unshift(...moved);
+        c.rows.prepend(...moved);
+        this._fill(side, 0, -shift);
+      }
+      return;
+    }
+    if (prevFirst >= 0 && c.pool.length === count && shift === 0) return;
     while (c.pool.length < count) {
       const row = el('div', { class: 'row' }, el('span', { class: 'ln' }), el('span', { class: 'ms' }), el('span', { class: 'tx' }));
       c.pool.push(row);
       c.rows.append(row);
     }
     while (c.pool.length > count) c.pool.pop().remove();
-    c.rows.style.transform = `translateY(${top + first * ROW - virtual}px)`;
+    this._fill(side, 0, count);
+  }
+
+  /** Draws pool rows [from, to) of a column for the lines they now stand for. */
+  _fill(side, from, to) {
+    const c = this._col[side];
+    const s = this._sides[side];
     const sel = new Set(this._selected.filter((x) => x.side === side).map((x) => x.line));
     const marks = new Map(this._marks.filter((x) => x.side === side).map((x) => [x.line, x.kind]));
-    for (let k = 0; k < count; k++) {
-      const i = first + k;
+    for (let k = from; k < to; k++) {
+      const i = c.first + k;
       const row = c.pool[k];
       const [ln, ms, tx] = row.children;
       const line = i + 1;
@@ -317,7 +343,8 @@ class XlaXray extends HTMLElement {
       ms.textContent = memorySpaceLabel(m);
       ms.className = m > 0 ? 'ms on' : 'ms';
       const a = s.starts[i];
-      const b = s.starts[i + 1] - 1;
+      let b = s.starts[i + 1] - 1;
+      if (b > a && s.text.charCodeAt(b - 1) === 13) b--; // CRLF text: no visible carriage return
       const len = b - a;
       if (len > MAX_CHARS) {
         tx.textContent = s.text.slice(a, a + MAX_CHARS);
