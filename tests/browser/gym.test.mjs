@@ -70,13 +70,18 @@ function oracleBodies(id) {
   }).sort();
 }
 
+/** Waits for a round to be on offer; on timeout, fails with what the drill shows instead. */
 async function fcRound(page, sel) {
-  await page.locator(`${sel} .program[data-program]`).waitFor();
-  await page.waitForFunction((s) => {
-    const root = document.querySelector(s)?.shadowRoot;
-    const b = root?.querySelector('.choice');
-    return b && b.getAttribute('aria-disabled') === 'false';
-  }, sel);
+  try {
+    await page.waitForFunction((s) => {
+      const root = document.querySelector(s)?.shadowRoot;
+      const b = root?.querySelector('.choice');
+      return b && b.getAttribute('aria-disabled') === 'false' && root.querySelector('.program[data-program]');
+    }, sel, { timeout: 20000 });
+  } catch (e) {
+    const shown = await page.evaluate((s) => document.querySelector(s)?.shadowRoot?.querySelector('.body')?.innerText ?? '(no drill)', sel).catch(() => '?');
+    assert.fail(`${sel}: no round within 20 s; the drill shows: ${shown.slice(0, 400)}`);
+  }
   return await page.locator(`${sel} .program`).getAttribute('data-program');
 }
 

@@ -117,3 +117,51 @@ test('GYM·07: a round exists exactly when the core finds a big intermediate, an
   // Not every CPU program has a round; say how many do (visible with --test-reporter=spec).
   t.diagnostic(`x-ray rounds among the eight captures: ${rounds}`);
 });
+
+// The streak store's rules, in-process (the browser tests check the same in Chromium).
+test('streaks: right adds one, wrong resets current and keeps best; stored values are repaired; export and import', async () => {
+  const store = new Map();
+  const saved = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+  Object.defineProperty(globalThis, 'localStorage', {
+    configurable: true,
+    value: {
+      getItem: (k) => (store.has(k) ? store.get(k) : null),
+      setItem: (k, v) => { store.set(k, String(v)); },
+      removeItem: (k) => { store.delete(k); },
+      key: (i) => [...store.keys()][i] ?? null,
+      get length() { return store.size; },
+    },
+  });
+  try {
+    const s = await import('../../notebook/src/streaks.js');
+    s._resetForTests();
+    assert.equal(s.storageMode(), 'local');
+    assert.equal(s.keyFor('fusioncount'), 'hloscope.streak.v1.fusioncount');
+    s.recordAnswer('fusioncount', true);
+    s.recordAnswer('fusioncount', true);
+    assert.deepEqual({ ...s.getStreak('fusioncount'), updated: null }, { v: 1, current: 2, best: 2, updated: null });
+    s.recordAnswer('fusioncount', false);
+    assert.deepEqual([s.getStreak('fusioncount').current, s.getStreak('fusioncount').best], [0, 2]);
+    for (const [raw, cur, best] of [['{oops', 0, 0], ['7', 7, 7], ['[1]', 0, 0], ['{"v":1,"current":3,"best":1,"updated":null}', 3, 3], ['null', 0, 0]]) {
+      store.set('hloscope.streak.v1.xray', raw);
+      const r = s.getStreak('xray');
+      assert.deepEqual([r.current, r.best], [cur, best], raw);
+      assert.deepEqual(JSON.parse(store.get('hloscope.streak.v1.xray')), r, `${raw} is written back repaired`);
+    }
+    const exported = s.exportProgress();
+    store.clear();
+    assert.deepEqual(s.importProgress(exported), ['fusioncount', 'xray']);
+    assert.equal(s.getStreak('fusioncount').best, 2);
+    assert.throws(() => s.importProgress('{"format":"other"}'), TypeError);
+    assert.throws(() => s.importProgress('not json'), TypeError);
+    assert.throws(() => s.keyFor('../evil'), TypeError);
+    // localStorage that throws: memory, no error.
+    Object.defineProperty(globalThis, 'localStorage', { configurable: true, get() { throw new Error('denied'); } });
+    s._resetForTests();
+    assert.equal(s.storageMode(), 'memory');
+    assert.equal(s.recordAnswer('fusioncount', true).current, 1);
+  } finally {
+    if (saved) Object.defineProperty(globalThis, 'localStorage', saved);
+    else delete globalThis.localStorage;
+  }
+});
