@@ -72,7 +72,7 @@ export default {
       h('div', { class: 'actions' }, h('button', { type: 'button', class: 'own-go', onclick: () => ownPair() }, 'x-ray my pair')),
       ownErr);
 
-    fill(ctx.body, picker, status, stat, memory, prompt, actions, result, cols, explain, legend, own);
+    fill(ctx.body, picker, status, stat, memory, prompt, cols, explain, actions, result, legend, own);
 
     let state = null; // { key, x, targets: Set|null, picks: Set, answered, buttons: Map(line -> el) }
     let token = 0;
