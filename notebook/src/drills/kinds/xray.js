@@ -25,6 +25,9 @@ function splitLines(text) {
 }
 
 const MAX_SHOWN = 600; // characters of a line drawn; the rest (backend_config blobs) is in the note
+// Every line of the right side is a button: past this many lines a side, the drill declines
+// and points to the notebook's x-ray, which virtualizes its rows.
+const MAX_LINES = 20000;
 
 export default {
   skill: 'xray',
@@ -326,6 +329,11 @@ export default {
       const l = ownLeft.value;
       const r = ownRight.value;
       if (!l.trim() || !r.trim()) { ownErr.textContent = 'paste both sides: the StableHLO and the optimized HLO'; return; }
+      const counts = [l, r].map((t) => splitLines(t).length);
+      if (Math.max(...counts) > MAX_LINES) {
+        ownErr.textContent = `this pair has ${counts[0]} and ${counts[1]} lines; the drill draws at most ${MAX_LINES} a side (open it in the notebook's x-ray, which reads any size)`;
+        return;
+      }
       try {
         const hs = await core();
         hs.xray(l, r); // fails early with the core's own message
@@ -357,7 +365,10 @@ export default {
       const first = (firstXray() && keyFromHash())
         || (pinned && pairs.has(`capture:${pinned}`) ? `capture:${pinned}` : null)
         || (pairs.has('page') ? 'page' : null);
-      if (first) await choose(first, false);
+      if (first) {
+        await choose(first, false);
+        if (first === keyFromHash()) ctx.host.scrollIntoView?.({ block: 'start' });
+      }
       else await nextWithRound(false);
     }
     return {
