@@ -10,8 +10,8 @@
 //                                                 notebook/src/embed.js, when it exists)
 //
 // Virtual modules the sources import (resolved here so pages, drills and tests agree):
-//   hs:api            the JS API (wasm/hloscope.mjs) with the single-file wasm glue; a stub that
-//                     throws a clear error when the wasm build is missing (npm run build:wasm)
+//   hs:api            the JS API (wasm/hloscope.mjs) whose load() is handed the bundled wasm bytes;
+//                     a stub that throws a clear error when the wasm build is missing (npm run build:wasm)
 //   hs:worker-source  { workerUrl, workerSource }: how views start the analysis worker
 //                     (a URL next to the page, or the bundled worker source for a Blob URL)
 //   hs:example        the example notebook's fixture texts, or nulls when they are not captured yet
@@ -30,9 +30,10 @@ const dev = process.argv.includes('--dev');
 
 // HLOSCOPE_API=/path/to/module.mjs swaps the API for another module (a development aid only).
 const apiModule = process.env.HLOSCOPE_API ? resolve(process.env.HLOSCOPE_API) : join(root, 'wasm/hloscope.mjs');
-const glueSingle = join(root, 'wasm/gen/hloscope_core.single.mjs');
+const glue = join(root, 'wasm/gen/hloscope_core.mjs');
+const wasmFile = join(root, 'wasm/gen/hloscope_core.wasm');
 const apiStub = join(nb, 'src/notebook/api-missing.js');
-const haveWasm = existsSync(apiModule) && (!!process.env.HLOSCOPE_API || existsSync(glueSingle));
+const haveWasm = existsSync(apiModule) && (!!process.env.HLOSCOPE_API || (existsSync(glue) && existsSync(wasmFile)));
 const fixtureDir = join(root, 'fixtures/cpu-jax-0.4.38/naive_attention');
 const exampleFiles = {
   stablehlo: join(fixtureDir, 'stablehlo.mlir'),
@@ -69,13 +70,24 @@ function virtualPlugin({ worker }) {
         path: args.path,
         namespace: 'hs',
       }));
-      // The core's glue: always the single-file variant (wasm inlined), so that every bundle is
-      // self-contained (workers, Blob URLs, file:// pages need no second request).
-      build.onResolve({ filter: /(^|\/)gen\/hloscope_core\.mjs$/ }, () => ({ path: glueSingle }));
       build.onLoad({ filter: /.*/, namespace: 'hs' }, (args) => {
         if (args.path === 'hs:api') {
-          const target = haveWasm ? apiModule : apiStub;
-          return { contents: `export * from ${JSON.stringify(target)};`, resolveDir: root, loader: 'js' };
+          if (!haveWasm || process.env.HLOSCOPE_API) {
+            return { contents: `export * from ${JSON.stringify(haveWasm ? apiModule : apiStub)};`, resolveDir: root, loader: 'js' };
+          }
+          // The wasm bytes are bundled (esbuild's binary loader) and handed to load(), so every
+          // bundle is self-contained (workers, Blob URLs, file:// pages need no second request)
+          // and the glue never tries to fetch() its wasm (a page's connect-src would refuse).
+          // A local export shadows the `export *` of the same name.
+          return {
+            contents: `import wasmBinary from ${JSON.stringify(wasmFile)};\n` +
+              `import { load as coreLoad } from ${JSON.stringify(apiModule)};\n` +
+              `export * from ${JSON.stringify(apiModule)};\n` +
+              // locateFile also keeps the glue from building a URL from import.meta.url (none in an IIFE).
+              'export function load(options = {}) { return coreLoad({ wasmBinary, locateFile: (p) => p, ...options }); }\n',
+            resolveDir: root,
+            loader: 'js',
+          };
         }
         if (args.path === 'hs:worker-source') {
           return {
@@ -107,9 +119,9 @@ const common = {
   sourcemap: dev ? 'inline' : false,
   legalComments: 'none',
   logLevel: 'warning',
-  // The glue's import.meta.url only locates a .wasm file; the single-file glue has none to locate.
+  // The glue's import.meta.url only locates its .wasm file; hs:api hands it the bytes instead.
   logOverride: { 'empty-import-meta': 'silent' },
-  loader: { '.txt': 'text', '.mlir': 'text' },
+  loader: { '.txt': 'text', '.mlir': 'text', '.wasm': 'binary' },
   charset: 'utf8',
   write: false,
 };
@@ -156,7 +168,7 @@ async function main() {
   const t0 = Date.now();
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
-  if (!haveWasm) console.warn('build: wasm/gen/hloscope_core.single.mjs or wasm/hloscope.mjs missing: ' +
+  if (!haveWasm) console.warn('build: wasm/gen/hloscope_core.{mjs,wasm} or wasm/hloscope.mjs missing: ' +
     'bundling a stub API (run `npm run build:wasm` first for a working core)');
 
   const worker = await bundle(join(nb, 'src/worker.js'));

@@ -169,6 +169,14 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     await p.page.click(`${cell(err)} [data-action=delete]`);
     ids = await cellIds(p.page);
     assert.equal(ids.includes(err), false, 'deleted');
+    // The API itself runs in code cells (on the page's thread), and show() draws its results.
+    const apiCell = await addCell(p.page, 'code');
+    await typeInto(p.page, apiCell, 'const d = parse(hlo)\nprint(d.format, d.fusions().fusion_ops, typeof version())\nd.free()\nshow(xray(stablehlo, hlo))');
+    await runWithShiftEnter(p.page, apiCell);
+    const apiStat = await waitForXray(p.page, apiCell);
+    const exampleStat = await p.page.$eval('.cell.kind-code xla-xray', (x) => x.summary.stat);
+    assert.equal(apiStat, exampleStat, 'xray() in a cell gives the worker\'s figures');
+    assert.match(await p.page.textContent(`${cell(apiCell)} .out-text`), /^hlo \d+ string$/);
     // Upload a file into a dump cell; the cell takes the file's name.
     const up = await addCell(p.page, 'dump');
     await p.page.setInputFiles(`${cell(up)} [data-testid=dump-file]`, {
