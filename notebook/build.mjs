@@ -164,8 +164,24 @@ function sizeOf(p) {
   return statSync(p).size;
 }
 
+/**
+ * The glue and the .wasm are separate files: make sure they come from the same link (a build
+ * while tools/build-wasm.sh is rewriting them could pair a new glue with an old module).
+ */
+function checkWasmPair() {
+  const m = /var info=\{"([^"]+)":asmLibraryArg\}/.exec(readFileSync(glue, 'utf8'));
+  if (!m) return; // another glue shape: nothing to compare
+  const wanted = m[1];
+  const modules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(wasmFile))).map((i) => i.module));
+  if (modules.size && !(modules.size === 1 && modules.has(wanted))) {
+    throw new Error(`wasm/gen/hloscope_core.wasm imports ${[...modules].join(', ')} but its glue provides "${wanted}": ` +
+      'the two files come from different builds (rerun `npm run build:wasm`)');
+  }
+}
+
 async function main() {
   const t0 = Date.now();
+  if (haveWasm && !process.env.HLOSCOPE_API) checkWasmPair();
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   if (!haveWasm) console.warn('build: wasm/gen/hloscope_core.{mjs,wasm} or wasm/hloscope.mjs missing: ' +
