@@ -172,10 +172,13 @@ function checkWasmPair() {
   const m = /var info=\{"([^"]+)":asmLibraryArg\}/.exec(readFileSync(glue, 'utf8'));
   if (!m) return; // another glue shape: nothing to compare
   const wanted = m[1];
-  const modules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(wasmFile))).map((i) => i.module));
-  if (modules.size && !(modules.size === 1 && modules.has(wanted))) {
-    throw new Error(`wasm/gen/hloscope_core.wasm imports ${[...modules].join(', ')} but its glue provides "${wanted}": ` +
-      'the two files come from different builds (rerun `npm run build:wasm`)');
+  const imports = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(wasmFile)));
+  const lib = /var asmLibraryArg=\{([^}]*)\}/.exec(readFileSync(glue, 'utf8'));
+  const provided = lib ? new Set([...lib[1].matchAll(/"([^"]+)":/g)].map((x) => x[1])) : null;
+  const missing = imports.filter((i) => i.module !== wanted || (provided && !provided.has(i.name)));
+  if (missing.length) {
+    throw new Error(`wasm/gen/hloscope_core.wasm imports ${missing.map((i) => `${i.module}.${i.name}`).join(', ')} ` +
+      'that its glue does not provide: the two files come from different builds (rerun `npm run build:wasm`)');
   }
 }
 
