@@ -99,6 +99,26 @@ char *hs_computations_json(const hs_doc *doc, size_t *len);
  * decided (optimized HLO). Both documents are only read. */
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len);
 
+/* ---- profiles (jax.profiler.trace output) ------------------------------------------------ */
+typedef struct hs_profile hs_profile;
+
+/* Reads an XSpace protobuf (.xplane.pb) or a trace-event JSON text (.trace.json, already
+ * gunzipped: a gzip stream is refused with HS_E_FORMAT); detects which from the first byte.
+ * Returns NULL on error and fills `err` (may be NULL): code and byte offset, and line/col for
+ * JSON. A truncated or partly garbled protobuf gives a profile whose warnings say what was
+ * skipped. The profile copies what it keeps (it does not borrow `data`, which may be freed at
+ * once); free with hs_profile_free. Inputs above 4 GiB are refused (HS_E_TOO_LARGE). */
+hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err);
+
+/* Frees the profile and everything it owns. NULL is allowed. */
+void hs_profile_free(hs_profile *p);
+
+/* The profile as JSON (keys in README.md and wasm/hloscope.d.ts `Profile`): planes and lines
+ * with event counts, which events were counted, programs with runs and envelope, per-op
+ * occurrences / total / self / per-run time in picoseconds, the HLO modules the file embeds,
+ * warnings. Malloc'd: free with hs_free; NULL on allocation failure. */
+char *hs_profile_json(const hs_profile *p, size_t *len);
+
 /* An error as JSON: {"code","line","column","offset","message"}. */
 char *hs_error_json(const hs_error *err, size_t *len);
 

@@ -168,7 +168,10 @@ typedef struct {
   X(HS_W_UNRESOLVED_OPERAND, 5)                                            \
   X(HS_W_UNRESOLVED_CALL, 6)                                               \
   X(HS_W_UNKNOWN_TYPE, 7)                                                  \
-  X(HS_W_PARTIAL_FORMAT, 8)
+  X(HS_W_PARTIAL_FORMAT, 8)                                                \
+  X(HS_W_PROFILE_SKIPPED, 9)                                               \
+  X(HS_W_PROFILE_NO_DEVICE, 10)                                            \
+  X(HS_W_PROFILE_RUNS_GUESSED, 11)
 
 enum {
 #define HS_WX_(name, value) name = value,
@@ -256,5 +259,27 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out);
 bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in);
 bool hs_line_carries(const hs_doc *d, uint32_t line_index, const hs_type *t, int *mem_space);
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp);
+
+/* ---- protobuf wire format (protobuf.c) ------------------------------------------------- */
+/* A cursor over one message: [p, end) inside the whole input that starts at base. */
+typedef struct {
+  const uint8_t *base, *p, *end;
+} hs_pb;
+enum { HS_PB_VARINT = 0, HS_PB_FIXED64 = 1, HS_PB_LEN = 2, HS_PB_FIXED32 = 5 };
+typedef struct {
+  uint32_t field;
+  uint8_t wire;        /* HS_PB_* */
+  uint64_t u;          /* varint and fixed values (fixed64 doubles: hs_pb_double) */
+  const uint8_t *data; /* length-delimited: the bytes, inside the input */
+  size_t len;
+} hs_pb_field;
+hs_pb hs_pb_open(const void *data, size_t len);
+/* A cursor over the bytes of a length-delimited field (a nested message). */
+hs_pb hs_pb_sub(const hs_pb *parent, const hs_pb_field *f);
+/* Reads the next field: 1, or 0 at the end of the message, or -1 when the bytes are not a
+ * field (a truncated varint, a length past the end, a group): r->p then points at it. */
+int hs_pb_next(hs_pb *r, hs_pb_field *f);
+size_t hs_pb_offset(const hs_pb *r); /* bytes from base to the cursor */
+double hs_pb_double(uint64_t bits);
 
 #endif
