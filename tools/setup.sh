@@ -10,7 +10,7 @@ what=${1:-all}
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-pkgs=(cmake make gcc pkg-config libjansson-dev libpcre2-dev libcmocka-dev)
+pkgs=(cmake make gcc pkg-config libjansson-dev libpcre2-dev libcmocka-dev zlib1g-dev)
 if [ "$what" = all ]; then pkgs+=(emscripten chromium); fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -2,6 +2,7 @@
  *
  *   hloscope summary FILE        hloscope fusions FILE      hloscope spills FILE
  *   hloscope computations FILE   hloscope xray LEFT RIGHT   (--json for JSON; FILE may be -)
+ *   hloscope profile FILE        (.xplane.pb, .trace.json, or either gzipped: .gz is gunzipped here)
  *
  * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
  * other failures (a file that cannot be read, bad usage). */
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "hloscope.h"
 
@@ -22,6 +24,8 @@ static void usage(FILE *f) {
           "  spills FILE         the big intermediate, the lines that carry it, HBM traffic\n"
           "  computations FILE   every computation with its instructions and result types\n"
           "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
+          "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
+          "                      .trace.json (a .gz file is decompressed first)\n"
           "  version             print the version\n"
           "\n"
           "FILE may be - for standard input. --json prints the JSON the JS API returns.\n"
@@ -158,6 +162,157 @@ static void human_computations(json_t *j) {
   }
 }
 
+/* Gunzips a whole buffer (a .trace.json.gz, or any gzip stream); NULL on a bad stream. */
+static char *gunzip(const char *in, size_t n, size_t *out_len) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, 15 + 32) != Z_OK) return NULL;
+  size_t cap = n * 4 + 4096, used = 0;
+  char *out = malloc(cap);
+  z.next_in = (Bytef *)in;
+  z.avail_in = (uInt)n;
+  int rc = Z_OK;
+  while (out) {
+    if (used == cap) {
+      char *nb = cap > ((size_t)1 << 33) ? NULL : realloc(out, cap * 2);
+      if (!nb) {
+        free(out);
+        out = NULL;
+        break;
+      }
+      out = nb;
+      cap *= 2;
+    }
+    z.next_out = (Bytef *)out + used;
+    z.avail_out = (uInt)(cap - used > 0x40000000 ? 0x40000000 : cap - used);
+    uInt before = z.avail_out;
+    rc = inflate(&z, Z_NO_FLUSH);
+    used += before - z.avail_out;
+    if (rc == Z_STREAM_END) {
+      /* concatenated members: go on while input remains */
+      if (z.avail_in == 0) break;
+      if (inflateReset(&z) != Z_OK) break;
+      continue;
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
+    if (rc == Z_BUF_ERROR && z.avail_in == 0) break;
+  }
+  inflateEnd(&z);
+  if (out && rc != Z_STREAM_END) {
+    free(out);
+    return NULL;
+  }
+  *out_len = used;
+  return out;
+}
+
+static void fmt_ps(unsigned long long ps, char *buf, size_t cap) {
+  if (ps >= 1000000000000ULL) snprintf(buf, cap, "%.3f s", ps / 1e12);
+  else if (ps >= 1000000000ULL) snprintf(buf, cap, "%.3f ms", ps / 1e9);
+  else if (ps >= 1000000ULL) snprintf(buf, cap, "%.3f us", ps / 1e6);
+  else snprintf(buf, cap, "%.3f ns", ps / 1e3);
+}
+
+static void human_profile(json_t *j, const char *path) {
+  json_t *dev = json_object_get(j, "device");
+  printf("%s: %s profile", path, gets(j, "format"));
+  if (json_is_object(dev)) printf(", counting %s / %s\n", gets(dev, "plane"), gets(dev, "line"));
+  else printf(", no device events to count\n");
+  json_t *ops = json_object_get(j, "ops");
+  size_t n = json_array_size(ops), i;
+  json_t *x;
+  if (n) {
+    printf("\ntop ops (of %zu) by self time:\n", n);
+    printf("  %-40s %8s %13s %13s %13s  %s\n", "name", "count", "total", "self", "per run", "category");
+    json_array_foreach(ops, i, x) {
+      if (i >= 25) break;
+      char t[32], s[32], r[32];
+      fmt_ps((unsigned long long)geti(x, "total_ps"), t, sizeof t);
+      fmt_ps((unsigned long long)geti(x, "self_ps"), s, sizeof s);
+      fmt_ps((unsigned long long)geti(x, "per_run_ps"), r, sizeof r);
+      printf("  %-40.40s %8lld %13s %13s %13s  %s\n", gets(x, "name"), geti(x, "occurrences"), t, s, r,
+             gets(x, "category"));
+    }
+  }
+  json_t *progs = json_object_get(j, "programs");
+  if (json_array_size(progs)) {
+    printf("\nprograms:\n");
+    json_array_foreach(progs, i, x) {
+      char e[32];
+      fmt_ps((unsigned long long)geti(x, "envelope_ps"), e, sizeof e);
+      printf("  %-40.40s id %-21s %5lld runs, envelope %s\n", gets(x, "name"), gets(x, "program_id"), geti(x, "runs"),
+             e);
+    }
+  }
+  printf("\nplanes:\n");
+  json_array_foreach(json_object_get(j, "planes"), i, x) {
+    json_t *ls = json_object_get(x, "lines");
+    printf("  %s (%zu lines)\n", gets(x, "name"), json_array_size(ls));
+    size_t k;
+    json_t *l;
+    json_array_foreach(ls, k, l) {
+      if (k >= 12) {
+        printf("    ... %zu more lines\n", json_array_size(ls) - k);
+        break;
+      }
+      printf("    %-48.48s %lld events\n", gets(l, "name"), geti(l, "events"));
+    }
+  }
+  json_t *mods = json_object_get(j, "hlo_modules");
+  if (json_array_size(mods)) {
+    printf("\nHLO modules in /host:metadata:");
+    json_array_foreach(mods, i, x) printf("%s %s", i ? "," : "", json_string_value(x));
+    printf("\n");
+  }
+  print_warnings(json_object_get(j, "warnings"), path);
+}
+
+static int cmd_profile(const char *path, int json) {
+  size_t len = 0;
+  char *data = read_all(path, &len);
+  if (!data) {
+    fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  size_t pl = strlen(path);
+  if (pl > 3 && strcmp(path + pl - 3, ".gz") == 0) {
+    size_t n = 0;
+    char *raw = gunzip(data, len, &n);
+    free(data);
+    if (!raw) {
+      fprintf(stderr, "%s:0:0: HS_E_FORMAT: not a readable gzip stream\n", path);
+      return 2;
+    }
+    data = raw;
+    len = n;
+  }
+  hs_error err;
+  hs_profile *p = hs_profile_parse(data, len, &err);
+  free(data);
+  if (!p) {
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
+    return err.code == HS_E_NOMEM ? 1 : 2;
+  }
+  size_t n = 0;
+  char *out = hs_profile_json(p, &n);
+  hs_profile_free(p);
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    return 1;
+  }
+  if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    human_profile(j, path);
+    json_decref(j);
+  }
+  hs_free(out);
+  return 0;
+}
+
 static void human_xray(json_t *j, const char *lpath, const char *rpath, const char *ltext, const char *rtext) {
   json_t *s = json_object_get(j, "summary");
   printf("%s\n%s\n", gets(s, "stat"), gets(s, "explanation"));
@@ -207,6 +362,13 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "version") == 0) {
     printf("hloscope %s\n", HS_VERSION);
     return 0;
+  }
+  if (strcmp(cmd, "profile") == 0) {
+    if (nargs != 2) {
+      usage(stderr);
+      return 1;
+    }
+    return cmd_profile(args[1], json);
   }
   int is_xray = strcmp(cmd, "xray") == 0;
   if ((is_xray && nargs != 3) || (!is_xray && nargs != 2)) {
