@@ -83,4 +83,18 @@ char *hsw_xray(const char *l, size_t ln, const char *r, size_t rn) {
   return s;
 }
 
+/* Profiles: JS writes the bytes (.xplane.pb, or trace JSON already gunzipped) into wasm memory
+ * and may free them as soon as this returns: the profile copies what it keeps. */
+hs_profile *hsw_profile_parse(const void *data, size_t len) {
+  last_side = 0;
+  return hs_profile_parse(data, len, &last_error);
+}
+
+char *hsw_profile_json(const hs_profile *p) {
+  last_len = 0;
+  return hs_profile_json(p, &last_len);
+}
+
+void hsw_profile_free(hs_profile *p) { hs_profile_free(p); }
+
 void hsw_free(void *p) { free(p); }

@@ -154,3 +154,67 @@ export interface HloDocument {
 
 /** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */
 export function xrayJSON(left: string, right: string): string;
+
+// ---- profiles (jax.profiler.trace output) ----------------------------------------------------
+
+/**
+ * What `parseProfile(bytes).summary()` returns (and `hloscope profile --json FILE` prints).
+ * Times are integer picoseconds. Counting follows XProf (FORMATS.md section 5): TPU counts only
+ * the `XLA Ops` line of the first `/device:TPU:N` plane with the `device_offset_ps` /
+ * `device_duration_ps` stats preferred; GPU counts the kernels with `hlo_op` on the
+ * `Stream #N(...)` lines of `/device:GPU:N` planes; XLA:CPU counts the `/host:CPU` thread events
+ * with `hlo_op`. Self time = time minus direct children (time containment on the same line).
+ */
+export interface Profile {
+  format: "xplane" | "trace_json";
+  /** Every plane and line in file order, with the number of events on each line. */
+  planes: { name: string; lines: { name: string; events: number }[] }[];
+  /** Which events were counted: one plane and line, or "/device:GPU:*" / "Stream #*" and
+   * "/host:CPU" / "*" when several were; null when the profile holds nothing to count. */
+  device: { plane: string; line: string } | null;
+  /** Programs (sorted by name, then id). TPU: the `XLA Modules` events `jit_f(<id>)`; elsewhere
+   * grouped by `program_id` (else `hlo_module`). runs: occurrences of the program (TPU), distinct
+   * `run_id`s, or, without run ids, the most common count among its top-level ops (a warning
+   * says so). envelope_ps: the sum over runs of last end minus first start. */
+  programs: {
+    name: string | null;
+    /** A decimal string: program ids exceed 2^53 (and 2^63). null when the file drops them (trace JSON). */
+    program_id: string | null;
+    runs: number;
+    envelope_ps: number;
+  }[];
+  /** Per op (HLO instruction name, joined with its module), sorted by self_ps descending, then name. */
+  ops: {
+    name: string;             // instruction name, e.g. "broadcast_add_fusion", "copy-done.2"
+    module: string | null;    // its program's name, e.g. "jit_f"
+    category: string | null;  // TPU `hlo_category` ("loop fusion", "copy-done", ...), else null
+    occurrences: number;
+    total_ps: number;
+    self_ps: number;
+    per_run_ps: number;       // total_ps / runs of its module (0 if unknown)
+  }[];
+  /** Names of the HloModuleProtos embedded in `/host:metadata` (one per program, file order). */
+  hlo_modules: string[];
+  /** line and column are 0 (a protobuf has no lines); codes HS_W_TRUNCATED, HS_W_PROFILE_SKIPPED,
+   * HS_W_PROFILE_NO_DEVICE, HS_W_PROFILE_RUNS_GUESSED. */
+  warnings: Warning[];
+}
+
+export interface ProfileHandle {
+  /** The raw JSON text: byte for byte what `hloscope profile --json FILE` prints. */
+  json(): string;
+  summary(): Profile;
+  /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
+  free(): void;
+}
+
+/**
+ * Reads a profile from the bytes of a `.xplane.pb` or a trace-event JSON (`.trace.json`).
+ * Gunzip a `.trace.json.gz` first (`await gunzip(bytes)`). The bytes are copied: the caller
+ * keeps them. Throws HloscopeError (HS_E_SYNTAX with line/column for bad JSON, HS_E_FORMAT for
+ * neither format or a gzip stream); a truncated protobuf gives a profile with warnings.
+ */
+export function parseProfile(bytes: Uint8Array | ArrayBuffer): ProfileHandle;
+
+/** Gunzips bytes with DecompressionStream('gzip') (Node 18+, Chromium, Firefox, Safari 16.4+). */
+export function gunzip(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array>;

@@ -5,6 +5,8 @@
 //   const doc = parse(text);            // throws HloscopeError with code, line, column
 //   doc.fusions(); doc.spills(); doc.summary(); doc.free();
 //   xray(stablehloText, optimizedHloText);
+//   const prof = parseProfile(bytes);   // .xplane.pb or trace JSON bytes (gunzip .gz first)
+//   prof.summary(); prof.free();
 //
 // Results are plain objects decoded from the JSON the core writes (the CLI's --json prints the
 // same bytes). No view into wasm memory is kept across calls: memory growth replaces it.
@@ -189,3 +191,61 @@ export function xrayJSON(left, right) {
 
 /** The x-ray of a StableHLO (left) / optimized HLO (right) pair. */
 export function xray(left, right) { return JSON.parse(xrayJSON(left, right)); }
+
+// ---- profiles ------------------------------------------------------------------------------
+
+const profileRegistry = typeof FinalizationRegistry !== 'undefined'
+  ? new FinalizationRegistry((prof) => { if (M) M._hsw_profile_free(prof); })
+  : null;
+
+class Profile {
+  #p;
+  constructor(p) {
+    this.#p = p;
+    profileRegistry?.register(this, p, this);
+  }
+  /** The raw JSON text: byte for byte what `hloscope profile --json FILE` prints. */
+  json() {
+    if (!this.#p) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this profile was freed' });
+    const p = core()._hsw_profile_json(this.#p) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return takeString(p);
+  }
+  summary() { return JSON.parse(this.json()); }
+  free() {
+    if (!this.#p) return;
+    profileRegistry?.unregister(this);
+    core()._hsw_profile_free(this.#p);
+    this.#p = 0;
+  }
+}
+
+/**
+ * Reads a profile: the bytes of a `.xplane.pb`, or of a trace-event JSON (`.trace.json`).
+ * A `.gz` file must be gunzipped first (see `gunzip`). Throws HloscopeError on a parse error.
+ */
+export function parseProfile(bytes) {
+  const m = core();
+  let u8;
+  if (bytes instanceof Uint8Array) u8 = bytes;
+  else if (bytes instanceof ArrayBuffer) u8 = new Uint8Array(bytes);
+  else if (ArrayBuffer.isView(bytes)) u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  else throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected the profile as a Uint8Array or an ArrayBuffer' });
+  const ptr = m._malloc(Math.max(1, u8.length)) >>> 0;
+  if (!ptr) throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${u8.length} bytes for the profile` });
+  m.HEAPU8.set(u8, ptr);
+  try {
+    const p = m._hsw_profile_parse(ptr, u8.length) >>> 0;
+    if (!p) throw lastError();
+    return new Profile(p);
+  } finally {
+    m._free(ptr); // the profile copies what it keeps
+  }
+}
+
+/** Gunzips bytes (a `.trace.json.gz`) with the platform's DecompressionStream (Node 18+, browsers). */
+export async function gunzip(bytes) {
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const stream = new Blob([u8]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}

@@ -1,0 +1,88 @@
+// Profiles through the wasm build: `parseProfile(bytes).json()` must equal the native CLI's
+// `hloscope profile --json FILE` byte for byte on every profile we have (the shared TPU and GPU
+// captures, read in place, and every CPU fixture's .xplane.pb and .trace.json.gz). The .gz files
+// are gunzipped here with node:zlib for the wasm side; the CLI gunzips them itself. Skips with a
+// message when a build is missing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { gunzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(root, 'build/native/hloscope');
+const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
+const profilesDir = path.resolve(root, '../shared/captures/profiles');
+const hasShared = existsSync(profilesDir);
+
+const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
+if (api) await api.load();
+
+function profiles() {
+  const files = [];
+  if (hasShared) for (const f of readdirSync(profilesDir).sort()) if (f.endsWith('.xplane.pb')) files.push(path.join(profilesDir, f));
+  const fx = path.join(root, 'fixtures');
+  if (existsSync(fx)) {
+    for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-')).sort()) {
+      for (const id of readdirSync(path.join(fx, v)).sort()) {
+        for (const name of ['profile.xplane.pb', 'profile.trace.json.gz']) {
+          const p = path.join(fx, v, id, name);
+          if (existsSync(p)) files.push(p);
+        }
+      }
+    }
+  }
+  return files;
+}
+
+const skipWasm = !wasmBuilt && 'wasm not built (npm run build:wasm)';
+const skipBoth = skipWasm || (!existsSync(cli) && 'native CLI not built (npm run build:native)');
+
+test('wasm parseProfile().json() equals `hloscope profile --json` on every profile', { skip: skipBoth }, () => {
+  const files = profiles();
+  if (!hasShared) console.log('SKIPPED (shared part): ../shared/captures is absent');
+  assert.ok(files.length > 0);
+  for (const f of files) {
+    const native = execFileSync(cli, ['profile', '--json', f], { maxBuffer: 1 << 28 }).toString('utf8').replace(/\n$/, '');
+    let bytes = readFileSync(f);
+    if (f.endsWith('.gz')) bytes = gunzipSync(bytes);
+    const prof = api.parseProfile(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const wasm = prof.json();
+    prof.free();
+    assert.equal(wasm, native, `${path.relative(root, f)}: wasm and native JSON differ`);
+  }
+});
+
+test('the TPU sample through the JS API: XLA Ops counted, program ids exact', { skip: skipWasm || (!hasShared && 'SKIPPED: ../shared/captures is absent') }, () => {
+  const bytes = readFileSync(path.join(profilesDir, 'xprof_tpu_inference_2.xplane.pb'));
+  const prof = api.parseProfile(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const s = prof.summary();
+  assert.deepEqual(s.device, { plane: '/device:TPU:0', line: 'XLA Ops' });
+  // the id is above 2^63: a string, never a rounded double
+  assert.ok(s.programs.some((p) => p.name === 'jit_f' && p.program_id === '12190760917235803885'));
+  assert.ok(s.ops.some((o) => o.name === 'broadcast_add_fusion'));
+  prof.free();
+  prof.free(); // idempotent
+  assert.throws(() => prof.json(), { name: 'HloscopeError', code: 'HS_E_FREED' });
+});
+
+test('gunzip() (DecompressionStream) gives the bytes node:zlib gives', { skip: skipWasm }, async () => {
+  const fx = profiles().find((f) => f.endsWith('.gz'));
+  if (!fx) return;
+  const gz = readFileSync(fx);
+  const ours = await api.gunzip(new Uint8Array(gz));
+  assert.deepEqual(Buffer.from(ours), gunzipSync(gz));
+  const prof = api.parseProfile(ours);
+  assert.equal(prof.summary().format, 'trace_json');
+  prof.free();
+});
+
+test('parse errors are HloscopeErrors with codes and positions', { skip: skipWasm }, () => {
+  assert.throws(() => api.parseProfile(new Uint8Array(0)), { name: 'HloscopeError', code: 'HS_E_EMPTY' });
+  assert.throws(() => api.parseProfile(new Uint8Array([0x1f, 0x8b, 8, 0])), { name: 'HloscopeError', code: 'HS_E_FORMAT' });
+  const bad = new TextEncoder().encode('{"traceEvents":[\n{"ph":"X","ts":,}]}');
+  assert.throws(() => api.parseProfile(bad), (e) => e.name === 'HloscopeError' && e.code === 'HS_E_SYNTAX' && e.line === 2);
+  assert.throws(() => api.parseProfile('text'), { name: 'HloscopeError', code: 'HS_E_ARG' });
+});
