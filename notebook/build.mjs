@@ -62,7 +62,7 @@ function csp({ scriptSrc, connect }) {
   ].join('; ');
 }
 
-function virtualPlugin({ worker }) {
+function virtualPlugin({ worker, inWorker = false }) {
   return {
     name: 'hloscope-virtual',
     setup(build) {
@@ -79,12 +79,18 @@ function virtualPlugin({ worker }) {
           // bundle is self-contained (workers, Blob URLs, file:// pages need no second request)
           // and the glue never tries to fetch() its wasm (a page's connect-src would refuse).
           // A local export shadows the `export *` of the same name.
+          // The worker bundle carries no wasm: the page that starts it sends its own copy of the
+          // bytes first (engine.js, op 'init'), so the single file holds the module once.
           return {
-            contents: `import wasmBinary from ${JSON.stringify(wasmFile)};\n` +
+            contents: (inWorker
+              ? 'let wasmBinary = null;\nexport function setWasmBinary(bytes) { wasmBinary = bytes; }\n'
+              : `import wasmBinary from ${JSON.stringify(wasmFile)};\nexport { wasmBinary };\n`) +
               `import { load as coreLoad } from ${JSON.stringify(apiModule)};\n` +
               `export * from ${JSON.stringify(apiModule)};\n` +
               // locateFile also keeps the glue from building a URL from import.meta.url (none in an IIFE).
-              'export function load(options = {}) { return coreLoad({ wasmBinary, locateFile: (p) => p, ...options }); }\n',
+              'export function load(options = {}) {\n' +
+              '  if (!wasmBinary && !options.wasmBinary) return Promise.reject(new Error("hloscope: no wasm bytes were handed to this worker"));\n' +
+              '  return coreLoad({ wasmBinary, locateFile: (p) => p, ...options });\n}\n',
             resolveDir: root,
             loader: 'js',
           };
@@ -126,12 +132,12 @@ const common = {
   write: false,
 };
 
-async function bundle(entry, { worker = {}, css = false } = {}) {
+async function bundle(entry, { worker = {}, css = false, inWorker = false } = {}) {
   const r = await esbuild.build({
     ...common,
     entryPoints: [entry],
     outdir: dist,
-    plugins: [virtualPlugin({ worker })],
+    plugins: [virtualPlugin({ worker, inWorker })],
   });
   const js = r.outputFiles.find((f) => f.path.endsWith('.js'));
   const cssOut = r.outputFiles.find((f) => f.path.endsWith('.css'));
@@ -190,7 +196,7 @@ async function main() {
   if (!haveWasm) console.warn('build: wasm/gen/hloscope_core.{mjs,wasm} or wasm/hloscope.mjs missing: ' +
     'bundling a stub API (run `npm run build:wasm` first for a working core)');
 
-  const worker = await bundle(join(nb, 'src/worker.js'));
+  const worker = await bundle(join(nb, 'src/worker.js'), { inWorker: true });
   writeFileSync(join(dist, 'worker.js'), worker.js);
   const inlineWorker = { source: worker.js };
 

@@ -5,6 +5,7 @@
 // { id, progress: { stage, done?, total? } } while working, then { id, ok: true, result } or
 // { id, ok: false, error }. Texts are kept here by key so that an x-ray of two dump cells
 // does not copy megabytes again.
+//   init { wasmBinary }: the page's copy of the wasm bytes, sent first (no answer)
 //   text-begin { key }, text-part { key, part }: a big text in slices (no answer), then
 //   analyze { key, sliced: true }
 //   analyze { key, text | file }  -> analyzeText() result (+ blob: the text as a Blob when it is
@@ -56,6 +57,11 @@ function textOf(ref) {
 
 async function handle(msg) {
   const { id, op } = msg;
+  if (op === 'init') {
+    // The page hands over its copy of the wasm bytes (see hs:api in notebook/build.mjs).
+    if (msg.wasmBinary && api.setWasmBinary) api.setWasmBinary(msg.wasmBinary);
+    return null;
+  }
   if (op === 'text-begin') { incoming.set(msg.key, []); return null; }
   if (op === 'text-part') { incoming.get(msg.key)?.push(msg.part); return null; }
   if (op === 'analyze') {

@@ -18,3 +18,5 @@ export function isLoaded() { return false; }
 export function version() { throw new HloscopeError(MESSAGE); }
 export function parse() { throw new HloscopeError(MESSAGE); }
 export function xray() { throw new HloscopeError(MESSAGE); }
+export const wasmBinary = null;
+export function setWasmBinary() {}

@@ -33,6 +33,8 @@ function startWorker() {
     console.warn('hloscope: analysis runs on the main thread:', e.message);
     return null;
   }
+  // The worker bundle holds no wasm: send this page's bytes first (messages keep their order).
+  if (api.wasmBinary) worker.postMessage({ id: 0, op: 'init', wasmBinary: api.wasmBinary });
   worker.onmessage = (e) => {
     const m = e.data;
     const p = pending.get(m.id);
