@@ -772,8 +772,8 @@ static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tm
     warn(p, HS_W_TRUNCATED, "plane at byte %zu is malformed from byte %zu on: read what came before",
          (size_t)(pf->data - sr->base), hs_pb_offset(&r));
   }
-  qsort(t->sm, t->n_sm, sizeof *t->sm, cmp_sm);
-  qsort(t->em, t->n_em, sizeof *t->em, cmp_em);
+  if (t->n_sm > 1) qsort(t->sm, t->n_sm, sizeof *t->sm, cmp_sm);
+  if (t->n_em > 1) qsort(t->em, t->n_em, sizeof *t->em, cmp_em);
   uint32_t pname = intern(p, name ? (const char *)name : "", name_len);
   if (pname == NONE) return;
   uint32_t pi = add_plane(p, pname);
@@ -1113,10 +1113,12 @@ static int cmp_u64(const void *a, const void *b) {
 
 typedef struct {
   uint64_t start, end;
+  uint32_t prog; /* TPU module runs: the program */
 } span;
 static int cmp_span(const void *a, const void *b) {
   const span *x = a, *y = b;
-  return x->start < y->start ? -1 : x->start > y->start;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->prog < y->prog ? -1 : x->prog > y->prog;
 }
 
 static uint64_t ev_end(const pev *e) { return sat_add(e->start, e->dur); }
@@ -1176,6 +1178,21 @@ static int cmp_prog(const void *a, const void *b) {
   if (c) return c;
   if (x->has_pid != y->has_pid) return x->has_pid ? 1 : -1;
   return x->program_id < y->program_id ? -1 : x->program_id > y->program_id;
+}
+
+typedef struct {
+  uint32_t owner;
+  uint8_t has_run;
+  uint64_t run;
+  uint32_t ev;
+} member;
+
+static int cmp_member(const void *a, const void *b) {
+  const member *x = a, *y = b;
+  if (x->owner != y->owner) return x->owner < y->owner ? -1 : 1;
+  if (x->has_run != y->has_run) return x->has_run < y->has_run ? -1 : 1;
+  if (x->run != y->run) return x->run < y->run ? -1 : 1;
+  return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
 /* Runs without run ids: each top-level op of a program runs once per run, so the most common
@@ -1256,8 +1273,7 @@ static bool count(hs_profile *p) {
   if (want == K_TPU_OPS) {
     /* programs: the XLA Modules events; ops join them by program id, else by time containment */
     span *ms = malloc((size_t)(n_mod ? n_mod : 1) * sizeof *ms);
-    uint32_t *mprog = malloc((size_t)(n_mod ? n_mod : 1) * sizeof *mprog);
-    if (!ms || !mprog) ok = false;
+    if (!ms) ok = false;
     for (uint32_t i = 0; ok && i < n_mod; i++) {
       pev *e = &mods[i];
       int32_t g = find_prog(p, &by_pid, &by_name, e->has_pid, e->program_id, e->name);
@@ -1269,23 +1285,9 @@ static bool count(hs_profile *p) {
       p->progs[g].envelope = sat_add(p->progs[g].envelope, e->dur);
       ms[i].start = e->raw_start;
       ms[i].end = ev_end(e);
-      mprog[i] = (uint32_t)g;
+      ms[i].prog = (uint32_t)g;
     }
-    /* sort module spans by start, keeping their program */
-    for (uint32_t i = 1; ok && i < n_mod; i++) {
-      span s = ms[i];
-      uint32_t g = mprog[i];
-      uint32_t j = i;
-      if (ms[j - 1].start <= s.start) continue;
-      /* insertion sort only when out of order (files list them in time order) */
-      while (j > 0 && ms[j - 1].start > s.start) {
-        ms[j] = ms[j - 1];
-        mprog[j] = mprog[j - 1];
-        j--;
-      }
-      ms[j] = s;
-      mprog[j] = g;
-    }
+    if (ok && n_mod > 1) qsort(ms, n_mod, sizeof *ms, cmp_span);
     for (uint32_t i = 0; ok && i < n_ops_ev; i++) {
       pev *e = &ops[i];
       if (e->module != NONE) continue;
@@ -1301,50 +1303,52 @@ static bool count(hs_profile *p) {
         if (ms[mid].start <= e->raw_start) lo = mid + 1;
         else hi = mid;
       }
-      if (lo > 0 && e->raw_start < ms[lo - 1].end) e->module = p->progs[mprog[lo - 1]].name;
+      if (lo > 0 && e->raw_start < ms[lo - 1].end) e->module = p->progs[ms[lo - 1].prog].name;
     }
     free(ms);
-    free(mprog);
   } else {
-    /* programs: by program id (else by module name); runs from run ids, else guessed */
-    uint32_t *owner = malloc((size_t)n_ops_ev * sizeof *owner);
-    if (!owner) ok = false;
+    /* programs: by program id (else by module name); runs from run ids, else guessed. The
+     * events are grouped by sorting (program, run id), so the work stays n log n. */
+    member *mb = malloc((size_t)n_ops_ev * sizeof *mb);
+    uint32_t *members = malloc((size_t)n_ops_ev * sizeof *members);
+    span *spans = malloc((size_t)n_ops_ev * sizeof *spans);
+    if (!mb || !members || !spans) ok = false;
     for (uint32_t i = 0; ok && i < n_ops_ev; i++) {
       pev *e = &ops[i];
       int32_t g = find_prog(p, &by_pid, &by_name, e->has_pid, e->program_id, e->module);
-      if (g < 0) ok = false;
-      else owner[i] = (uint32_t)g;
+      if (g < 0) {
+        ok = false;
+        break;
+      }
+      mb[i].owner = (uint32_t)g;
+      mb[i].has_run = e->has_run;
+      mb[i].run = e->has_run ? e->run_id : 0;
+      mb[i].ev = i;
     }
-    uint32_t *members = ok ? malloc((size_t)n_ops_ev * sizeof *members) : NULL;
-    span *spans = ok ? malloc((size_t)n_ops_ev * sizeof *spans) : NULL;
-    uint64_t *runs = ok ? malloc((size_t)n_ops_ev * sizeof *runs) : NULL;
-    if (!members || !spans || !runs) ok = false;
-    for (uint32_t g = 0; ok && g < p->n_progs; g++) {
+    if (ok && n_ops_ev > 1) qsort(mb, n_ops_ev, sizeof *mb, cmp_member);
+    for (uint32_t a = 0, b = 0; ok && a < n_ops_ev; a = b) {
+      uint32_t g = mb[a].owner;
+      while (b < n_ops_ev && mb[b].owner == g) b++;
       pprog *pg = &p->progs[g];
-      uint32_t nm = 0, nr = 0;
-      for (uint32_t i = 0; i < n_ops_ev; i++)
-        if (owner[i] == g) {
-          members[nm++] = i;
-          if (ops[i].has_run) runs[nr++] = ops[i].run_id;
-        }
-      if (nr) {
+      /* [a, b): this program's events; those with run ids sort last */
+      uint32_t first_run = a;
+      while (first_run < b && !mb[first_run].has_run) first_run++;
+      if (first_run < b) {
         /* distinct run ids; envelope = sum over runs of last end - first start */
-        qsort(runs, nr, sizeof *runs, cmp_u64);
-        uint64_t distinct = 0;
-        for (uint32_t i = 0; i < nr; i++) distinct += i == 0 || runs[i] != runs[i - 1];
-        pg->runs = distinct;
-        for (uint32_t i = 0, r0 = 0; i < nr; i = r0) {
-          uint64_t id = runs[i], lo = UINT64_MAX, hi = 0;
-          while (r0 < nr && runs[r0] == id) r0++;
-          for (uint32_t k = 0; k < nm; k++) {
-            const pev *e = &ops[members[k]];
-            if (!e->has_run || e->run_id != id) continue;
+        for (uint32_t r0 = first_run, r1 = first_run; r0 < b; r0 = r1) {
+          uint64_t lo = UINT64_MAX, hi = 0;
+          while (r1 < b && mb[r1].run == mb[r0].run) {
+            const pev *e = &ops[mb[r1].ev];
             if (e->start < lo) lo = e->start;
             if (ev_end(e) > hi) hi = ev_end(e);
+            r1++;
           }
+          pg->runs++;
           if (hi > lo) pg->envelope = sat_add(pg->envelope, hi - lo);
         }
       } else {
+        uint32_t nm = b - a;
+        for (uint32_t k = 0; k < nm; k++) members[k] = mb[a + k].ev;
         pg->runs = guess_runs(ops, members, nm);
         pg->runs_guessed = 1;
         /* envelope: the top-level events in time order, cut into `runs` equal groups */
@@ -1354,22 +1358,22 @@ static bool count(hs_profile *p) {
           if (e->depth) continue;
           spans[ns].start = e->start;
           spans[ns].end = ev_end(e);
+          spans[ns].prog = 0;
           ns++;
         }
-        qsort(spans, ns, sizeof *spans, cmp_span);
+        if (ns > 1) qsort(spans, ns, sizeof *spans, cmp_span);
         uint64_t per = pg->runs && ns % pg->runs == 0 ? ns / pg->runs : ns;
-        for (uint32_t s = 0; per && s < ns; s += (uint32_t)per) {
-          uint64_t lo = spans[s].start, hi = 0;
-          for (uint32_t k = s; k < s + per && k < ns; k++)
+        for (uint32_t q = 0; per && q < ns; q += (uint32_t)per) {
+          uint64_t lo = spans[q].start, hi = 0;
+          for (uint32_t k = q; k < q + per && k < ns; k++)
             if (spans[k].end > hi) hi = spans[k].end;
           if (hi > lo) pg->envelope = sat_add(pg->envelope, hi - lo);
         }
       }
     }
-    free(owner);
+    free(mb);
     free(members);
     free(spans);
-    free(runs);
     uint32_t guessed = 0;
     for (uint32_t g = 0; g < p->n_progs; g++) guessed += p->progs[g].runs_guessed;
     if (ok && guessed)
@@ -1424,8 +1428,8 @@ static bool count(hs_profile *p) {
   map_free(&by_name);
   map_free(&opmap);
   if (!ok) return false;
-  qsort(p->ops, p->n_ops, sizeof *p->ops, cmp_op);
-  qsort(p->progs, p->n_progs, sizeof *p->progs, cmp_prog);
+  if (p->n_ops > 1) qsort(p->ops, p->n_ops, sizeof *p->ops, cmp_op);
+  if (p->n_progs > 1) qsort(p->progs, p->n_progs, sizeof *p->progs, cmp_prog);
   return true;
 }
 
@@ -1514,13 +1518,27 @@ char *hs_profile_json(const hs_profile *p, size_t *len) {
   if (!p) return NULL;
   json_t *o = json_object();
   json_object_set_new(o, "format", json_string(p->format == FMT_XPLANE ? "xplane" : "trace_json"));
+  /* each plane's lines in the order they were read (a counting sort: trace JSON interleaves them) */
+  uint32_t *first = calloc((size_t)p->n_planes + 1, sizeof *first);
+  uint32_t *order = malloc(((size_t)p->n_lines + 1) * sizeof *order);
+  if (!first || !order) {
+    free(first);
+    free(order);
+    json_decref(o);
+    return NULL;
+  }
+  for (uint32_t l = 0; l < p->n_lines; l++) first[p->lines[l].plane + 1]++;
+  for (uint32_t i = 0; i < p->n_planes; i++) first[i + 1] += first[i];
+  for (uint32_t l = 0; l < p->n_lines; l++) order[first[p->lines[l].plane]++] = l;
+  for (uint32_t i = p->n_planes; i > 0; i--) first[i] = first[i - 1];
+  first[0] = 0;
   json_t *planes = json_array();
   for (uint32_t i = 0; i < p->n_planes; i++) {
     json_t *po = json_object();
     json_object_set_new(po, "name", jstrid(p, p->planes[i].name));
     json_t *ls = json_array();
-    for (uint32_t l = 0; l < p->n_lines; l++) {
-      if (p->lines[l].plane != i) continue;
+    for (uint32_t k = first[i]; k < first[i + 1]; k++) {
+      uint32_t l = order[k];
       json_t *lo = json_object();
       json_object_set_new(lo, "name", jstrid(p, p->lines[l].name));
       json_object_set_new(lo, "events", jps(p->lines[l].events));
@@ -1529,6 +1547,8 @@ char *hs_profile_json(const hs_profile *p, size_t *len) {
     json_object_set_new(po, "lines", ls);
     json_array_append_new(planes, po);
   }
+  free(first);
+  free(order);
   json_object_set_new(o, "planes", planes);
   if (p->device_plane != NONE) {
     json_t *d = json_object();

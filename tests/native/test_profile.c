@@ -529,6 +529,29 @@ static void test_torture(void **state) {
   memset(b, 0x0a, n);
   exercise(b, n);
   free(b);
+  /* quadratic traps: 40000 CPU events, each its own program and run, in reverse time order,
+   * plus 40000 TPU XLA Modules runs listed backwards over one XLA Ops event */
+  size_t cap = 40000 * 160 + 512, o = 0;
+  char *t = malloc(cap);
+  assert_non_null(t);
+  o += (size_t)snprintf(t + o, cap - o, "{\"traceEvents\":[{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"/host:CPU\"}}");
+  for (int i = 40000; i > 0; i--)
+    o += (size_t)snprintf(t + o, cap - o,
+                          ",{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"dur\":1,\"name\":\"x\",\"args\":{\"hlo_op\":\"op\",\"hlo_module\":\"m%d\",\"run_id\":\"%d\"}}",
+                          i % 7, i, i, i);
+  o += (size_t)snprintf(t + o, cap - o, "]}");
+  exercise(t, o);
+  o = 0;
+  o += (size_t)snprintf(t + o, cap - o,
+                        "{\"traceEvents\":[{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"/device:TPU:0\"}},"
+                        "{\"ph\":\"M\",\"pid\":2,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"XLA Ops\"}},"
+                        "{\"ph\":\"M\",\"pid\":2,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"XLA Modules\"}},"
+                        "{\"ph\":\"X\",\"pid\":2,\"tid\":1,\"ts\":5,\"dur\":1,\"name\":\"fusion\"}");
+  for (int i = 40000; i > 0; i--)
+    o += (size_t)snprintf(t + o, cap - o, ",{\"ph\":\"X\",\"pid\":2,\"tid\":2,\"ts\":%d,\"dur\":2,\"name\":\"jit_f%d(%d)\"}", i, i, i);
+  o += (size_t)snprintf(t + o, cap - o, "]}");
+  exercise(t, o);
+  free(t);
   print_message("torture inputs: %zu (profiles %zu, errors %zu)\n", n_inputs, n_profiles, n_errors);
 }
 
