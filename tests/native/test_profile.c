@@ -333,7 +333,12 @@ static void test_cpu_wire_facts(void **state) {
   }
 }
 
-/* XProf's own per-op table (tests/profile/make_xprof_reference.py), when it was produced. */
+/* XProf's own per-op table (tests/profile/make_xprof_reference.py, XProf's hlo_stats), summed
+ * by op name. Where XProf's occurrences equal ours, self times agree within 1%. On the TPU
+ * sample XProf merges all four /device:TPU:N planes while we count the first (FORMATS.md
+ * section 5): there its occurrences are a whole multiple of ours (at most the number of TPU
+ * planes) and, for ops of a microsecond or more, the self time per occurrence agrees within
+ * 1% (the cores' times differ by several percent on ops of a few nanoseconds). */
 static void test_xprof_reference(void **state) {
   (void)state;
   char path[2048];
@@ -346,27 +351,77 @@ static void test_xprof_reference(void **state) {
   }
   const char *key;
   json_t *want;
+  size_t compared = 0;
   json_object_foreach(json_object_get(ref, "profiles"), key, want) {
     char p2[2048];
     if (strncmp(key, "shared/", 7) == 0) {
-      if (!profiles_dir()) continue;
-      snprintf(p2, sizeof p2, "%s/%s", profiles_dir(), key + 7);
+      const char *dir = profiles_dir();
+      if (!dir) continue;
+      snprintf(p2, sizeof p2, "%s/%s", dir, key + 7);
     } else {
       snprintf(p2, sizeof p2, "%s/%s", HS_SOURCE_DIR, key);
     }
+    json_t *rows = json_object_get(want, "rows");
+    if (!json_array_size(rows)) continue; /* XProf has no table for XLA:CPU host-only profiles */
     json_t *j = profile_json(p2);
-    const char *op;
-    json_t *w;
-    json_object_foreach(json_object_get(want, "ops"), op, w) {
-      json_t *x = find_op(j, op);
-      if (!x) fail_msg("%s: XProf lists op %s, we do not", key, op);
-      assert_int_equal(iget(x, "occurrences"), iget(w, "occurrences"));
-      double ours = (double)iget(x, "self_ps"), theirs = json_number_value(json_object_get(w, "self_ps"));
-      if (theirs > 0 && (ours - theirs > theirs * 0.01 || theirs - ours > theirs * 0.01))
-        fail_msg("%s: %s self %.0f ps, XProf %.0f ps", key, op, ours, theirs);
+    int tpu_planes = 0;
+    size_t i, k;
+    json_t *x, *r;
+    json_array_foreach(json_object_get(j, "planes"), i, x) tpu_planes += strncmp(sget(x, "name"), "/device:TPU:", 12) == 0;
+    /* XProf by op name */
+    json_t *theirs = json_object();
+    json_array_foreach(rows, k, r) {
+      json_t *t = json_object_get(theirs, sget(r, "name"));
+      if (!t) {
+        t = json_pack("{s:I,s:f}", "occurrences", (json_int_t)0, "self_us", 0.0);
+        json_object_set_new(theirs, sget(r, "name"), t);
+      }
+      json_object_set_new(t, "occurrences", json_integer(iget(t, "occurrences") + iget(r, "occurrences")));
+      json_object_set_new(t, "self_us", json_real(json_number_value(json_object_get(t, "self_us")) +
+                                                  json_number_value(json_object_get(r, "self_us"))));
     }
+    /* ours by op name */
+    json_t *ours = json_object();
+    json_array_foreach(json_object_get(j, "ops"), i, x) {
+      json_t *t = json_object_get(ours, sget(x, "name"));
+      if (!t) {
+        t = json_pack("{s:I,s:I}", "occurrences", (json_int_t)0, "self_ps", (json_int_t)0);
+        json_object_set_new(ours, sget(x, "name"), t);
+      }
+      json_object_set_new(t, "occurrences", json_integer(iget(t, "occurrences") + iget(x, "occurrences")));
+      json_object_set_new(t, "self_ps", json_integer(iget(t, "self_ps") + iget(x, "self_ps")));
+    }
+    assert_int_equal(json_object_size(ours), json_object_size(theirs));
+    const char *op;
+    json_t *t;
+    json_object_foreach(theirs, op, t) {
+      json_t *o = json_object_get(ours, op);
+      if (!o) fail_msg("%s: XProf lists op %s, we do not", key, op);
+      long long occ = iget(o, "occurrences"), xocc = iget(t, "occurrences");
+      double self = (double)iget(o, "self_ps"), xself = json_number_value(json_object_get(t, "self_us")) * 1e6;
+      if (occ != xocc) {
+        /* the TPU planes merged by XProf */
+        if (!(tpu_planes > 1 && xocc % occ == 0 && xocc / occ <= tpu_planes))
+          fail_msg("%s: %s occurs %lld times, XProf says %lld", key, op, occ, xocc);
+        self /= (double)occ;
+        xself /= (double)xocc;
+        /* the cores' own times differ, by several percent for ops of a few nanoseconds
+         * (copy-start.1: 1.70 ns averaged over four cores, 1.85 ns on the first): compare
+         * times only for ops of a microsecond or more */
+        if (xself < 1e6) {
+          compared++;
+          continue;
+        }
+      }
+      double diff = self > xself ? self - xself : xself - self;
+      if (diff > xself * 0.01 + 1.0) /* 1 ps: XProf prints microseconds with 5 decimals */ fail_msg("%s: %s self %.0f ps, XProf %.0f ps", key, op, self, xself);
+      compared++;
+    }
+    json_decref(theirs);
+    json_decref(ours);
     json_decref(j);
   }
+  print_message("ops compared with XProf %s: %zu\n", sget(ref, "xprof"), compared);
   json_decref(ref);
 }
 
