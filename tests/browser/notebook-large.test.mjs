@@ -228,14 +228,24 @@ describe('notebook with a 50 MB dump', { skip: skipWithoutChromium ?? false, tim
     const t0 = Date.now();
     await p.page.reload();
     await waitForNotebook(p.page);
+    // Renaming the dump while it is still being read back must not overwrite the stored copy.
+    await setDumpName(p.page, id, 'large');
     await p.page.waitForFunction((sel) => /fusion ops/.test(document.querySelector(`${sel} [data-testid=dump-meta]`)?.textContent || ''),
       cell(id), { timeout: 120000, polling: 200 });
-    const restored = await p.page.evaluate(() => {
-      const c = window.hloscopeNotebook.state.cells.find((x) => x.name === 'big');
+    const restoredIn = Date.now() - t0;
+    const readBack = () => p.page.evaluate(() => {
+      const c = window.hloscopeNotebook.state.cells.find((x) => x.name === 'large');
       return { length: c.text.length, head: c.text.slice(0, 40), tail: c.text.slice(-2) };
     });
-    t.diagnostic(`restored ${restored.length} characters in ${Date.now() - t0} ms`);
-    assert.deepEqual(restored, { length: info.bytes, head: 'HloModule jit_big, entry_computation_lay', tail: '}\n' });
+    const whole = { length: info.bytes, head: 'HloModule jit_big, entry_computation_lay', tail: '}\n' };
+    assert.deepEqual(await readBack(), whole);
+    t.diagnostic(`restored ${info.bytes} characters in ${restoredIn} ms`);
+    await p.page.waitForFunction(() => !window.hloscopeNotebook.unsaved, null, { timeout: 60000 });
+    await p.page.reload();
+    await waitForNotebook(p.page);
+    await p.page.waitForFunction((sel) => /fusion ops/.test(document.querySelector(`${sel} [data-testid=dump-meta]`)?.textContent || ''),
+      cell(id), { timeout: 120000, polling: 200 });
+    assert.deepEqual(await readBack(), whole, 'still whole after a rename during the read-back and another reload');
   });
 
   test('a 50 MB optimized HLO dropped as a file is analysed off the main thread, and its x-ray scrolls', async (t) => {

@@ -23,7 +23,11 @@ const app = {
 };
 
 const store = new NotebookStore({ onStatus: showSaveStatus });
-store.getState = () => ({ title: app.title, cells: app.cells.map(({ id, kind, name, text, blob }) => ({ id, kind, name, text, blob })) });
+// `hold`: a big dump still being read back from storage; its stored record must not be rewritten.
+store.getState = () => ({
+  title: app.title,
+  cells: app.cells.map(({ id, kind, name, text, blob, restoring }) => ({ id, kind, name, text, blob, hold: !!restoring })),
+});
 
 let idCounter = 0;
 function newId() {
@@ -147,7 +151,10 @@ function insertCell(rec, index = app.cells.length, { save = true } = {}) {
   const next = cellsEl.children[index] || null;
   cellsEl.insertBefore(cell.el, next);
   if (save) store.cellChanged(cell.id);
-  if (cell.kind === 'dump' && rec.blob && !cell.text) analyzeDump(cell, rec.blob, { restoring: !save });
+  if (cell.kind === 'dump' && rec.blob && !cell.text) {
+    cell.restoring = !save;
+    analyzeDump(cell, rec.blob, { restoring: !save });
+  }
   else if (cell.kind === 'dump' && cell.text) analyzeDump(cell);
   return cell;
 }
@@ -248,6 +255,7 @@ function buildCell(cell) {
     if (cell.silent) return;
     cell.text = text;
     cell.blob = null;
+    cell.restoring = false;
     store.cellChanged(cell.id);
     if (cell.kind === 'dump') {
       clearTimeout(cell.timer);
@@ -388,6 +396,7 @@ function setDumpText(cell, text) {
   const wasBig = !cell.editor;
   cell.text = text;
   cell.blob = null;
+  cell.restoring = false;
   store.cellChanged(cell.id);
   if (text.length >= LARGE || wasBig) {
     cell.focus = () => cell.editor?.focus();
@@ -444,6 +453,9 @@ function analyzeDump(cell, file, { restoring = false } = {}) {
     if (gen === cell.gen) setProgress(cell, pr);
   }).then((a) => {
     if (gen !== cell.gen) return null;
+    // Changes made while this dump was read back (a rename) were held: save them now.
+    if (cell.restoring && store.dirtyCells.has(cell.id)) store.schedule();
+    cell.restoring = false;
     if (file) {
       const text = a.text;
       delete a.text;
@@ -471,7 +483,10 @@ function analyzeDump(cell, file, { restoring = false } = {}) {
       cell.blob = file && !restoring ? file : new Blob([cell.text], { type: 'text/plain;charset=utf-8' });
       if (!restoring) store.cellChanged(cell.id);
     }
-    cell.analysis = { error: { message: e.message, code: e.code, line: e.line, column: e.column }, format: sniffFormat(cell.text) };
+    // A saved dump that could not be read back stays held: its stored copy is never overwritten
+    // with an empty text (pasting a new dump into the cell releases it).
+    const message = restoring ? `could not read the saved dump back: ${e.message}` : e.message;
+    cell.analysis = { error: { message, code: e.code, line: e.line, column: e.column }, format: sniffFormat(cell.text) };
     showDumpMeta(cell);
     return cell.analysis;
   });

@@ -125,6 +125,7 @@ export class NotebookStore {
         for (const id of removed) cells.delete(id);
         for (const c of state.cells) {
           if (!replacing && !dirty.has(c.id)) continue;
+          if (c.hold) { waiting.add(c.id); continue; } // still being read back: keep the stored copy
           const text = c.text ?? '';
           if (text.length >= BLOB_MIN) {
             // A big dump is stored as the Blob the worker made of it; until it exists the cell
