@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, builds everything, runs every test suite:
 #   1. native (ctest): unit + fixture tests, the CLI, the oracle comparison through the CLI
-#   2. the same native tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   2. the same native tests under AddressSanitizer + UndefinedBehaviorSanitizer, and a short
+#      libFuzzer run over the parsers
 #   3. the wasm build under Node (node --test tests/node): same cases, byte-identical JSON
 #   4. the pages in real Chromium (node --test tests/browser)
 # No step needs the network once tools/setup.sh has run. Suites report with their own runners.
@@ -23,6 +24,9 @@ cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DHS_SANITIZE=ON >/dev/null
 cmake --build build/asan -j2
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure --timeout 900 -E oracle_cli
+
+step "libFuzzer: a fixed, repeatable run seeded from the fixtures and captures"
+bash tests/fuzz/run.sh --ci
 
 step "wasm build"
 bash tools/build-wasm.sh

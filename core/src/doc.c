@@ -18,7 +18,7 @@ static size_t skip_blank(const char *t, size_t len, size_t p) {
 
 static bool at(const char *t, size_t len, size_t p, const char *lit) {
   size_t n = strlen(lit);
-  return len - p >= n && memcmp(t + p, lit, n) == 0;
+  return p <= len && len - p >= n && memcmp(t + p, lit, n) == 0;
 }
 
 hs_format hs_detect_format(const char *text, size_t len) {

@@ -42,7 +42,7 @@ static size_t skip_sp_comments(const char *t, size_t end, size_t p) {
 
 static bool starts(const char *t, size_t end, size_t p, const char *lit) {
   size_t n = strlen(lit);
-  return end - p >= n && memcmp(t + p, lit, n) == 0;
+  return p <= end && end - p >= n && memcmp(t + p, lit, n) == 0;
 }
 
 /* The line (from q to le) is exactly the keyword, trailing spaces aside. */

@@ -16,7 +16,7 @@ static inline size_t sp(const char *t, size_t end, size_t p) {
 
 static bool starts(const char *t, size_t end, size_t p, const char *lit) {
   size_t n = strlen(lit);
-  return end - p >= n && memcmp(t + p, lit, n) == 0;
+  return p <= end && end - p >= n && memcmp(t + p, lit, n) == 0;
 }
 
 static size_t skip_str(const char *t, size_t end, size_t p) {
@@ -84,7 +84,7 @@ static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e
         if (--depth == 0) break;
       }
     }
-    q = sp(t, e, q + 1);
+    q = q < e ? sp(t, e, q + 1) : e;
     if (starts(t, e, q, "->")) p = sp(t, e, q + 2); /* else a parenthesised list of results */
   }
   bool paren = p < e && t[p] == '(';

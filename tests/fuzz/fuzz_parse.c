@@ -1,0 +1,35 @@
+/* libFuzzer target: any bytes through the parser and every analysis. Built and run by
+ * tests/fuzz/run.sh (clang, -fsanitize=fuzzer,address,undefined), seeded from the fixtures and
+ * the shared captures. The first input byte picks how the rest is split into an x-ray pair. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "hloscope.h"
+
+static void all_results(const hs_doc *d) {
+  char *(*fns[])(const hs_doc *, size_t *) = {hs_summary_json, hs_fusions_json, hs_spills_json, hs_computations_json};
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) hs_free(fns[i](d, NULL));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 1) return 0;
+  size_t split = (size_t)data[0] * (size - 1) / 255;
+  const char *text = (const char *)data + 1;
+  size_t len = size - 1;
+  hs_error err;
+  hs_doc *whole = hs_parse(text, len, &err);
+  if (whole) {
+    all_results(whole);
+    hs_free(hs_xray_json(whole, whole, NULL));
+    hs_doc_free(whole);
+  } else {
+    hs_free(hs_error_json(&err, NULL));
+  }
+  hs_doc *a = hs_parse(text, split, NULL);
+  hs_doc *b = hs_parse(text + split, len - split, NULL);
+  if (a && b) hs_free(hs_xray_json(a, b, NULL));
+  hs_doc_free(a);
+  hs_doc_free(b);
+  return 0;
+}
