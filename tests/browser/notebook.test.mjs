@@ -335,7 +335,30 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     await p.page.reload();
     await waitForNotebook(p.page);
     assert.deepEqual(await notebookState(p.page), saved);
-    assert.deepEqual(p.external, []);
+    clean(p);
+  });
+
+  test('with no IndexedDB at all (private mode) the notebook still works and says it cannot save', async (t) => {
+    const initScript = () => {
+      IDBFactory.prototype.open = function () {
+        throw new DOMException('A mutation operation was attempted on a database that did not allow mutations.', 'InvalidStateError');
+      };
+    };
+    const p = await open(t, server.url, { initScript });
+    await p.page.waitForSelector('[data-testid=storage-error]:not([hidden])');
+    assert.match(await p.page.textContent('[data-testid=storage-error]'), /InvalidStateError/);
+    const ids = await cellIds(p.page);
+    const kinds = await p.page.$$eval('.cells > .cell', (els) => els.map((e) => e.dataset.kind));
+    await waitForXray(p.page, ids[kinds.indexOf('code')]);
+    const c = await addCell(p.page, 'code');
+    await typeInto(p.page, c, 'show(40 + 2)');
+    await runWithShiftEnter(p.page, c);
+    await p.page.waitForSelector(`${cell(c)} .out-text`);
+    assert.equal(await p.page.textContent(`${cell(c)} .out-text`), '42');
+    const [download] = await Promise.all([p.page.waitForEvent('download'), p.page.click('[data-action=export-now]')]);
+    const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    assert.equal(saved.cells.at(-1).text, 'show(40 + 2)', 'Export now keeps what was typed');
+    clean(p);
   });
 
   test('the views work standalone: .left/.right, .data, line-click and selection', async (t) => {
