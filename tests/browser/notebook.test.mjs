@@ -403,6 +403,23 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     assert.equal(res.selClass, true);
     assert.deepEqual(res.fusionRow.slice(0, 4), ['fusion', 'kLoop', 'exponential', 'f32[4]']);
     assert.match(res.card, /optimized HLO/);
+    // Keyboard: Tab into a column, arrows move a cursor line with its note, Enter clicks it.
+    await p.page.evaluate(() => {
+      const x = document.querySelector('body > xla-xray');
+      x.clearSelection();
+      window.__keyClicks = [];
+      x.addEventListener('line-click', (e) => window.__keyClicks.push(e.detail));
+    });
+    await p.page.locator('body > xla-xray .col.right .scroller').focus();
+    await p.page.keyboard.press('Home');
+    await p.page.keyboard.press('ArrowDown');
+    await p.page.keyboard.press('ArrowDown');
+    await p.page.waitForFunction(() => !document.querySelector('body > xla-xray').shadowRoot.querySelector('.tip').hidden);
+    const keyTip = await p.page.$eval('body > xla-xray', (x) => x.shadowRoot.querySelector('.tip').textContent);
+    assert.match(keyTip, /^line 3\b/);
+    await p.page.keyboard.press('Enter');
+    assert.deepEqual(await p.page.evaluate(() => window.__keyClicks), [{ side: 'right', line: 3 }]);
+    assert.deepEqual(await p.page.$eval('body > xla-xray', (x) => x.selectedLines), [{ side: 'right', line: 3 }]);
     clean(p);
   });
 

@@ -12,6 +12,8 @@
 //   <xla-xray src-left="a.mlir" src-right="b.txt">  same-origin URLs, fetched
 // Attributes: selectable (clicks toggle a selection), height (CSS length of the columns,
 //   default 28rem), compact (no headers/legend).
+// Keyboard: Tab into a column, arrows / Page Up / Page Down / Home / End move a cursor line and
+//   show its note, Enter or Space acts as a click.
 // Events: 'line-click' CustomEvent, detail { side: 'left'|'right', line } (1-based), bubbles
 //   and crosses shadow roots; 'xray-ready' when lines are shown, detail { summary };
 //   'xray-error', detail { error }.
@@ -83,6 +85,8 @@ const css = theme + `
     box-shadow: 0 2px 10px rgba(0,0,0,.25); }
   .tip[hidden] { display: none; }
   :host([compact]) .legend, :host([compact]) header { display: none; }
+  .cur { box-shadow: inset 0 0 0 2px var(--accent); }
+  .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
 function sideFromApi(lines, text) {
@@ -125,10 +129,15 @@ class XlaXray extends HTMLElement {
         el('header', {}, el('b', { text: title }), count), scroller);
       this._col[side] = { col, scroller, spacer, rows, count, pool: [], first: -1, last: -1, raf: 0 };
       scroller.addEventListener('scroll', () => this._schedule(side), { passive: true });
+      scroller.addEventListener('keydown', (e) => this._key(side, e));
+      scroller.addEventListener('blur', () => { this._tip.hidden = true; this._schedule(side, true); });
       this._cols.append(col);
     }
     this._tip = el('div', { class: 'tip', hidden: true, role: 'tooltip' });
-    root.append(this._stat, this._big, this._legend, this._status, this._cols, this._tip);
+    // What the keyboard cursor is on, for screen readers (the tooltip is for the eyes).
+    this._live = el('div', { class: 'sr', 'aria-live': 'polite' });
+    this._cursor = null; // { side, line } moved with the arrow keys
+    root.append(this._stat, this._big, this._legend, this._status, this._cols, this._tip, this._live);
     this._cols.addEventListener('mousemove', (e) => this._hover(e));
     this._cols.addEventListener('mouseleave', () => { this._tip.hidden = true; });
     this._cols.addEventListener('click', (e) => this._click(e));
@@ -336,6 +345,7 @@ class XlaXray extends HTMLElement {
       if (sel.has(line)) cls += ' sel';
       const mk = marks.get(line);
       if (mk) cls += ` mark-${mk}`;
+      if (this._cursor && this._cursor.side === side && this._cursor.line === line && this.shadowRoot.activeElement === c.scroller) cls += ' cur';
       row.className = cls;
       row.dataset.line = line;
       ln.textContent = line;
@@ -421,9 +431,62 @@ class XlaXray extends HTMLElement {
     this._tip.style.top = `${y}px`;
   }
 
+  /** Keyboard: arrows, Page Up/Down, Home/End move a cursor line; Enter or Space clicks it. */
+  _key(side, e) {
+    const s = this._sides[side];
+    if (!s || !s.n) return;
+    const c = this._col[side];
+    const page = Math.max(1, Math.floor(c.scroller.clientHeight / ROW) - 1);
+    const at = this._cursor?.side === side ? this._cursor.line : Math.min(s.n, c.first + OVERSCAN + 1);
+    const moves = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page, Home: 1, End: s.n };
+    if (e.key in moves) {
+      e.preventDefault();
+      const line = Math.min(s.n, Math.max(1, moves[e.key]));
+      this._cursor = { side, line };
+      const y = (line - 1) * ROW / this._scale(side);
+      const top = c.scroller.scrollTop;
+      if (y < top || y + ROW > top + c.scroller.clientHeight) c.scroller.scrollTop = y < top ? y : y + ROW - c.scroller.clientHeight;
+      this._render(side);
+      this._schedule(side, true);
+      this._showTipFor(side, line);
+    } else if ((e.key === 'Enter' || e.key === ' ') && this._cursor?.side === side) {
+      e.preventDefault();
+      this._activate(side, this._cursor.line);
+    } else if (e.key === 'Escape') {
+      this._tip.hidden = true;
+    }
+  }
+
+  _showTipFor(side, line) {
+    const key = `${side}:${line}`;
+    this._tip.dataset.key = key;
+    this._tip.textContent = this.noteFor(side, line);
+    this._live.textContent = `${side === 'left' ? 'received' : 'decided'}, ${this._tip.textContent}`;
+    const s = this._sides[side];
+    if (s && !s.notes) {
+      this.noteForAsync(side, line).then((t) => {
+        if (this._tip.dataset.key === key) { this._tip.textContent = t; this._live.textContent = t; }
+      });
+    }
+    requestAnimationFrame(() => {
+      const row = [...this._col[side].rows.children].find((r) => Number(r.dataset.line) === line);
+      if (!row || this._tip.dataset.key !== key) return;
+      const r = row.getBoundingClientRect();
+      this._tip.hidden = false;
+      const hgt = this._tip.offsetHeight;
+      this._tip.style.left = `${Math.max(4, Math.min(r.left + 60, innerWidth - this._tip.offsetWidth - 4))}px`;
+      this._tip.style.top = `${r.bottom + hgt + 6 > innerHeight ? Math.max(4, r.top - hgt - 4) : r.bottom + 4}px`;
+    });
+  }
+
   _click(e) {
     const hit = this._rowAt(e);
     if (!hit) return;
+    this._activate(hit.side, hit.line);
+  }
+
+  _activate(side, line) {
+    const hit = { side, line };
     if (this.hasAttribute('selectable')) {
       const k = this._selected.findIndex((x) => x.side === hit.side && x.line === hit.line);
       if (k >= 0) this._selected.splice(k, 1);
