@@ -25,12 +25,6 @@ const skip = skipWithoutChromium
   || (!haveCaptures && 'the captures are missing (npm run capture)')
   || false;
 
-// The Emscripten single-file glue first tries fetch() on its data: URL, which the pages'
-// Content-Security-Policy (connect-src 'self') refuses; it then compiles the inlined bytes.
-// Chromium logs the refusal as a console error. Known and harmless; every other error fails.
-const KNOWN = /data:application\/octet-stream;base64/;
-const realErrors = (errors) => errors.filter((e) => !KNOWN.test(e));
-
 let server;
 let chrome;
 let gymUrl;
@@ -156,7 +150,7 @@ test('five right answers: streak 5 on every fusioncount drill, the goal-5 item t
     assert.deepEqual(await tickedItems(embed, '#path'), []);
     assert.equal(await page.locator(`${fc} .streak`).getAttribute('data-best'), '5');
 
-    assert.deepEqual(realErrors(gym.errors), []);
+    assert.deepEqual(gym.errors, []);
     assert.deepEqual(gym.external, []);
   } finally {
     await gym.close();
@@ -177,7 +171,7 @@ test('the gym names its drills and their provenance', { skip }, async () => {
       assert.match(t, /captured by/);
     }
     await page.waitForFunction(() => /jax/.test(document.querySelector('#gym-13').shadowRoot.querySelector('.caption').textContent));
-    assert.deepEqual(realErrors(gym.errors), []);
+    assert.deepEqual(gym.errors, []);
   } finally {
     await gym.close();
   }
@@ -231,7 +225,7 @@ test('GYM·07: softmax is right exactly when the picks are the carrying fusion l
     await page.locator(`${xr} button.check`).click();
     await verdict(page, xr, /^right: streak 1\b/);
     assert.ok((await tickedItems(page, 'xla-path-progress[controls]')).includes('xray-1'));
-    assert.deepEqual(realErrors(gym.errors), []);
+    assert.deepEqual(gym.errors, []);
     assert.deepEqual(gym.external, []);
   } finally {
     await gym.close();
@@ -259,7 +253,7 @@ test('drill me on my dump: a pasted module becomes a round; markup in it stays t
     await page.waitForFunction(() => document.querySelector('#gym-13').shadowRoot.querySelector('details.own .error').textContent.length > 0);
     assert.equal(await page.evaluate(() => document.querySelector('#gym-13').shadowRoot.querySelectorAll('img, b').length), 0);
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
-    assert.deepEqual(realErrors(gym.errors), []);
+    assert.deepEqual(gym.errors, []);
   } finally {
     await gym.close();
   }
@@ -286,7 +280,7 @@ test('keyboard only: Tab reaches the answer buttons of GYM·13 and Enter answers
     await page.keyboard.press('Tab');
     const next = await page.evaluate(() => document.activeElement.shadowRoot?.activeElement?.textContent);
     assert.ok(/x-ray|next program|^[0-3]|3 or more/.test(next), `focus went to ${next}`);
-    assert.deepEqual(realErrors(gym.errors), []);
+    assert.deepEqual(gym.errors, []);
   } finally {
     await gym.close();
   }
