@@ -74,6 +74,66 @@ static const hs_type *operand_type(const hs_doc *d, const hs_operand *o) {
   return t;
 }
 
+/* The number N of "parameter(N)", read from the text after the opcode. */
+static int param_number(const hs_doc *d, const hs_instr *in) {
+  uint32_t p = in->opcode.off + in->opcode.len;
+  if (p >= d->len || d->text[p] != '(') return -1;
+  int v = 0;
+  for (p++; p < d->len && d->text[p] >= '0' && d->text[p] <= '9'; p++) v = v * 10 + (d->text[p] - '0');
+  return v;
+}
+
+/* Bytes a kernel reads from its operand k, memory-space aware. As XLA's cost analysis does, a
+ * slice reads only what it slices, and the buffer an in-place dynamic-update-slice writes into is
+ * not read at all; inside a fusion that is decided by how the body uses the parameter. */
+static uint64_t operand_read_bytes(const hs_doc *d, const hs_instr *in, uint32_t k) {
+  const hs_type *t = operand_type(d, &d->operands[in->op_first + k]);
+  uint64_t full = hbm_bytes_of(t);
+  if (!full) return 0;
+  if (op_is(d, in, "dynamic-slice") && k == 0) return hbm_bytes_of(in->type);
+  if (op_is(d, in, "dynamic-update-slice") && k == 0) return 0;
+  if (!op_is(d, in, "fusion")) return full;
+  int32_t body = -1;
+  for (uint32_t c = 0; c < in->call_count; c++)
+    if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) body = d->calls[in->call_first + c].target;
+  if (body < 0) return full;
+  const hs_comp *b = &d->comps[body];
+  int32_t param = -1;
+  for (uint32_t i = b->first; i < b->first + b->count && param < 0; i++)
+    if (op_is(d, &d->instrs[i], "parameter") && param_number(d, &d->instrs[i]) == (int)k) param = (int32_t)i;
+  if (param < 0) return full;
+  uint64_t sum = 0;
+  for (uint32_t i = b->first; i < b->first + b->count; i++) {
+    const hs_instr *u = &d->instrs[i];
+    for (uint32_t j = 0; j < u->op_count; j++) {
+      if (d->operands[u->op_first + j].target != param) continue;
+      if (j == 0 && op_is(d, u, "dynamic-slice")) sum += hs_type_bytes(u->type);
+      else if (j == 0 && op_is(d, u, "dynamic-update-slice")) continue;
+      else return full;
+    }
+  }
+  return sum < full ? sum : full;
+}
+
+/* Bytes a kernel writes: an in-place dynamic-update-slice (alone or as a fusion's root, maybe
+ * behind a bitcast) writes only its update. */
+static uint64_t result_write_bytes(const hs_doc *d, const hs_instr *in) {
+  const hs_instr *r = in;
+  if (op_is(d, in, "fusion")) {
+    for (uint32_t c = 0; c < in->call_count; c++) {
+      const hs_call *cl = &d->calls[in->call_first + c];
+      if (cl->attr == HS_CALL_CALLS && cl->target >= 0 && d->comps[cl->target].root >= 0)
+        r = &d->instrs[d->comps[cl->target].root];
+    }
+    while (op_is(d, r, "bitcast") && r->op_count == 1 && d->operands[r->op_first].target >= 0)
+      r = &d->instrs[d->operands[r->op_first].target];
+  }
+  if (op_is(d, r, "dynamic-update-slice") && r->op_count >= 2 && in->type && in->type->kind == HS_T_ARRAY &&
+      in->type->mem_space <= 0)
+    return hs_type_bytes(operand_type(d, &d->operands[r->op_first + 1]));
+  return hbm_bytes_of(in->type);
+}
+
 void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   memset(out, 0, sizeof *out);
   out->big = out->kept = -1;
@@ -121,9 +181,8 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
         if (op_is(d, in, "copy-start") && in->type && in->type->kind == HS_T_TUPLE && in->type->n)
           out->hbm_written += hbm_bytes_of(in->type->elems[0]);
         else
-          out->hbm_written += hbm_bytes_of(in->type);
-        for (uint32_t k = 0; k < in->op_count; k++)
-          out->hbm_read += hbm_bytes_of(operand_type(d, &d->operands[in->op_first + k]));
+          out->hbm_written += result_write_bytes(d, in);
+        for (uint32_t k = 0; k < in->op_count; k++) out->hbm_read += operand_read_bytes(d, in, k);
       }
     }
     if (hs_instr_is_alias(d, in) || is_parameter_copy(d, in) || !eff[i]) continue;
