@@ -1434,6 +1434,15 @@ static bool count(hs_profile *p) {
 }
 
 /* ---- public API ------------------------------------------------------------------------ */
+static bool pb_walks(const uint8_t *b, size_t len) {
+  hs_pb r = hs_pb_open(b, len);
+  hs_pb_field f;
+  int rc;
+  while ((rc = hs_pb_next(&r, &f)) > 0) {
+  }
+  return rc == 0;
+}
+
 hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
   if (err) memset(err, 0, sizeof *err);
   if (!data && len) {
@@ -1456,7 +1465,10 @@ hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
     hs_set_error(err, HS_E_FORMAT, NULL, 0, "gzip-compressed: gunzip the .trace.json.gz first");
     return NULL;
   }
-  bool is_json = b[i] == '{' || b[i] == '[';
+  /* An XSpace starts with field 1 (a plane): byte 0x0a, which is also a newline. A text whose
+   * top level reads as protobuf fields to the last byte is a protobuf; otherwise a '{' or '['
+   * after blank space is JSON. */
+  bool is_json = (b[i] == '{' || b[i] == '[') && !(b[0] == 0x0a && pb_walks(b, len));
   if (!is_json && b[0] != 0x0a) {
     hs_set_error(err, HS_E_FORMAT, NULL, 0,
                  "not a profile hloscope can read: expected an XSpace protobuf (.xplane.pb) or trace-event JSON");

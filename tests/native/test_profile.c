@@ -477,6 +477,28 @@ static void test_small_inputs(void **state) {
   /* sorted by self time */
   assert_string_equal(sget(json_array_get(json_object_get(j, "ops"), 0), "name"), "outer");
   json_decref(j);
+  /* an XSpace whose first plane is 123 bytes long starts "\n{": still a protobuf (one plane,
+   * its name field 2 holding 121 bytes) */
+  char xs[125];
+  xs[0] = 0x0a;
+  xs[1] = 0x7b;
+  xs[2] = 0x12;
+  xs[3] = 121;
+  memset(xs + 4, 'a', 121);
+  p = hs_profile_parse(xs, sizeof xs, &err);
+  assert_non_null(p);
+  j = tu_json(hs_profile_json(p, NULL));
+  hs_profile_free(p);
+  assert_string_equal(sget(j, "format"), "xplane");
+  assert_int_equal(json_array_size(json_object_get(j, "planes")), 1);
+  json_decref(j);
+  /* and a JSON text that starts with a newline is JSON */
+  p = hs_profile_parse("\n[]", 3, &err);
+  assert_non_null(p);
+  j = tu_json(hs_profile_json(p, NULL));
+  hs_profile_free(p);
+  assert_string_equal(sget(j, "format"), "trace_json");
+  json_decref(j);
   /* nothing to count */
   const char *none = "[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"name\":\"x\"}]";
   p = hs_profile_parse(none, strlen(none), &err);
