@@ -132,7 +132,8 @@ export interface HloDocument {
  */
 export function parse(text: string): HloDocument;
 
-/** The x-ray of a StableHLO (left) / optimized HLO (right) pair. Throws HloscopeError. */
+/** The x-ray of a StableHLO (left) / optimized HLO (right) pair. A blank `left` x-rays the optimized
+ *  HLO alone (`left: []`, stat "31 lines decided · ..."). Throws HloscopeError. */
 export function xray(left: string, right: string): Xray;
 
 /** Every failure of the core, with the C error's code and position (1-based; 0 when unknown). */

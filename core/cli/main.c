@@ -68,20 +68,36 @@ typedef struct {
   hs_doc *doc;
 } input;
 
-static int open_input(input *in, const char *path) {
+static int read_input(input *in, const char *path) {
   in->path = path;
   in->text = read_all(path, &in->len);
   if (!in->text) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
     return 1;
   }
+  return 0;
+}
+
+static int parse_input(input *in) {
   hs_error err;
   in->doc = hs_parse(in->text, in->len, &err);
   if (!in->doc) {
-    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", in->path, err.line, err.col, hs_code_name(err.code), err.message);
     return err.code == HS_E_NOMEM ? 1 : 2;
   }
   return 0;
+}
+
+static int open_input(input *in, const char *path) {
+  int rc = read_input(in, path);
+  return rc ? rc : parse_input(in);
+}
+
+/* The x-ray's left side may be a blank file: then the right side is x-rayed alone. */
+static int open_left(input *in, const char *path) {
+  int rc = read_input(in, path);
+  if (rc || hs_is_blank(in->text, in->len)) return rc;
+  return parse_input(in);
 }
 
 static void close_input(input *in) {
@@ -387,7 +403,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   input a = {0}, b = {0};
-  int rc = open_input(&a, args[1]);
+  int rc = is_xray ? open_left(&a, args[1]) : open_input(&a, args[1]);
   if (rc) {
     close_input(&a);
     return rc;

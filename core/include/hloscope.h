@@ -96,8 +96,12 @@ char *hs_spills_json(const hs_doc *doc, size_t *len);
 char *hs_computations_json(const hs_doc *doc, size_t *len);
 
 /* The x-ray of a pair: `left` is what XLA received (StableHLO, or any format), `right` what it
- * decided (optimized HLO). Both documents are only read. */
+ * decided (optimized HLO). Both documents are only read. `left` may be NULL: the x-ray of a lone
+ * optimized HLO (an empty "left" array, lines_in 0). NULL when right is NULL or memory runs out. */
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len);
+
+/* 1 when the text holds nothing but spaces, tabs and newlines (an x-ray's missing left side). */
+int hs_is_blank(const char *text, size_t len);
 
 /* ---- profiles (jax.profiler.trace output) ------------------------------------------------ */
 typedef struct hs_profile hs_profile;

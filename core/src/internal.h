@@ -75,6 +75,7 @@ hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos)
  * returns NULL when it is not one we know. */
 hs_type *hs_parse_mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos);
 
+hs_type *hs_make_tuple(hs_arena *a, hs_type *const *elems, size_t n); /* copies the element list */
 bool hs_type_equal(const hs_type *x, const hs_type *y); /* layout and memory space aside */
 uint64_t hs_type_bytes(const hs_type *t);                /* tuples: sum; arrays: ceil(bits/8) */
 bool hs_type_contains(const hs_type *t, const hs_type *needle); /* t or a tuple element of t */

@@ -123,15 +123,7 @@ static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e
   }
   if (n == 0) return NULL;
   if (n == 1) return el[0];
-  hs_type *tu = hs_arena_alloc_raw(a, sizeof *tu);
-  if (!tu) return NULL;
-  *tu = (hs_type){0};
-  tu->kind = HS_T_TUPLE;
-  tu->mem_space = -1;
-  tu->n = (uint32_t)n;
-  tu->elems = hs_arena_alloc(a, n * sizeof *tu->elems);
-  if (!tu->elems) return NULL;
-  memcpy(tu->elems, el, n * sizeof *el);
+  hs_type *tu = hs_make_tuple(a, el, n);
   return tu;
 }
 

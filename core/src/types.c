@@ -86,6 +86,19 @@ static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
 
 #define HS_MAX_TYPE_DEPTH 64
 
+hs_type *hs_make_tuple(hs_arena *a, hs_type *const *elems, size_t n) {
+  hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
+  if (!ty) return NULL;
+  *ty = (hs_type){0};
+  ty->kind = HS_T_TUPLE;
+  ty->mem_space = -1;
+  ty->n = (uint32_t)n;
+  ty->elems = hs_arena_alloc_raw(a, (n ? n : 1) * sizeof *ty->elems);
+  if (!ty->elems) return NULL;
+  memcpy(ty->elems, elems, n * sizeof *elems);
+  return ty;
+}
+
 static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, int depth);
 
 hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos) { return hlo_shape(a, t, end, pos, 0); }
@@ -138,16 +151,7 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
         return NULL;
       }
     }
-    hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
-    if (!ty) return NULL;
-    *ty = (hs_type){0};
-    ty->kind = HS_T_TUPLE;
-    ty->mem_space = -1;
-    ty->n = (uint32_t)n;
-    ty->elems = hs_arena_alloc(a, (n ? n : 1) * sizeof *ty->elems);
-    if (!ty->elems) return NULL;
-    memcpy(ty->elems, elems, n * sizeof *elems);
-    /* a tuple may carry its own layout-like suffix in old printers; none in practice */
+    hs_type *ty = hs_make_tuple(a, elems, n);
     *pos = p;
     return ty;
   }
@@ -311,15 +315,7 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
       p = skip_ws(t, end, q);
       if (p < end && t[p] == ',') p++;
     }
-    hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
-    if (!ty) return NULL;
-    *ty = (hs_type){0};
-    ty->kind = HS_T_TUPLE;
-    ty->mem_space = -1;
-    ty->n = (uint32_t)n;
-    ty->elems = hs_arena_alloc(a, (n ? n : 1) * sizeof *ty->elems);
-    if (!ty->elems) return NULL;
-    memcpy(ty->elems, el, n * sizeof *el);
+    hs_type *ty = hs_make_tuple(a, el, n);
     *pos = p;
     return ty;
   }

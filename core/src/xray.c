@@ -336,8 +336,14 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
   return arr;
 }
 
+int hs_is_blank(const char *text, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n') return 0;
+  return 1;
+}
+
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
-  if (!left || !right) return NULL;
+  if (!right) return NULL;
   hs_spill_info si;
   hs_spill_analyse(right, &si);
   hs_census c;
@@ -346,10 +352,10 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   if (si.big >= 0) hs_type_format(si.big_type, bigty, sizeof bigty);
   uint32_t carry = 0;
   json_t *rj = side_json(right, si.big >= 0 ? si.big_type : NULL, bigty, true, &carry);
-  json_t *lj = side_json(left, si.big >= 0 ? si.big_type : NULL, bigty, false, NULL);
+  json_t *lj = left ? side_json(left, si.big >= 0 ? si.big_type : NULL, bigty, false, NULL) : json_array();
   json_t *o = json_object();
   json_t *sum = json_object();
-  json_object_set_new(sum, "lines_in", json_integer(left->n_lines));
+  json_object_set_new(sum, "lines_in", json_integer(left ? left->n_lines : 0));
   json_object_set_new(sum, "lines_out", json_integer(right->n_lines));
   json_object_set_new(sum, "fusion_ops", json_integer((json_int_t)c.fusion_ops));
   json_object_set_new(sum, "carry", json_integer(carry));
@@ -362,20 +368,20 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   } else {
     json_object_set_new(sum, "big", json_null());
   }
-  char stat[400];
+  /* "21 lines in -> 31 lines decided"; without a left side only the decided lines */
+  char stat[400], head[80];
+  if (left) snprintf(head, sizeof head, "%u lines in -> %u lines decided", left->n_lines, right->n_lines);
+  else snprintf(head, sizeof head, "%u lines decided", right->n_lines);
   if (si.big >= 0)
-    snprintf(stat, sizeof stat, "%u lines in -> %u lines decided \xC2\xB7 %zu fusion ops \xC2\xB7 %u carry %s",
-             left->n_lines, right->n_lines, c.fusion_ops, carry, bigty);
+    snprintf(stat, sizeof stat, "%s \xC2\xB7 %zu fusion ops \xC2\xB7 %u carry %s", head, c.fusion_ops, carry, bigty);
   else if (si.kept >= 0) {
     char kt[160];
     hs_type_format(si.kept_type, kt, sizeof kt);
     snprintf(stat, sizeof stat,
-             "%u lines in -> %u lines decided \xC2\xB7 %zu fusion ops \xC2\xB7 nothing crosses a kernel boundary "
-             "(largest kept in a kernel: %s)",
-             left->n_lines, right->n_lines, c.fusion_ops, kt);
+             "%s \xC2\xB7 %zu fusion ops \xC2\xB7 nothing crosses a kernel boundary (largest kept in a kernel: %s)",
+             head, c.fusion_ops, kt);
   } else
-    snprintf(stat, sizeof stat, "%u lines in -> %u lines decided \xC2\xB7 %zu fusion ops", left->n_lines,
-             right->n_lines, c.fusion_ops);
+    snprintf(stat, sizeof stat, "%s \xC2\xB7 %zu fusion ops", head, c.fusion_ops);
   json_object_set_new(sum, "stat", json_string(stat));
   char ex[600];
   hs_spills_explain(right, &si, ex, sizeof ex);

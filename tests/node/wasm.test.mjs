@@ -3,7 +3,7 @@
 // missing; `npm test` builds both first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -146,4 +146,17 @@ test('remat marks in op_name are named in the x-ray (the remat fixture: jax.chec
   if (!existsSync(dir)) return;
   const x = api.xray(readFileSync(path.join(dir, 'stablehlo.mlir'), 'utf8'), readFileSync(path.join(dir, 'after_optimizations.txt'), 'utf8'));
   assert.ok(x.right.some((l) => l.note.includes('remat mark')), 'a line names its remat mark');
+});
+
+test('a blank left side x-rays the optimized HLO alone, in wasm and in the CLI alike', { skip: skipBoth || (!hasCaptures && 'SKIPPED: ../shared/captures is absent') }, () => {
+  const right = path.join(captures, 'jit_naive_attention.after_optimizations.trimmed.txt');
+  const x = api.xrayJSON(' \n', readFileSync(right, 'utf8'));
+  const empty = path.join(root, 'build/empty-left.txt');
+  writeFileSync(empty, '');
+  const native = execFileSync(cli, ['xray', '--json', empty, right], { encoding: 'utf8' }).replace(/\n$/, '');
+  assert.equal(x, native);
+  const j = JSON.parse(x);
+  assert.equal(j.summary.stat, '31 lines decided · 3 fusion ops · 3 carry bf16[1024,1024]');
+  assert.deepEqual(j.left, []);
+  assert.equal(j.right.length, 31);
 });
