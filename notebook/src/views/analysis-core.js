@@ -78,39 +78,6 @@ export function sideBuffers(side) {
   return [side.cls.buffer, side.carries.buffer, side.ms.buffer, side.noteIdx.buffer, side.starts.buffer];
 }
 
-function memorySpaceWord(ms) {
-  if (!ms) return 'the default memory space (HBM)';
-  return `memory space S(${ms})${ms === 1 ? ' (on chip: VMEM on TPU)' : ''}`;
-}
-
-/**
- * A one-sided x-ray for an optimized HLO text alone (no StableHLO to pair it with), built from
- * the fusion census and the big intermediate's carriers. Used only when the core's xray()
- * refuses an empty left side.
- */
-export function soloLines(census, spills) {
-  const byLine = new Map();
-  for (const f of census?.fusions || []) {
-    byLine.set(f.line, {
-      line: f.line,
-      class: 'fusion',
-      carries: false,
-      memory_space: f.memory_space,
-      note: `${f.name}: a ${f.kind} fusion (one kernel) calling ${f.calls}; it holds ` +
-        `${f.ops.length ? f.ops.join(' · ') : 'no ops'} and writes ${f.type} to ${memorySpaceWord(f.memory_space)}.`,
-    });
-  }
-  const big = spills?.big;
-  for (const c of spills?.carriers || []) {
-    const prev = byLine.get(c.line);
-    const note = `${c.name} carries the big intermediate ${big ? big.type : ''} in ${memorySpaceWord(c.memory_space)}` +
-      `${c.spill ? ': it is written to HBM and read back (a spill).' : '.'}`;
-    if (prev) { prev.carries = true; prev.note += ' ' + note; }
-    else byLine.set(c.line, { line: c.line, class: 'carry', carries: true, memory_space: c.memory_space, note });
-  }
-  return [...byLine.values()];
-}
-
 /** Summary, fusion census (rows capped) and spills of one text, with its line starts. */
 export function analyzeText(api, text) {
   const { starts, maxLen } = lineStarts(text);
@@ -162,37 +129,22 @@ export function xrayTexts(api, left, right, known = {}) {
       right: compactSide(x.right, right, R.starts, R.maxLen),
     };
   }
+  if (right != null && sniffFormat(right) === 'hlo') {
+    // the optimized HLO alone: the core x-rays it with a blank left side
+    const x = api.xray('', right);
+    return { summary: x.summary, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };
+  }
   const text = right ?? left;
   const S = R || L;
-  let lines = [];
+  const doc = api.parse(text);
   let summary;
-  const full = (right != null ? known.rightFull : known.leftFull) || null;
-  const doc = full ? null : api.parse(text);
   try {
-    if (full || doc.format === 'hlo') {
-      const census = full ? full.census : doc.fusions();
-      let spills = full ? full.spills : null;
-      if (!full) { try { spills = doc.spills(); } catch { spills = null; } }
-      lines = soloLines(census, spills);
-      const big = spills?.big || null;
-      const carry = spills?.carriers?.length || 0;
-      summary = {
-        lines_in: 0,
-        lines_out: S.starts.length - 1,
-        fusion_ops: census.fusion_ops,
-        carry,
-        big,
-        stat: `${S.starts.length - 1} lines decided · ${census.fusion_ops} fusion ops` +
-          (big ? ` · ${carry} carry ${big.type}` : ''),
-      };
-    } else {
-      const s = doc.summary();
-      summary = { lines_in: s.lines, lines_out: 0, fusion_ops: 0, carry: 0, big: null, stat: `${s.lines} lines in` };
-    }
+    const s = doc.summary();
+    summary = { lines_in: s.lines, lines_out: 0, fusion_ops: 0, carry: 0, big: null, stat: `${s.lines} lines in` };
   } finally {
-    doc?.free();
+    doc.free();
   }
-  const side = compactSide(lines, text, S.starts, S.maxLen);
+  const side = compactSide([], text, S.starts, S.maxLen);
   return right != null ? { summary, left: null, right: side } : { summary, left: side, right: null };
 }
 
