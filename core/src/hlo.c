@@ -65,14 +65,14 @@ static size_t skip_string(const char *t, size_t len, size_t p) {
   }
 }
 
-/* Scans one attribute or operand value starting at p: stops at depth 0 on ',' or ')' (when
- * `stop_paren`), or at a newline at depth 0. Crosses newlines inside brackets. Returns the end;
- * sets *open when the text ended with brackets still open. */
 /* Bytes scan_value must look at; everything else is skipped in a tight loop. */
 static const uint8_t SPECIAL[256] = {['"'] = 1, ['('] = 1, ['{'] = 1, ['['] = 1, [')'] = 1,
                                      ['}'] = 1, [']'] = 1, [','] = 1, ['\n'] = 1};
 
-static size_t scan_value(const char *t, size_t len, size_t p, bool stop_paren, bool *open) {
+/* Scans one attribute or operand value starting at p: stops at depth 0 on ',', on a closing
+ * bracket that this value did not open, or on a newline. Crosses newlines inside brackets.
+ * Returns the end; sets *open when the text ended with brackets still open. */
+static size_t scan_value(const char *t, size_t len, size_t p, bool *open) {
   int depth = 0;
   *open = false;
   while (p < len) {
@@ -108,7 +108,6 @@ static size_t scan_value(const char *t, size_t len, size_t p, bool stop_paren, b
     }
     p++;
   }
-  (void)stop_paren;
   *open = depth > 0;
   return p;
 }
@@ -225,7 +224,6 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
   size_t shape_at = p;
   hs_type *ty = hs_parse_hlo_shape(&d->arena, t, le, &p);
   if (!ty) {
-    if (!d->arena.head && 0) return oom(P), (size_t)-1;
     return syntax(P, p > shape_at ? p : shape_at, "%s",
                   "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='"),
            (size_t)-1;
@@ -263,7 +261,7 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
     }
     bool open;
     size_t s = p;
-    size_t e = scan_value(t, len, p, true, &open);
+    size_t e = scan_value(t, len, p, &open);
     if (e >= len) {
       *partial = true;
       return len;
@@ -329,7 +327,7 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
     if (p >= len || t[p] != '=') {
       /* e.g. a bare flag; skip to next comma */
       bool open;
-      p = scan_value(t, len, p, false, &open);
+      p = scan_value(t, len, p, &open);
       if (open || p >= len) {
         *partial = open;
         break;
@@ -339,7 +337,7 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
     p++;
     size_t vs = p;
     bool open;
-    size_t ve = scan_value(t, len, p, false, &open);
+    size_t ve = scan_value(t, len, p, &open);
     if (open || (ve >= len && vs < len && (t[vs] == '{' || t[vs] == '"') && !(ve > vs && (t[ve - 1] == '}' || t[ve - 1] == '"')))) {
       *partial = true;
     }
@@ -382,7 +380,6 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
 static int parse_header(hlo_parser *P, size_t p, size_t le, bool entry) {
   hs_doc *d = P->d;
   const char *t = P->t;
-  size_t hs = p;
   hs_slice name = read_name(t, le, &p);
   if (!name.len) return syntax(P, p, "%s", "expected a computation name after ENTRY");
   p = skip_sp_comments(t, le, p);
@@ -414,7 +411,6 @@ static int parse_header(hlo_parser *P, size_t p, size_t le, bool entry) {
     }
   }
   if (p >= le || t[p] != '{') return syntax(P, p, "%s", "expected '{' opening the computation");
-  (void)hs;
   if (P->comp >= 0) {
     hs_comp *open = &d->comps[P->comp];
     hs_doc_warn(d, HS_W_TRUNCATED, open->line, 1,
@@ -460,12 +456,6 @@ static void close_comp(hlo_parser *P) {
   P->comp = -1;
 }
 
-static void finish_frames(hlo_parser *P) {
-  hs_doc *d = P->d;
-  (void)d;
-  P->module_frames = 0;
-}
-
 int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   hlo_parser P = {d, err, d->text, d->len, -1, -1, 0, 0, 0, false};
   /* reserve for typical dumps (a line per ~80 bytes, an instruction per ~160) so the arrays
@@ -499,7 +489,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
         open->count = d->n_instrs - open->first;
         P.comp = -1;
       }
-      finish_frames(&P);
+      P.module_frames = 0; /* frame tables belong to one module */
       bool ok;
       hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
       if (!ok) return oom(&P);
