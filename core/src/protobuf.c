@@ -9,7 +9,7 @@ hs_pb hs_pb_open(const void *data, size_t len) {
   hs_pb r;
   r.base = data;
   r.p = data;
-  r.end = (const uint8_t *)data + len;
+  r.end = data ? (const uint8_t *)data + len : NULL; /* NULL + 0 is undefined in C */
   return r;
 }
 
@@ -17,7 +17,7 @@ hs_pb hs_pb_sub(const hs_pb *parent, const hs_pb_field *f) {
   hs_pb r;
   r.base = parent->base;
   r.p = f->data;
-  r.end = f->data + f->len;
+  r.end = f->data ? f->data + f->len : f->data;
   return r;
 }
 

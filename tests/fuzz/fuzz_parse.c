@@ -1,4 +1,4 @@
-/* libFuzzer target: any bytes through the parser and every analysis. Built and run by
+/* libFuzzer target: any bytes through the parsers (dumps and profiles) and every analysis. Built and run by
  * tests/fuzz/run.sh (clang, -fsanitize=fuzzer,address,undefined), seeded from the fixtures and
  * the shared captures. The first input byte picks how the rest is split into an x-ray pair. */
 #include <stddef.h>
@@ -31,5 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (a && b) hs_free(hs_xray_json(a, b, NULL));
   hs_doc_free(a);
   hs_doc_free(b);
+  /* the same bytes as a profile (xplane protobuf or trace JSON) */
+  hs_profile *prof = hs_profile_parse(text, len, NULL);
+  if (prof) hs_free(hs_profile_json(prof, NULL));
+  hs_profile_free(prof);
   return 0;
 }

@@ -15,7 +15,8 @@ $CC -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 # seeds: a leading split byte, then a real dump (capped at 64 KB: libFuzzer favours small inputs)
 n=0
 cp tests/fuzz/regressions/* "$out/seeds/" 2>/dev/null || true
-for f in fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/stablehlo.mlir ../shared/captures/tpu-v6e/*; do
+for f in fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/stablehlo.mlir ../shared/captures/tpu-v6e/* \
+  fixtures/cpu-jax-0.4.38/{exp,softmax,scan}/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb; do
   [ -f "$f" ] || continue
   { printf '\x80'; head -c 65536 "$f"; } >"$out/seeds/seed$n"
   n=$((n + 1))
