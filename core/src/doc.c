@@ -16,11 +16,6 @@ static size_t skip_blank(const char *t, size_t len, size_t p) {
   }
 }
 
-static bool at(const char *t, size_t len, size_t p, const char *lit) {
-  size_t n = strlen(lit);
-  return p <= len && len - p >= n && memcmp(t + p, lit, n) == 0;
-}
-
 hs_format hs_detect_format(const char *text, size_t len) {
   if (!text) return HS_FORMAT_UNKNOWN;
   size_t p = skip_blank(text, len, 0);
@@ -28,12 +23,12 @@ hs_format hs_detect_format(const char *text, size_t len) {
   if (len - p >= 3 && (uint8_t)text[p] == 0xEF && (uint8_t)text[p + 1] == 0xBB && (uint8_t)text[p + 2] == 0xBF)
     p = skip_blank(text, len, p + 3);
   if (p >= len) return HS_FORMAT_UNKNOWN;
-  if (at(text, len, p, "HloModule") || at(text, len, p, "ENTRY ") || at(text, len, p, "FileNames"))
+  if (hs_starts(text, len, p, "HloModule") || hs_starts(text, len, p, "ENTRY ") || hs_starts(text, len, p, "FileNames"))
     return HS_FORMAT_HLO;
-  if (at(text, len, p, "module") || at(text, len, p, "func.func") || at(text, len, p, "#loc") ||
-      at(text, len, p, "\"builtin.module\"") || at(text, len, p, "#map") || at(text, len, p, "func @"))
+  if (hs_starts(text, len, p, "module") || hs_starts(text, len, p, "func.func") || hs_starts(text, len, p, "#loc") ||
+      hs_starts(text, len, p, "\"builtin.module\"") || hs_starts(text, len, p, "#map") || hs_starts(text, len, p, "func @"))
     return HS_FORMAT_STABLEHLO;
-  if (at(text, len, p, "{ lambda") || at(text, len, p, "{lambda") || at(text, len, p, "let "))
+  if (hs_starts(text, len, p, "{ lambda") || hs_starts(text, len, p, "{lambda") || hs_starts(text, len, p, "let "))
     return HS_FORMAT_JAXPR;
   /* a computation without a module line: "%name (" / "name {" */
   size_t q = p;

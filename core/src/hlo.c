@@ -21,15 +21,10 @@ static const uint8_t NAME_CHAR[256] = {
 
 static inline bool is_name_char(char c) { return NAME_CHAR[(uint8_t)c]; }
 
-static inline size_t skip_sp(const char *t, size_t end, size_t p) {
-  while (p < end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r')) p++;
-  return p;
-}
-
 /* Spaces and comments, within [p, end). Comments may hide anywhere in XLA's text. */
 static size_t skip_sp_comments(const char *t, size_t end, size_t p) {
   for (;;) {
-    p = skip_sp(t, end, p);
+    p = hs_skip_sp(t, end, p);
     if (p + 1 < end && t[p] == '/' && t[p + 1] == '*') {
       size_t q = p + 2;
       while (q + 1 < end && !(t[q] == '*' && t[q + 1] == '/')) q++;
@@ -40,29 +35,9 @@ static size_t skip_sp_comments(const char *t, size_t end, size_t p) {
   }
 }
 
-static bool starts(const char *t, size_t end, size_t p, const char *lit) {
-  size_t n = strlen(lit);
-  return p <= end && end - p >= n && memcmp(t + p, lit, n) == 0;
-}
-
 /* The line (from q to le) is exactly the keyword, trailing spaces aside. */
 static bool line_is(const char *t, size_t q, size_t le, const char *kw) {
-  return starts(t, le, q, kw) && skip_sp(t, le, q + strlen(kw)) >= le;
-}
-
-/* Skips a quoted string at t[p] == '"'; returns the index after the closing quote, or `len`
- * when the text ends first. Strings never span lines in XLA's output (newlines are escaped). */
-static size_t skip_string(const char *t, size_t len, size_t p) {
-  p++;
-  for (;;) {
-    const char *q = memchr(t + p, '"', len - p);
-    if (!q) return len;
-    size_t k = (size_t)(q - t);
-    size_t bs = 0;
-    while (k - bs > p && t[k - bs - 1] == '\\') bs++;
-    if ((bs & 1) == 0) return k + 1;
-    p = k + 1;
-  }
+  return hs_starts(t, le, q, kw) && hs_skip_sp(t, le, q + strlen(kw)) >= le;
 }
 
 /* Bytes scan_value must look at; everything else is skipped in a tight loop. */
@@ -81,7 +56,7 @@ static size_t scan_value(const char *t, size_t len, size_t p, bool *open) {
     char c = t[p];
     switch (c) {
       case '"':
-        p = skip_string(t, len, p);
+        p = hs_skip_string(t, len, p);
         continue;
       case '(':
       case '{':
@@ -178,20 +153,20 @@ static void read_metadata(hlo_parser *P, hs_instr *in, size_t s, size_t e) {
   size_t p = s;
   while (p < e) {
     if (t[p] == '"') {
-      p = skip_string(t, e, p);
+      p = hs_skip_string(t, e, p);
       continue;
     }
     if (t[p] != 'o' && t[p] != 's') {
       p++;
       continue;
     }
-    if (starts(t, e, p, "op_name=\"") && (p == s || t[p - 1] == ' ' || t[p - 1] == '{')) {
-      size_t q = skip_string(t, e, p + 8);
+    if (hs_starts(t, e, p, "op_name=\"") && (p == s || t[p - 1] == ' ' || t[p - 1] == '{')) {
+      size_t q = hs_skip_string(t, e, p + 8);
       in->op_name = hs_sl((uint32_t)(p + 9), (uint32_t)(q > p + 9 ? q - 1 - (p + 9) : 0));
       p = q;
       continue;
     }
-    if (starts(t, e, p, "stack_frame_id=")) {
+    if (hs_starts(t, e, p, "stack_frame_id=")) {
       size_t q = p + 15;
       uint64_t v = 0;
       while (q < e && t[q] >= '0' && t[q] <= '9') v = v * 10 + (uint64_t)(t[q++] - '0');
@@ -218,9 +193,9 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
   *partial = false;
   hs_slice name = read_name(t, le, &p);
   if (!name.len) return syntax(P, p, "%s", "expected an instruction name"), (size_t)-1;
-  p = skip_sp(t, le, p);
+  p = hs_skip_sp(t, le, p);
   if (p >= le || t[p] != '=') return syntax(P, p, "expected '=' after the instruction name %s", "") , (size_t)-1;
-  p = skip_sp(t, le, p + 1);
+  p = hs_skip_sp(t, le, p + 1);
   size_t shape_at = p;
   hs_type *ty = hs_parse_hlo_shape(&d->arena, t, le, &p);
   if (!ty) {
@@ -390,7 +365,7 @@ static int parse_header(hlo_parser *P, size_t p, size_t le, bool entry) {
     while (e < le) {
       char c = t[e];
       if (c == '"') {
-        e = skip_string(t, le, e);
+        e = hs_skip_string(t, le, e);
         continue;
       }
       if (c == '(' || c == '{' || c == '[') depth++;
@@ -402,7 +377,7 @@ static int parse_header(hlo_parser *P, size_t p, size_t le, bool entry) {
       return syntax(P, e, "%s", "expected ')' closing the computation's parameter list");
     }
     p = skip_sp_comments(t, le, e + 1);
-    if (starts(t, le, p, "->")) {
+    if (hs_starts(t, le, p, "->")) {
       p = skip_sp_comments(t, le, p + 2);
       size_t rs = p;
       result = hs_parse_hlo_shape(&d->arena, t, le, &p);
@@ -472,7 +447,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
     P.line_no = d->n_lines + 1;
     const char *nlp = memchr(t + p, '\n', len - p);
     size_t le = nlp ? (size_t)(nlp - t) : len;
-    size_t q = skip_sp(t, le, p);
+    size_t q = hs_skip_sp(t, le, p);
     uint8_t kind = HS_LINE_OTHER;
     uint32_t ref = 0;
     size_t stmt_end = le;
@@ -480,7 +455,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       kind = HS_LINE_BLANK;
     } else if (t[q] == '/' && q + 1 < le && t[q + 1] == '/') {
       kind = HS_LINE_COMMENT;
-    } else if (t[q] == 'H' && (starts(t, le, q, "HloModule ") || starts(t, le, q, "HloModule\t"))) {
+    } else if (t[q] == 'H' && (hs_starts(t, le, q, "HloModule ") || hs_starts(t, le, q, "HloModule\t"))) {
       if (P.comp >= 0) {
         hs_comp *open = &d->comps[P.comp];
         hs_doc_warn(d, HS_W_TRUNCATED, open->line, 1,
@@ -494,7 +469,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
       if (!ok) return oom(&P);
       memset(m, 0, sizeof *m);
-      size_t r = skip_sp(t, le, q + 9);
+      size_t r = hs_skip_sp(t, le, q + 9);
       m->name = read_name(t, le, &r);
       m->line = P.line_no;
       m->first_comp = d->n_comps;
@@ -527,17 +502,17 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       P.table = 0;
       bool entry = false, root = false;
       size_t r = q;
-      if (t[r] == 'E' && starts(t, le, r, "ENTRY ")) {
+      if (t[r] == 'E' && hs_starts(t, le, r, "ENTRY ")) {
         entry = true;
-        r = skip_sp(t, le, r + 6);
-      } else if (t[r] == 'R' && starts(t, le, r, "ROOT ")) {
+        r = hs_skip_sp(t, le, r + 6);
+      } else if (t[r] == 'R' && hs_starts(t, le, r, "ROOT ")) {
         root = true;
-        r = skip_sp(t, le, r + 5);
+        r = hs_skip_sp(t, le, r + 5);
       }
       /* name, then '=' (instruction) or '(' / '{' (computation header) */
       size_t s = r;
       read_name(t, le, &s);
-      size_t after = skip_sp(t, le, s);
+      size_t after = hs_skip_sp(t, le, s);
       bool is_instr = !entry && after < le && t[after] == '=';
       if (is_instr) {
         if (P.comp < 0) {

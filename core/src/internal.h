@@ -230,6 +230,19 @@ static inline bool hs_slice_is(const hs_doc *d, hs_slice a, const char *lit) {
   return a.len == n && memcmp(d->text + a.off, lit, n) == 0;
 }
 
+/* Scanning helpers shared by the text parsers; every position is checked against `end`. */
+static inline size_t hs_skip_sp(const char *t, size_t end, size_t p) {
+  while (p < end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r')) p++;
+  return p;
+}
+static inline bool hs_starts(const char *t, size_t end, size_t p, const char *lit) {
+  size_t n = strlen(lit);
+  return p <= end && end - p >= n && memcmp(t + p, lit, n) == 0;
+}
+/* Skips a quoted string at t[p] == '"' (backslash escapes honoured); returns the index after
+ * the closing quote, or `end` when the text ends first. */
+size_t hs_skip_string(const char *t, size_t end, size_t p);
+
 /* Name tables: open addressing over slices, one per module (names are unique per module). */
 typedef struct {
   uint32_t *slots; /* index+1, 0 = empty */

@@ -9,27 +9,6 @@
 
 enum { SB_MODULE = 1, SB_FUNC, SB_REGION };
 
-static inline size_t sp(const char *t, size_t end, size_t p) {
-  while (p < end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r')) p++;
-  return p;
-}
-
-static bool starts(const char *t, size_t end, size_t p, const char *lit) {
-  size_t n = strlen(lit);
-  return p <= end && end - p >= n && memcmp(t + p, lit, n) == 0;
-}
-
-static size_t skip_str(const char *t, size_t end, size_t p) {
-  for (p++; p < end; p++) {
-    if (t[p] == '\\') {
-      p++;
-      continue;
-    }
-    if (t[p] == '"') return p + 1;
-  }
-  return end;
-}
-
 /* The end of the line's meaningful part: drops a trailing " loc(...)" and spaces. */
 static size_t strip_loc(const char *t, size_t s, size_t e) {
   while (e > s && (t[e - 1] == ' ' || t[e - 1] == '\r' || t[e - 1] == '\t')) e--;
@@ -59,7 +38,7 @@ static size_t last_colon(const char *t, size_t s, size_t e) {
   for (size_t p = s; p < e; p++) {
     char c = t[p];
     if (c == '"') {
-      p = skip_str(t, e, p) - 1;
+      p = hs_skip_string(t, e, p) - 1;
       continue;
     }
     if (c == '(' || c == '[' || c == '{' || c == '<') depth++;
@@ -73,7 +52,7 @@ static size_t last_colon(const char *t, size_t s, size_t e) {
 /* Reads "T", "T, U" or "(A, B) -> R" / "(A) -> (R, S)": the results as one type (a tuple when
  * there are several). */
 static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e, bool fn_type) {
-  size_t p = sp(t, e, s);
+  size_t p = hs_skip_sp(t, e, s);
   if (fn_type && p < e && t[p] == '(') {
     /* function type: skip the inputs */
     int depth = 0;
@@ -84,27 +63,27 @@ static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e
         if (--depth == 0) break;
       }
     }
-    q = q < e ? sp(t, e, q + 1) : e;
-    if (starts(t, e, q, "->")) p = sp(t, e, q + 2); /* else a parenthesised list of results */
+    q = q < e ? hs_skip_sp(t, e, q + 1) : e;
+    if (hs_starts(t, e, q, "->")) p = hs_skip_sp(t, e, q + 2); /* else a parenthesised list of results */
   }
   bool paren = p < e && t[p] == '(';
   if (paren) p++;
   hs_type *el[64];
   size_t n = 0;
   while (p < e) {
-    p = sp(t, e, p);
+    p = hs_skip_sp(t, e, p);
     if (p < e && t[p] == ')') break;
     size_t q = p;
     hs_type *ty = hs_parse_mlir_type(a, t, e, &q);
     if (!ty) break;
     if (n < 64) el[n++] = ty;
-    p = sp(t, e, q);
+    p = hs_skip_sp(t, e, q);
     /* result attributes: tensor<...> {jax.result_info = ""} */
     if (p < e && t[p] == '{') {
       int depth = 0;
       for (; p < e; p++) {
         if (t[p] == '"') {
-          p = skip_str(t, e, p) - 1;
+          p = hs_skip_string(t, e, p) - 1;
           continue;
         }
         if (t[p] == '{') depth++;
@@ -113,7 +92,7 @@ static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e
           break;
         }
       }
-      p = sp(t, e, p);
+      p = hs_skip_sp(t, e, p);
     }
     if (p < e && t[p] == ',') {
       p++;
@@ -140,23 +119,23 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
     uint32_t line_no = d->n_lines + 1;
     const char *nl = memchr(t + p, '\n', len - p);
     size_t le = nl ? (size_t)(nl - t) : len;
-    size_t q = sp(t, le, p);
+    size_t q = hs_skip_sp(t, le, p);
     size_t e = strip_loc(t, q, le);
     uint8_t kind = HS_LINE_OTHER;
     uint32_t ref = 0;
     bool opens = e > q && t[e - 1] == '{';
     if (q >= le) {
       kind = HS_LINE_BLANK;
-    } else if (starts(t, le, q, "//")) {
+    } else if (hs_starts(t, le, q, "//")) {
       kind = HS_LINE_COMMENT;
-    } else if (t[q] == '#' || starts(t, le, q, "loc(")) {
+    } else if (t[q] == '#' || hs_starts(t, le, q, "loc(")) {
       kind = HS_LINE_TABLE;
-    } else if (starts(t, le, q, "module") && (q + 6 >= le || t[q + 6] == ' ' || t[q + 6] == '{')) {
+    } else if (hs_starts(t, le, q, "module") && (q + 6 >= le || t[q + 6] == ' ' || t[q + 6] == '{')) {
       hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
       if (!ok) goto nomem;
       memset(m, 0, sizeof *m);
       size_t r = q + 6;
-      r = sp(t, le, r);
+      r = hs_skip_sp(t, le, r);
       if (r < le && t[r] == '@') {
         size_t s = ++r;
         while (r < le && t[r] != ' ' && t[r] != '{' && t[r] != '(') r++;
@@ -175,7 +154,7 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
           depth++;
         } else overflow++;
       }
-    } else if (starts(t, le, q, "func.func") || starts(t, le, q, "func @")) {
+    } else if (hs_starts(t, le, q, "func.func") || hs_starts(t, le, q, "func @")) {
       if (module < 0) {
         hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
         if (!ok) goto nomem;
@@ -198,14 +177,14 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
         size_t k = r;
         for (; k < e; k++) {
           if (t[k] == '"') {
-            k = skip_str(t, e, k) - 1;
+            k = hs_skip_string(t, e, k) - 1;
             continue;
           }
           if (t[k] == '(') dp++;
           else if (t[k] == ')' && --dp == 0) break;
         }
-        k = sp(t, e, k + 1);
-        if (starts(t, e, k, "->")) {
+        k = hs_skip_sp(t, e, k + 1);
+        if (hs_starts(t, e, k, "->")) {
           size_t re = opens ? e - 1 : e;
           c->result = read_result_types(&d->arena, t, k + 2, re, false);
         }
@@ -265,11 +244,11 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
           } else overflow++;
         }
       }
-    } else if (t[q] == '%' || t[q] == '"' || starts(t, e, q, "return ") || starts(t, e, q, "return\r") ||
-               (q + 6 == e && starts(t, e, q, "return")) ||
+    } else if (t[q] == '%' || t[q] == '"' || hs_starts(t, e, q, "return ") || hs_starts(t, e, q, "return\r") ||
+               (q + 6 == e && hs_starts(t, e, q, "return")) ||
                (t[q] >= 'a' && t[q] <= 'z' && memchr(t + q, '.', e - q) &&
-                                                !starts(t, le, q, "cond") && !starts(t, le, q, "reducer") &&
-                                                !starts(t, le, q, "do "))) {
+                                                !hs_starts(t, le, q, "cond") && !hs_starts(t, le, q, "reducer") &&
+                                                !hs_starts(t, le, q, "do "))) {
       /* an op: "%0 = stablehlo.add ...", "%0:2 = ...", "stablehlo.return %1 : ..." */
       size_t r = q;
       hs_slice name = {0, 0};
@@ -289,11 +268,11 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
           hs_set_error(err, HS_E_SYNTAX, d, q, "expected '=' after the result name of an op");
           return HS_E_SYNTAX;
         }
-        r = sp(t, e, r + 1);
+        r = hs_skip_sp(t, e, r + 1);
       }
       size_t os = r, oe;
       if (r < e && t[r] == '"') {
-        oe = skip_str(t, e, r);
+        oe = hs_skip_string(t, e, r);
         os++;
         oe = oe > os ? oe - 1 : os;
         r = oe + 1;
@@ -391,13 +370,13 @@ int hs_parse_jaxpr_text(hs_doc *d, hs_error *err) {
   while (p < len) {
     const char *nl = memchr(t + p, '\n', len - p);
     size_t le = nl ? (size_t)(nl - t) : len;
-    size_t q = sp(t, le, p);
+    size_t q = hs_skip_sp(t, le, p);
     uint8_t kind = q >= le ? HS_LINE_BLANK : HS_LINE_OTHER;
     uint32_t ref = 0;
     /* an equation: "c:bf16[1,512] = broadcast_in_dim[...] b" */
     const char *eq = q < le ? memchr(t + q, '=', le - q) : NULL;
     if (eq && eq > t + q + 1 && eq[-1] == ' ' && (size_t)(eq - t) + 1 < le && eq[1] == ' ') {
-      size_t r = sp(t, le, (size_t)(eq - t) + 1), s = r;
+      size_t r = hs_skip_sp(t, le, (size_t)(eq - t) + 1), s = r;
       while (r < le && t[r] != '[' && t[r] != ' ') r++;
       hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
       if (!ok) return HS_E_NOMEM;

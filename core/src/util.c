@@ -176,6 +176,19 @@ bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
   return true;
 }
 
+size_t hs_skip_string(const char *t, size_t end, size_t p) {
+  p++;
+  for (;;) {
+    const char *q = p < end ? memchr(t + p, '"', end - p) : NULL;
+    if (!q) return end;
+    size_t k = (size_t)(q - t);
+    size_t bs = 0;
+    while (k - bs > p && t[k - bs - 1] == '\\') bs++;
+    if ((bs & 1) == 0) return k + 1;
+    p = k + 1;
+  }
+}
+
 /* ---- name tables ----------------------------------------------------------------------- */
 uint32_t hs_hash(const char *s, size_t n) {
   uint32_t h = 2166136261u;
