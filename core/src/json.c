@@ -85,10 +85,10 @@ const char *hs_mem_space_words(int ms) {
   }
 }
 
-static json_t *warnings_json(const hs_doc *d) {
+json_t *hs_warnings_json(const hs_warning *ws, uint32_t n) {
   json_t *a = json_array();
-  for (uint32_t i = 0; i < d->n_warnings; i++) {
-    const hs_warning *w = &d->warnings[i];
+  for (uint32_t i = 0; i < n; i++) {
+    const hs_warning *w = &ws[i];
     json_t *o = json_object();
     json_object_set_new(o, "code", json_string(hs_warning_name(w->code)));
     json_object_set_new(o, "line", json_integer(w->line));
@@ -108,7 +108,7 @@ char *hs_summary_json(const hs_doc *d, size_t *len) {
   json_object_set_new(o, "lines", json_integer(d->n_lines));
   json_object_set_new(o, "computations", json_integer(d->n_comps));
   json_object_set_new(o, "instructions", json_integer(d->n_instrs));
-  json_object_set_new(o, "warnings", warnings_json(d));
+  json_object_set_new(o, "warnings", hs_warnings_json(d->warnings, d->n_warnings));
   return hs_json_finish(o, len);
 }
 

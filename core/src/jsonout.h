@@ -9,6 +9,8 @@
 json_t *hs_json_bytes(const char *s, size_t n);
 json_t *hs_json_slice(const hs_doc *d, hs_slice s);
 json_t *hs_json_type(const hs_type *t); /* HLO form, or null */
+/* [{"code","line","column","message"}] of a document's or a profile's warnings. */
+json_t *hs_warnings_json(const hs_warning *ws, uint32_t n);
 /* Serialises and frees `root`; NULL on allocation failure. */
 char *hs_json_finish(json_t *root, size_t *len);
 /* "2,097,152" */

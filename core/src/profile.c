@@ -1605,16 +1605,6 @@ char *hs_profile_json(const hs_profile *p, size_t *len) {
   json_t *mods = json_array();
   for (uint32_t i = 0; i < p->n_hlo_modules; i++) json_array_append_new(mods, jstrid(p, p->hlo_modules[i]));
   json_object_set_new(o, "hlo_modules", mods);
-  json_t *ws = json_array();
-  for (uint32_t i = 0; i < p->n_warnings; i++) {
-    const hs_warning *w = &p->warnings[i];
-    json_t *x = json_object();
-    json_object_set_new(x, "code", json_string(hs_warning_name(w->code)));
-    json_object_set_new(x, "line", json_integer(w->line));
-    json_object_set_new(x, "column", json_integer(w->col));
-    json_object_set_new(x, "message", hs_json_bytes(w->message, strlen(w->message)));
-    json_array_append_new(ws, x);
-  }
-  json_object_set_new(o, "warnings", ws);
+  json_object_set_new(o, "warnings", hs_warnings_json(p->warnings, p->n_warnings));
   return hs_json_finish(o, len);
 }
