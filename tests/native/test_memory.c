@@ -335,7 +335,7 @@ static void test_padding_against_tpu_messages(void **state) {
 }
 
 /* ---- buffer assignments and usage reports --------------------------------------------------- */
-static int values_checked, pairs_checked;
+static int values_checked, pairs_checked, memory_checked;
 
 static void check_values(json_t *ba, const char *name) {
   size_t i, k;
@@ -448,6 +448,26 @@ static void test_fixture_buffers(void **state) {
       closedir(dd);
       if (!ba[0] || !rep[0]) continue;
       check_pair(ba, rep);
+      /* jax's compiled.memory_analysis() (oracle.json): XLA's own argument, output, temp sizes */
+      char op[1400];
+      snprintf(op, sizeof op, "%s/%s/oracle.json", root, de->d_name);
+      json_error_t je;
+      json_t *oracle = json_load_file(op, 0, &je);
+      json_t *ma = json_object_get(oracle, "memory_analysis");
+      if (ma) {
+        size_t bn = 0;
+        char *bt = tu_read(ba, &bn);
+        json_t *bj = memory(bt, bn);
+        json_t *tot = json_object_get(bj, "totals");
+        json_t *x;
+        assert_int_equal((x = json_object_get(tot, "parameter")) ? json_integer_value(x) : 0, geti(ma, "argument_size_in_bytes"));
+        assert_int_equal((x = json_object_get(tot, "output")) ? json_integer_value(x) : 0, geti(ma, "output_size_in_bytes"));
+        assert_int_equal((x = json_object_get(tot, "temp")) ? json_integer_value(x) : 0, geti(ma, "temp_size_in_bytes"));
+        memory_checked++;
+        json_decref(bj);
+        free(bt);
+      }
+      json_decref(oracle);
       if (values[0]) {
         /* newer XLA prints the total in the -values part: it equals the allocations' sum */
         size_t n1 = 0, n2 = 0;
@@ -462,7 +482,9 @@ static void test_fixture_buffers(void **state) {
     }
     closedir(d);
   }
-  print_message("buffer assignments checked against their usage reports: %d; values sized: %d\n", pairs_checked, values_checked);
+  print_message("buffer assignments checked against their usage reports: %d; against memory_analysis(): %d; values sized: %d\n",
+                pairs_checked, memory_checked, values_checked);
+  assert_true(memory_checked >= 50);
   assert_true(pairs_checked >= 50);
   assert_true(values_checked >= 200);
 }
@@ -498,13 +520,45 @@ static void test_tpu_layout_modules(void **state) {
   }
 }
 
+/* XLA's own printer (tests/memory/layout_reference.json, made by make_layout_reference.py with
+ * jaxlib's xla_client.Layout) read back part by part. */
+static void test_layout_reference(void **state) {
+  (void)state;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/memory/layout_reference.json", HS_SOURCE_DIR);
+  json_error_t e;
+  json_t *ref = json_load_file(path, 0, &e);
+  assert_non_null(ref);
+  size_t i;
+  json_t *c;
+  int n = 0;
+  json_array_foreach(json_object_get(ref, "cases"), i, c) {
+    json_t *m2m = json_object_get(c, "minor_to_major");
+    char type[256] = "f32[";
+    for (size_t k = 0; k < json_array_size(m2m); k++) strcat(type, k ? ",5" : "5");
+    strcat(type, "]");
+    strcat(type, json_string_value(json_object_get(c, "printed")));
+    json_t *l = layout(type);
+    assert_true(json_equal(json_object_get(l, "minor_to_major"), m2m));
+    assert_true(json_equal(json_object_get(l, "tiles"), json_object_get(c, "tiles")));
+    json_int_t bits = json_integer_value(json_object_get(c, "element_size_bits"));
+    json_t *got = json_object_get(l, "element_size_bits");
+    if (bits) assert_int_equal(json_integer_value(got), bits);
+    else assert_true(json_is_null(got));
+    json_decref(l);
+    n++;
+  }
+  assert_true(n >= 10);
+  json_decref(ref);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_messages),          cmocka_unit_test(test_every_message_reads),
       cmocka_unit_test(test_cut_and_wrapped),   cmocka_unit_test(test_not_memory),
       cmocka_unit_test(test_layout_words),      cmocka_unit_test(test_padding_against_tpu_messages),
       cmocka_unit_test(test_shared_buffers),    cmocka_unit_test(test_fixture_buffers),
-      cmocka_unit_test(test_tpu_layout_modules),
+      cmocka_unit_test(test_tpu_layout_modules), cmocka_unit_test(test_layout_reference),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
