@@ -29,8 +29,9 @@ static void usage(FILE *f) {
           "                      .trace.json (a .gz file is decompressed first)\n"
           "  layout 'TYPE'       one type's layout in words, with its padding (quote the type)\n"
           "  layouts FILE        a module's padding table: each value's tiled against logical size\n"
-          "  memory FILE         an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
-          "                      *-memory-usage-report.txt read into numbers\n"
+          "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
+          "                      *-memory-usage-report.txt read into numbers, joined to the\n"
+          "                      optimized HLO (HLO, or the dump's own beside FILE)\n"
           "  version             print the version\n"
           "\n"
           "FILE may be - for standard input. --json prints the JSON the JS API returns.\n"
@@ -455,13 +456,52 @@ static int cmd_layout(const char *type, int json) {
   return print_result(out, n, json, human_layout);
 }
 
-static int cmd_memory(const char *path, int json) {
-  input in = {0};
+/* The optimized HLO beside a dump's report: module_X.after_optimizations-buffer-assignment.txt
+ * -> module_X.after_optimizations.txt. */
+static char *sibling_hlo(const char *path) {
+  static const char *suffixes[] = {"-buffer-assignment-values.txt", "-buffer-assignment.txt", "-memory-usage-report.txt"};
+  size_t pl = strlen(path);
+  for (int i = 0; i < 3; i++) {
+    size_t sl = strlen(suffixes[i]);
+    if (pl > sl && strcmp(path + pl - sl, suffixes[i]) == 0) {
+      char *h = malloc(pl + 8);
+      if (!h) return NULL;
+      memcpy(h, path, pl - sl);
+      strcpy(h + pl - sl, ".txt");
+      FILE *f = fopen(h, "rb");
+      if (f) {
+        fclose(f);
+        return h;
+      }
+      free(h);
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+static int cmd_memory(const char *path, const char *hlo_path, int json) {
+  input in = {0}, hlo = {0};
   int rc = read_input(&in, path);
   if (rc) return rc;
+  char *auto_hlo = hlo_path ? NULL : sibling_hlo(path);
+  if (hlo_path || auto_hlo) {
+    rc = open_input(&hlo, hlo_path ? hlo_path : auto_hlo);
+    if (rc && hlo_path) {
+      free(in.text);
+      close_input(&hlo);
+      return rc;
+    }
+    if (rc) { /* a sibling that does not parse is only not joined */
+      close_input(&hlo);
+      memset(&hlo, 0, sizeof hlo);
+    }
+  }
+  free(auto_hlo);
   hs_error err;
   size_t n = 0;
-  char *out = hs_memory_json(in.text, in.len, &err, &n);
+  char *out = hs_memory_join_json(in.text, in.len, hlo.doc, &err, &n);
+  close_input(&hlo);
   if (!out && err.code != HS_E_NOMEM) {
     fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
     free(in.text);
@@ -507,11 +547,11 @@ int main(int argc, char **argv) {
     return cmd_profile(args[1], json);
   }
   if (strcmp(cmd, "layout") == 0 || strcmp(cmd, "memory") == 0) {
-    if (nargs != 2) {
+    if (nargs != 2 && !(nargs == 3 && cmd[0] == 'm')) {
       usage(stderr);
       return 1;
     }
-    return cmd[0] == 'l' ? cmd_layout(args[1], json) : cmd_memory(args[1], json);
+    return cmd[0] == 'l' ? cmd_layout(args[1], json) : cmd_memory(args[1], nargs == 3 ? args[2] : NULL, json);
   }
   int is_xray = strcmp(cmd, "xray") == 0;
   if ((is_xray && nargs != 3) || (!is_xray && nargs != 2)) {

@@ -149,6 +149,11 @@ char *hs_layouts_json(const hs_doc *doc, size_t *len);
  * NULL with `err` filled: HS_E_FORMAT ("not an XLA memory message") for other text. */
 char *hs_memory_json(const char *text, size_t len, hs_error *err, size_t *out_len);
 
+/* The same, joined to the module's optimized HLO (`module` may be NULL): each allocation and
+ * value named after an instruction gains "line" and "opcode" (and the instruction's op_name when
+ * the text gave none); totals.values_joined counts the values found. */
+char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs_error *err, size_t *out_len);
+
 /* Frees a string returned by this library. */
 void hs_free(void *p);
 

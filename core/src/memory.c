@@ -577,8 +577,65 @@ static void explain(mctx *m, const char *code) {
 #undef OUT
 }
 
+/* ---- joining to the optimized HLO ----------------------------------------------------------- */
+static void join_module(json_t *res, const hs_doc *d) {
+  if (!d || d->format != HS_FORMAT_HLO) return;
+  json_t *names = json_object(); /* instruction name -> index (the last module wins on a clash) */
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_instr *in = &d->instrs[i];
+    char nm[512];
+    if (in->name.len >= sizeof nm) continue;
+    memcpy(nm, d->text + in->name.off, in->name.len);
+    nm[in->name.len] = 0;
+    json_object_set_new(names, nm, json_integer(i));
+  }
+  size_t i, k;
+  json_t *a, *v;
+  uint32_t joined = 0;
+  json_array_foreach(json_object_get(res, "allocations"), i, a) {
+    json_t *vals = json_object_get(a, "values");
+    json_array_foreach(vals, k, v) {
+      const char *nm = json_string_value(json_object_get(v, "name"));
+      if (!nm) continue;
+      char key[512];
+      size_t n = strcspn(nm, "{");
+      if (n >= sizeof key) continue;
+      memcpy(key, nm, n);
+      key[n] = 0;
+      json_t *ix = json_object_get(names, key);
+      if (!ix) continue;
+      const hs_instr *in = &d->instrs[json_integer_value(ix)];
+      json_object_set_new(v, "line", json_integer(in->line));
+      json_object_set_new(v, "opcode", hs_json_slice(d, in->opcode));
+      joined++;
+    }
+    const char *label = json_string_value(json_object_get(a, "label"));
+    if (label) {
+      char key[512];
+      size_t n = strcspn(label, "{ ");
+      if (n < sizeof key) {
+        memcpy(key, label, n);
+        key[n] = 0;
+        json_t *ix = json_object_get(names, key);
+        if (ix) {
+          const hs_instr *in = &d->instrs[json_integer_value(ix)];
+          json_object_set_new(a, "line", json_integer(in->line));
+          json_object_set_new(a, "opcode", hs_json_slice(d, in->opcode));
+          if (in->op_name.len && json_is_null(json_object_get(a, "op_name"))) json_object_set_new(a, "op_name", hs_json_slice(d, in->op_name));
+        }
+      }
+    }
+  }
+  json_object_set_new(json_object_get(res, "totals"), "values_joined", json_integer(joined));
+  json_decref(names);
+}
+
 /* ---- the entry point ------------------------------------------------------------------------ */
 char *hs_memory_json(const char *text, size_t len, hs_error *err, size_t *out_len) {
+  return hs_memory_join_json(text, len, NULL, err, out_len);
+}
+
+char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs_error *err, size_t *out_len) {
   hs_error dummy;
   if (!err) err = &dummy;
   memset(err, 0, sizeof *err);
@@ -602,6 +659,7 @@ char *hs_memory_json(const char *text, size_t len, hs_error *err, size_t *out_le
   if (which) {
     json_t *res = hs_mem_result(which == 1 ? "buffer_assignment" : "memory_usage_report");
     hs_buffers_read(text, len, which, res);
+    join_module(res, module);
     return hs_json_finish(res, out_len);
   }
   mctx m;
@@ -645,6 +703,7 @@ char *hs_memory_json(const char *text, size_t len, hs_error *err, size_t *out_le
       json_object_set_new(m.res, "code", json_null());
     }
     explain(&m, code[0] ? code : NULL);
+    join_module(m.res, module);
     out = hs_json_finish(m.res, out_len);
   } else {
     json_decref(m.res);

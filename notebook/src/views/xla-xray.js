@@ -21,6 +21,7 @@
 //   kind: 'right'|'wrong'|'target' }] shown as outlines), summary (the core's x-ray summary),
 //   noteFor(side, line), scrollToLine(side, line), clearSelection().
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
+import { layoutNote } from './layout-note.js';
 import { adoptStyles, defineOnce, el, fetchText, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
 import * as engine from './engine.js';
 
@@ -391,7 +392,8 @@ class XlaXray extends HTMLElement {
     const note = (s.notes ? s.notes[s.noteIdx[i]] : held) || (s.notes || held === '' ? DEFAULT_NOTES[cls] : '…');
     const bits = [`line ${line}`, cls === 'plain' ? null : cls, s.carries[i] ? 'carries the big intermediate' : null,
       s.ms[i] >= 0 ? memorySpaceWords(s.ms[i]) : null].filter(Boolean);
-    return `${bits.join(' · ')}\n${note}`;
+    const lay = side === 'right' && s.text ? layoutNote(s.text.slice(s.starts?.[i] ?? 0, s.starts?.[i + 1] ?? s.text.length)) : '';
+    return `${bits.join(' · ')}\n${note}${lay ? `\n${lay}` : ''}`;
   }
 
   /** The note of a line, asking the worker when it held the notes back (big x-rays). */
