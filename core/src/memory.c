@@ -577,6 +577,33 @@ static void explain(mctx *m, const char *code) {
 #undef OUT
 }
 
+/* ---- detection (the format registry's detect function) -------------------------------------- */
+static bool contains(const char *t, size_t n, const char *lit) {
+  size_t k = strlen(lit);
+  for (size_t p = 0; p + k <= n; p++)
+    if (t[p] == lit[0] && memcmp(t + p, lit, k) == 0) return true;
+  return false;
+}
+
+/* 0 = not an XLA memory text; else a confidence 1..100. Reads at most the first 256 KiB. */
+int hs_detect_memory(const char *text, size_t len, size_t first) {
+  (void)first;
+  if (!text) return 0;
+  size_t n = len < (256u << 10) ? len : (256u << 10);
+  if (hs_buffers_detect(text, n)) return 95;
+  static const char *const sentences[] = {"Ran out of memory", "Out of memory while trying to allocate", "would exceed memory",
+                                          "Failed to allocate request for", "Attempting to reserve", "BufferAssignment stats:",
+                                          "Peak buffers:", "Largest program allocations", "Scoped allocation with size",
+                                          "Out of memory allocating"};
+  for (size_t i = 0; i < sizeof sentences / sizeof sentences[0]; i++)
+    if (contains(text, n, sentences[i])) return 90;
+  /* a pasted piece of a list: "Size:" entries with XLA's field names */
+  if (contains(text, n, "Size:") && (contains(text, n, "XLA label:") || contains(text, n, "XLA Label:") ||
+                                     contains(text, n, "Entry Parameter Subshape:") || contains(text, n, "Allocation type:")))
+    return 60;
+  return 0;
+}
+
 /* ---- joining to the optimized HLO ----------------------------------------------------------- */
 static void join_module(json_t *res, const hs_doc *d) {
   if (!d || d->format != HS_FORMAT_HLO) return;

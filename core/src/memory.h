@@ -19,6 +19,10 @@ void hs_mem_human(uint64_t b, char *buf, size_t cap);
 /* Sorts allocations by bytes (largest first, stable) and numbers them 1..n as "rank". */
 void hs_mem_rank(json_t *allocations);
 
+/* The format registry's detect function for memory texts (OOM messages, buffer assignments,
+ * usage reports): 0, or a confidence 1..100. */
+int hs_detect_memory(const char *text, size_t len, size_t first);
+
 /* 1 buffer assignment (or its -values part), 2 memory-usage report, 0 neither. */
 int hs_buffers_detect(const char *t, size_t len);
 /* Fills `res` (made by hs_mem_result) from a buffer assignment or usage report. */

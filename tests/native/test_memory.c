@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "memory.h"
 #include "testutil.h"
 
 static char *shared_file(const char *rel, size_t *len) {
@@ -552,6 +553,45 @@ static void test_layout_reference(void **state) {
   json_decref(ref);
 }
 
+/* The registry's detect function: every memory text is one, dumps and prose are not. */
+static void test_detect(void **state) {
+  (void)state;
+  static const char *dirs[] = {"memory", "buffers", "errors"};
+  int yes = 0;
+  for (int k = 0; k < 3; k++) {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/captures/%s", HS_SHARED_DIR, dirs[k]);
+    DIR *d = opendir(dir);
+    NEED(d);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+      if (de->d_name[0] == '.') continue;
+      char rel[600];
+      snprintf(rel, sizeof rel, "%s/%s", dirs[k], de->d_name);
+      size_t len = 0;
+      char *t = shared_file(rel, &len);
+      if (hs_detect_memory(t, len, 0) <= 0) fail_msg("%s is not detected as a memory text", rel);
+      free(t);
+      yes++;
+    }
+    closedir(d);
+  }
+  assert_int_equal(yes, 18);
+  static const char *no[] = {"fixtures/cpu-jax-0.10.2/softmax/after_optimizations.txt", "fixtures/cpu-jax-0.10.2/softmax/stablehlo.mlir",
+                             "fixtures/cpu-jax-0.4.38/attention/after_optimizations.txt", "fixtures/cpu-jax-0.4.38/attention/jaxpr.txt"};
+  for (int i = 0; i < 4; i++) {
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", HS_SOURCE_DIR, no[i]);
+    size_t len = 0;
+    char *t = tu_read(p, &len);
+    assert_non_null(t);
+    assert_int_equal(hs_detect_memory(t, len, 0), 0);
+    free(t);
+  }
+  const char *prose = "RESOURCE_EXHAUSTED: Quota exceeded for quota metric 'Requests' and limit 'Requests per minute'";
+  assert_int_equal(hs_detect_memory(prose, strlen(prose), 0), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_messages),          cmocka_unit_test(test_every_message_reads),
@@ -559,6 +599,7 @@ int main(void) {
       cmocka_unit_test(test_layout_words),      cmocka_unit_test(test_padding_against_tpu_messages),
       cmocka_unit_test(test_shared_buffers),    cmocka_unit_test(test_fixture_buffers),
       cmocka_unit_test(test_tpu_layout_modules), cmocka_unit_test(test_layout_reference),
+      cmocka_unit_test(test_detect),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
