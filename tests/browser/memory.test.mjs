@@ -87,3 +87,40 @@ test('pasted text stays text: markup in a message is not interpreted', { skip },
     await close();
   }
 });
+
+test('the padding table of a TPU module, largest padding first', { skip }, async () => {
+  const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/memory.html`);
+  try {
+    const text = readFileSync(resolve(shared, '../tpu-layouts/tpu_v6e__module_0004.jit__threefry_seed.cl_804429027.after_optimizations.txt'), 'utf8');
+    await page.evaluate((t) => { document.querySelector('#pad').text = t; }, text);
+    const rows = page.locator('#pad [data-testid="padding-row"]');
+    await rows.first().waitFor({ timeout: 15000 });
+    const first = await rows.nth(0).locator('td').allTextContents();
+    assert.deepEqual(first.slice(0, 2), ['508 B', '512 B']); /* s32[]{:T(128)}: 4 bytes laid out in 512 */
+    assert.equal(first[4], 's32[]{:T(128)}');
+    assert.equal(first[5], 'scalar; tiled 128');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("the x-ray's hover says each value's layout in words", { skip }, async () => {
+  const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/memory.html`);
+  try {
+    const text = readFileSync(resolve(shared, '../tpu-layouts/tpu_v6e__module_0004.jit__threefry_seed.cl_804429027.after_optimizations.txt'), 'utf8');
+    const line = text.split('\n').findIndex((l) => /copy = s32\[\]\{:T\(128\)S\(6\)\}/.test(l)) + 1;
+    assert.ok(line > 0);
+    await page.evaluate((t) => new Promise((res) => {
+      const x = document.querySelector('#xr');
+      x.addEventListener('xray-ready', () => res(), { once: true });
+      x.right = t;
+    }), text);
+    await page.waitForFunction((n) => /layout: scalar; tiled 128; lives in memory space 6/.test(document.querySelector('#xr').noteFor('right', n)), line, { timeout: 15000 });
+    const note = await page.evaluate((n) => document.querySelector('#xr').noteFor('right', n), line);
+    assert.match(note, /padding 508 B/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
