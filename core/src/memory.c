@@ -562,9 +562,12 @@ static void explain(mctx *m, const char *code) {
       hs_mem_human(geti(big, "bytes") / 2, b, sizeof b);
       OUT(" It is an f32 upcast of a bf16 value: keeping it in bf16 saves %s.", b);
     }
-    json_t *pad = json_object_get(big, "padding_bytes");
-    if (json_is_integer(pad) && json_integer_value(pad) > 0) {
-      hs_mem_human((uint64_t)json_integer_value(pad), b, sizeof b);
+    json_t *pad = json_object_get(big, "padding_bytes"), *unp = json_object_get(big, "unpadded_bytes");
+    uint64_t padb = json_is_integer(pad) ? (uint64_t)json_integer_value(pad)
+                    : json_is_integer(unp) && (uint64_t)json_integer_value(unp) < geti(big, "bytes") ? geti(big, "bytes") - (uint64_t)json_integer_value(unp)
+                                                                                                : 0;
+    if (padb > 0) {
+      hs_mem_human(padb, b, sizeof b);
       OUT(" Its tiled layout adds %s of padding: a dimension is not a multiple of the tile.", b);
     }
   }

@@ -249,6 +249,32 @@ static void test_cut_and_wrapped(void **state) {
   json_decref(j);
 }
 
+/* Advice only from evidence in the text: an f32 convert of a bf16 operand, named by its label. */
+static void test_advice(void **state) {
+  (void)state;
+  const char *msg =
+      "RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 17.46G of 15.48G hbm. "
+      "Exceeded hbm capacity by 1.98G.\n\n  Largest program allocations in hbm:\n\n  1. Size: 2.93G\n"
+      "     Operator: op_name=\"jit(step)/convert_element_type\" source_file=\"/home/u/model.py\" source_line=3\n"
+      "     Shape: f32[50304,15616]{1,0:T(8,128)}\n     Unpadded size: 2.92G\n"
+      "     XLA label: %convert.5 = f32[50304,15616]{1,0:T(8,128)} convert(bf16[50304,15616]{1,0:T(8,128)(2,1)} %param.1)\n"
+      "     Allocation type: HLO temp\n     ==========================\n";
+  json_t *j = memory(msg, strlen(msg));
+  const char *ex = json_string_value(json_object_get(j, "explanation"));
+  assert_non_null(strstr(ex, "(convert_element_type at model.py:3)"));
+  assert_non_null(strstr(ex, "f32 upcast of a bf16 value: keeping it in bf16 saves 1.46 GiB"));
+  assert_false(has_warning(j, "HS_W_TRUNCATED"));
+  json_decref(j);
+  /* the same list entry without the bf16 operand gives no advice */
+  char *plain = strdup(msg);
+  char *b = strstr(plain, "bf16[");
+  memcpy(b, "f32[5", 5);
+  j = memory(plain, strlen(plain));
+  assert_null(strstr(json_string_value(json_object_get(j, "explanation")), "upcast"));
+  json_decref(j);
+  free(plain);
+}
+
 static void test_not_memory(void **state) {
   (void)state;
   static const char *bad[] = {
@@ -599,7 +625,7 @@ int main(void) {
       cmocka_unit_test(test_layout_words),      cmocka_unit_test(test_padding_against_tpu_messages),
       cmocka_unit_test(test_shared_buffers),    cmocka_unit_test(test_fixture_buffers),
       cmocka_unit_test(test_tpu_layout_modules), cmocka_unit_test(test_layout_reference),
-      cmocka_unit_test(test_detect),
+      cmocka_unit_test(test_detect),            cmocka_unit_test(test_advice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
