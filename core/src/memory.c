@@ -81,26 +81,34 @@ void hs_mem_human(uint64_t b, char *buf, size_t cap) {
   snprintf(buf, cap, "%.2f %s", v, units[u]);
 }
 
+typedef struct {
+  json_t *a;
+  json_int_t bytes;
+  size_t pos;
+} ranked;
+
+/* Largest first; equal sizes keep the text's order (a stable sort, the same on every libc). */
 static int by_bytes(const void *x, const void *y) {
-  json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
-  json_int_t ba = json_integer_value(json_object_get(a, "bytes"));
-  json_int_t bb = json_integer_value(json_object_get(b, "bytes"));
-  if (ba != bb) return ba > bb ? -1 : 1;
-  json_int_t ia = json_integer_value(json_object_get(a, "rank")), ib = json_integer_value(json_object_get(b, "rank"));
-  return ia < ib ? -1 : ia > ib;
+  const ranked *a = x, *b = y;
+  if (a->bytes != b->bytes) return a->bytes > b->bytes ? -1 : 1;
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
 void hs_mem_rank(json_t *arr) {
   size_t n = json_array_size(arr);
   if (!n) return;
-  json_t **v = malloc(n * sizeof *v);
+  ranked *v = malloc(n * sizeof *v);
   if (!v) return;
-  for (size_t i = 0; i < n; i++) v[i] = json_incref(json_array_get(arr, i));
+  for (size_t i = 0; i < n; i++) {
+    v[i].a = json_incref(json_array_get(arr, i));
+    v[i].bytes = json_integer_value(json_object_get(v[i].a, "bytes"));
+    v[i].pos = i;
+  }
   qsort(v, n, sizeof *v, by_bytes);
   json_array_clear(arr);
   for (size_t i = 0; i < n; i++) {
-    json_object_set_new(v[i], "rank", json_integer((json_int_t)i + 1));
-    json_array_append_new(arr, v[i]);
+    json_object_set_new(v[i].a, "rank", json_integer((json_int_t)i + 1));
+    json_array_append_new(arr, v[i].a);
   }
   free(v);
 }
