@@ -597,6 +597,7 @@ static void test_detect(void **state) {
       size_t len = 0;
       char *t = shared_file(rel, &len);
       if (hs_detect_memory(t, len, 0) <= 0) fail_msg("%s is not detected as a memory text", rel);
+      if (hs_detect_format(t, len) != HS_FORMAT_MEMORY) fail_msg("%s is detected as %s", rel, hs_format_name(hs_detect_format(t, len)));
       free(t);
       yes++;
     }
@@ -612,6 +613,7 @@ static void test_detect(void **state) {
     char *t = tu_read(p, &len);
     assert_non_null(t);
     assert_int_equal(hs_detect_memory(t, len, 0), 0);
+    assert_int_not_equal(hs_detect_format(t, len), HS_FORMAT_MEMORY);
     free(t);
   }
   const char *prose = "RESOURCE_EXHAUSTED: Quota exceeded for quota metric 'Requests' and limit 'Requests per minute'";
