@@ -4,7 +4,7 @@
 // the user's own, typed into their own notebook.
 import * as api from 'hs:api';
 import * as engine from '../views/engine.js';
-import { el } from '../views/common.js';
+import { el } from '../dom.js';
 import '../views/xla-xray.js';
 import '../views/xla-fusion-table.js';
 import '../views/xla-summary.js';

@@ -2,6 +2,7 @@
 // (notebook/src/worker.js) and the main-thread fallback (engine.js, when no Worker can start)
 // run the same code. Results are shaped for cheap transfer: big per-line columns are typed
 // arrays, notes are a deduplicated string table.
+import { sniffFormat } from '../core-words.js';
 
 /** Line classes, in the x-ray's precedence order (index = code in the compact columns). */
 export const CLASSES = ['plain', 'dim', 'hot', 'carry', 'fusion'];
@@ -34,14 +35,7 @@ export function lineStarts(text) {
   return { starts, maxLen };
 }
 
-/** Guesses the format from the first non-blank lines (for the UI only; the core decides). */
-export function sniffFormat(text) {
-  const head = text.slice(0, 4096);
-  if (/^\s*HloModule\s/m.test(head)) return 'hlo';
-  if (/^\s*(module\b|func\.func\b)|stablehlo\.|mhlo\./m.test(head)) return 'stablehlo';
-  if (/^\s*\{\s*lambda\b|^\s*let\b/m.test(head)) return 'jaxpr';
-  return null;
-}
+export { sniffFormat };
 
 /** Compact per-line columns from the core's XrayLine[] for a text with `starts`. */
 export function compactSide(lines, text, starts, maxLen) {
@@ -96,9 +90,7 @@ export function analyzeText(api, text) {
       const census = doc.fusions();
       let spills = null;
       try { spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
-      // The complete results stay with the caller (the worker reuses them for a one-sided x-ray);
-      // what crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
-      Object.defineProperty(out, 'full', { value: { census, spills }, enumerable: false });
+      // What crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
       out.fusions_total = census.fusions.length;
       out.fusions = census.fusions.length > FUSION_ROWS ? { ...census, fusions: census.fusions.slice(0, FUSION_ROWS) } : census;
       if (spills) {

@@ -21,7 +21,7 @@
 //   kind: 'right'|'wrong'|'target' }] shown as outlines), summary (the core's x-ray summary),
 //   noteFor(side, line), scrollToLine(side, line), clearSelection().
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
-import { adoptStyles, defineOnce, el, fetchText, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
+import { adoptStyles, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
 import * as engine from './engine.js';
 
 const ROW = 18; // px, fixed row height (virtualization depends on it)
@@ -233,8 +233,7 @@ class XlaXray extends HTMLElement {
   }
 
   _fail(e) {
-    const where = e.side ? ` (${e.side} side${e.line ? `, line ${e.line}` : ''})` : (e.line ? ` (line ${e.line})` : '');
-    this._setStatus(`x-ray failed${where}: ${e.message}`, undefined, true);
+    this._setStatus(`x-ray failed: ${e.message}${errorWhere(e)}`, undefined, true);
     this.dispatchEvent(new CustomEvent('xray-error', { detail: { error: e }, bubbles: true, composed: true }));
   }
 
