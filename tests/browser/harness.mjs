@@ -36,8 +36,11 @@ export function shared(rel) {
   return existsSync(p) ? p : null;
 }
 
+/** What `node notebook/build.mjs` writes that the browser tests open. */
+const BUILT = ['index.html', 'hloscope.html', 'gym.html', 'hloscope-drills.js'];
+
 export function ensureBuilt() {
-  if (process.env.HLOSCOPE_REBUILD === '1' || !existsSync(join(distDir, 'index.html')) || !existsSync(join(distDir, 'hloscope.html'))) {
+  if (process.env.HLOSCOPE_REBUILD === '1' || BUILT.some((f) => !existsSync(join(distDir, f)))) {
     execFileSync(process.execPath, [join(repoRoot, 'notebook/build.mjs')], { stdio: 'inherit', cwd: repoRoot });
   }
 }

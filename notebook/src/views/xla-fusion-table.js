@@ -6,8 +6,8 @@
 // el.text = optimized HLO text (analysed in the worker); <xla-fusion-table src="m.txt">.
 // Attribute `limit` (default 500): rows drawn before a "show all" button.
 // Event 'fusion-click', detail { fusion } (the Fusion object).
-import { adoptStyles, defineOnce, el, fetchText, formatInt, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
-import * as engine from './engine.js';
+import { adoptStyles, defineOnce, el, formatInt, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
+import { AnalysedElement } from './analysed-element.js';
 
 const css = theme + `
   :host { display: block; font-size: 13px; }
@@ -29,8 +29,9 @@ const css = theme + `
   button { font: inherit; font-size: 12px; }
 `;
 
-class XlaFusionTable extends HTMLElement {
+class XlaFusionTable extends AnalysedElement {
   static get observedAttributes() { return ['src', 'limit']; }
+  static viewName = 'fusion table';
 
   constructor() {
     super();
@@ -44,41 +45,22 @@ class XlaFusionTable extends HTMLElement {
       this._body);
     this._more = el('div', { class: 'more' });
     root.append(this._head, this._status, el('div', { class: 'wrap' }, this._table), this._more);
-    this._data = null;
     this._all = false;
-    this._gen = 0;
   }
 
   attributeChangedCallback(name) {
     if (name === 'limit') { this._render(); return; }
-    const src = this.getAttribute('src');
-    if (!src) return;
-    const gen = ++this._gen;
-    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
+    super.attributeChangedCallback(name);
   }
 
-  get data() { return this._data; }
-  set data(census) { this._gen++; this._data = census || null; this._all = false; this._render(); }
+  get data() { return super.data; }
+  set data(census) { this._all = false; super.data = census; }
 
-  get text() { return this._text ?? null; }
-  set text(t) {
-    this._text = t;
-    const gen = ++this._gen;
-    this._status.className = 'status';
-    this._status.textContent = 'analysing…';
-    engine.analyze({ key: `fusion-table:${gen}:${Math.random()}`, text: String(t) }).then((a) => {
-      if (gen !== this._gen) return;
-      if (a.error) throw Object.assign(new Error(a.error.message), a.error);
-      if (!a.fusions) throw new Error(`not an optimized HLO module (format: ${a.format ?? 'unknown'})`);
-      this._data = { ...a.fusions, total: a.fusions_total };
-      this._all = false;
-      this._render();
-    }).catch((e) => { if (gen === this._gen) this._fail(e); });
-  }
-
-  _fail(e) {
-    this._status.className = 'status err';
-    this._status.textContent = `fusion table: ${e.message}`;
+  _analysed(a) {
+    if (!a.fusions) throw new Error(`not an optimized HLO module (format: ${a.format ?? 'unknown'})`);
+    this._data = { ...a.fusions, total: a.fusions_total };
+    this._all = false;
+    this._render();
   }
 
   _render() {

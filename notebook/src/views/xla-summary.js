@@ -5,8 +5,8 @@
 // Inputs (any one): el.data = { summary, fusions?, spills?, name?, bytes? } (the notebook's
 // analysis, or API results: { summary: doc.summary(), fusions: doc.fusions(), spills: doc.spills() });
 // el.text = a dump's text (analysed in the worker); <xla-summary src="m.txt">.
-import { adoptStyles, defineOnce, el, fetchText, formatBytes, formatInt, memorySpaceWords, theme } from './common.js';
-import * as engine from './engine.js';
+import { adoptStyles, defineOnce, el, formatBytes, formatInt, memorySpaceWords, theme } from './common.js';
+import { AnalysedElement } from './analysed-element.js';
 
 const FORMAT_NAMES = { hlo: 'optimized HLO', stablehlo: 'StableHLO', jaxpr: 'jaxpr' };
 
@@ -24,8 +24,8 @@ const css = theme + `
   .status.err { color: var(--bad); white-space: pre-wrap; }
 `;
 
-class XlaSummary extends HTMLElement {
-  static get observedAttributes() { return ['src']; }
+class XlaSummary extends AnalysedElement {
+  static viewName = 'summary';
 
   constructor() {
     super();
@@ -35,36 +35,11 @@ class XlaSummary extends HTMLElement {
     this._card = el('div', { class: 'card', part: 'card' });
     root.append(this._status, this._card);
     this._card.hidden = true;
-    this._gen = 0;
   }
 
-  attributeChangedCallback() {
-    const src = this.getAttribute('src');
-    if (!src) return;
-    const gen = ++this._gen;
-    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
-  }
-
-  get data() { return this._data ?? null; }
-  set data(d) { this._gen++; this._data = d || null; this._render(); }
-
-  get text() { return this._text ?? null; }
-  set text(t) {
-    this._text = t;
-    const gen = ++this._gen;
-    this._status.className = 'status';
-    this._status.textContent = 'analysing…';
-    engine.analyze({ key: `summary:${gen}:${Math.random()}`, text: String(t) }).then((a) => {
-      if (gen !== this._gen) return;
-      if (a.error) throw Object.assign(new Error(a.error.message), a.error);
-      this._data = a;
-      this._render();
-    }).catch((e) => { if (gen === this._gen) this._fail(e); });
-  }
-
-  _fail(e) {
-    this._status.className = 'status err';
-    this._status.textContent = `summary: ${e.message}${e.line ? ` (line ${e.line}, column ${e.column})` : ''}`;
+  _analysed(a) {
+    this._data = a;
+    this._render();
   }
 
   _render() {
