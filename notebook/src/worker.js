@@ -83,7 +83,7 @@ const OPS = {
     await api.load();
     progress(id, 'parsing', 0, text.length);
     const out = analyzeText(api, text);
-    texts.set(msg.key, { text, starts: out.starts, maxLen: out.maxLen });
+    texts.set(msg.key, { text: out.readable ?? text, starts: out.starts, maxLen: out.maxLen });
     // A text read here goes back to the page in slices, one message (one task there) each.
     if (fromFile) {
       for (let i = 0; i < text.length; i += SLICE) self.postMessage({ id, textPart: text.slice(i, i + SLICE) });

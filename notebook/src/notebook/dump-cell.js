@@ -3,11 +3,11 @@
 // Dumps of LARGE characters or more are not put into an editor: the cell shows their head.
 import { Cell, button } from './cell.js';
 import { nameProblem } from './runner.js';
-import { dumpFormat } from './readers.js';
+import { formatLabel } from './readers.js';
 import { el, formatBytes, formatInt } from '../views/common.js';
 import * as engine from '../views/engine.js';
 import { BLOB_MIN } from '../views/analysis-core.js';
-import { errorWhere, sniffFormat } from '../core-words.js';
+import { errorWhere, kernelsDecided, partialWords, sniffFormat, stageFromFileName } from '../core-words.js';
 
 /** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
 export const LARGE = 2_000_000;
@@ -23,6 +23,7 @@ export class DumpCell extends Cell {
   /** bumped by every analysis; an answer for an older one is dropped */ gen = 0;
   /** the last analysis (analysis-core.js analyzeText result, or { error, format }) */ analysis = null;
   /** @type {Promise|null} the analysis in flight or done */ analysisPromise = null;
+  /** @type {string|null} the name of the file the text came from (its stage evidence), until the text changes */ fileName = null;
 
   constructor(rec, page) {
     super(rec, page);
@@ -100,6 +101,7 @@ export class DumpCell extends Cell {
 
   edited(text) {
     super.edited(text);
+    this.fileName = null;
     clearTimeout(this.timer);
     this.staleAnalysis = true;
     this.timer = setTimeout(() => this.analyze(), 500);
@@ -130,6 +132,7 @@ export class DumpCell extends Cell {
 
   /** Replaces the dump's text (a paste or drop that skipped the editor) and analyses it. */
   setText(text) {
+    this.fileName = null;
     const wasBig = !this.editor;
     this.text = text;
     this.blob = null;
@@ -142,6 +145,7 @@ export class DumpCell extends Cell {
   }
 
   loadFile(file) {
+    this.fileName = file.name || null;
     if (!this.name || /^dump\d+$/.test(this.name)) {
       const base = file.name.replace(/\.(txt|mlir|hlo|stablehlo|pb)$/i, '').replace(/[^\w$]+/g, '_').replace(/^(\d)/, '_$1').slice(0, 40);
       if (base && !nameProblem(base) && !this.page.cells.some((c) => c !== this && c.name === base)) {
@@ -205,6 +209,9 @@ export class DumpCell extends Cell {
       }
       delete a.blob;
       a.ms = Math.round(performance.now() - t0);
+      // A dump folder's file name states the stage; it outweighs what the text suggests.
+      const named = a.format === 'hlo' && a.summary ? stageFromFileName(this.fileName) : null;
+      if (named && named !== a.summary.stage) a.summary = { ...a.summary, stage: named, stage_from: 'file name' };
       this.analysis = a;
       this.setProgress(null);
       this.showMeta();
@@ -233,12 +240,16 @@ export class DumpCell extends Cell {
   showMeta() {
     const a = this.analysis;
     if (!a) { this.meta.textContent = ''; return; }
-    const bits = [dumpFormat(a.format).label];
+    const bits = [formatLabel(a)];
     if (a.lines != null) bits.push(`${formatInt(a.lines)} lines`);
     bits.push(formatBytes(a.bytes ?? this.text.length));
-    if (a.fusions) bits.push(`${formatInt(a.fusions.fusion_ops)} fusion ops`);
+    if (a.fusions && kernelsDecided(a.summary?.stage)) bits.push(`${formatInt(a.fusions.fusion_ops)} fusion ops`);
     if (a.ms != null && a.bytes > 1e6) bits.push(`analysed in ${formatInt(a.ms)} ms`);
     this.meta.replaceChildren(bits.join(' · '));
+    for (const m of a.module_errors || []) {
+      this.meta.append(el('span', { class: 'err-text', 'data-testid': 'module-error', text: ` · module ${m.module} not read: ${m.message}${errorWhere(m)}` }));
+    }
+    if (a.summary?.partial) this.meta.append(el('span', { class: 'partial', 'data-testid': 'partial', text: ` · ${partialWords(a.summary.partial)}` }));
     this.meta.classList.toggle('err', !!a.error);
     if (a.error) {
       this.meta.append(el('span', { class: 'err-text', text: ` · ${a.error.message}${errorWhere(a.error)}` }));

@@ -4,6 +4,8 @@
 // shows the entry's `label` in its status line and its `views` as suggested code cells, the
 // first one highlighted.
 //
+import { dumpLabel, kernelsDecided } from '../core-words.js';
+
 // Adding a reader's view is one line in DUMP_FORMATS, for example
 //     memory: { label: 'XLA memory message', views: [VIEWS.memory, VIEWS.summary] },
 // after adding the view itself: its element in notebook/src/views/<name>.js, and its
@@ -31,14 +33,33 @@ export const VIEWS = {
   },
 };
 
-/** Format name (core registry) -> { label, views }. Unknown formats use UNKNOWN_FORMAT. */
+/**
+ * Format name (core registry) -> { label, views }. Unknown formats use UNKNOWN_FORMAT. `label`
+ * and `views` may be functions of the dump's analysis (HLO: by the pipeline stage the core
+ * read, so HLO before optimizations is not offered an x-ray of kernels it does not have yet).
+ */
 export const DUMP_FORMATS = {
-  hlo: { label: 'optimized HLO', views: [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary] },
+  hlo: {
+    label: (a) => dumpLabel('hlo', a?.summary?.stage),
+    views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary] : [VIEWS.summary]),
+  },
   stablehlo: { label: 'StableHLO', views: [VIEWS.xrayIn, VIEWS.summary] },
   jaxpr: { label: 'jaxpr', views: [VIEWS.summary] },
 };
 
 export const UNKNOWN_FORMAT = { label: 'unknown format', views: [VIEWS.summary] };
+
+/** The label of a dump cell's analysis. */
+export function formatLabel(analysis) {
+  const f = dumpFormat(analysis?.format);
+  return typeof f.label === 'function' ? f.label(analysis) : f.label;
+}
+
+/** The views a dump cell's analysis offers. */
+export function formatViews(analysis) {
+  const f = dumpFormat(analysis?.format);
+  return typeof f.views === 'function' ? f.views(analysis) : f.views;
+}
 
 /** The entry for a format name (never null). */
 export function dumpFormat(name) {

@@ -118,7 +118,7 @@ function analyzeNow({ key, text, file, sliced = false, fallbackText }, onProgres
     onProgress?.({ stage: 'parsing' });
     await api.load();
     const out = analyzeText(api, t);
-    localTexts.set(key, t);
+    localTexts.set(key, out.readable ?? t);
     if (file) out.text = t;
     if (t.length >= BLOB_MIN) out.blob = file || new Blob([t], { type: 'text/plain;charset=utf-8' });
     return out;
