@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { launch, openPage, repoRoot, distDir, sharedDir, skipWithoutChromium } from './harness.mjs';
+import {
+  addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, distDir, serveDist, setDumpName, sharedDir, skipWithoutChromium,
+  waitForDump, waitForNotebook,
+} from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
 
 const shared = resolve(process.env.HS_SHARED_DIR || sharedDir, 'captures/memory');
@@ -122,5 +125,36 @@ test("the x-ray's hover says each value's layout in words", { skip }, async () =
     assert.deepEqual(errors, []);
   } finally {
     await close();
+  }
+});
+
+test('in the notebook: a message pasted into a dump cell is named, offers the memory view, and shows it', { skip, timeout: 180000 }, async () => {
+  const dist = await serveDist();
+  const { page, errors, external, close } = await openPage(chrome.browser, dist.url);
+  try {
+    await waitForNotebook(page);
+    const cases = [
+      ['oom', '01_tpu_hbm_easydel_166.txt', /^XLA out-of-memory message · \d+ lines/, 2, '63.80 GiB used of 30.75 GiB hbm · 33.05 GiB over'],
+      ['gpu', '17_gpu_tapnet_48_peak_buffers_tabs.txt', /^XLA out-of-memory message · \d+ lines/, 6, null],
+    ];
+    for (const [name, file, meta, nrows, legend] of cases) {
+      const d = await addCell(page, 'dump');
+      await setDumpName(page, d, name);
+      await pasteInto(page, d, readFileSync(join(shared, file), 'utf8'));
+      assert.match(await waitForDump(page, d), meta);
+      const sug = page.locator(`${cell(d)} [data-testid=suggest] button.primary`);
+      assert.equal(await sug.textContent(), 'memory view');
+      await sug.click();
+      const ids = await cellIds(page);
+      const v = `${cell(ids[ids.indexOf(d) + 1])} xla-memory`;
+      await page.locator(`${v} [data-testid="allocation"]`).first().waitFor({ timeout: 15000 });
+      assert.equal(await page.locator(`${v} [data-testid="allocation"]`).count(), nrows);
+      if (legend) assert.equal(await page.locator(`${v} [data-testid="legend"]`).textContent(), legend);
+    }
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally {
+    await close();
+    await dist.close();
   }
 });
