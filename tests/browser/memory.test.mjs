@@ -158,3 +158,25 @@ test('in the notebook: a message pasted into a dump cell is named, offers the me
     await dist.close();
   }
 });
+
+test('in the notebook: an optimized HLO dump offers its padding table', { skip, timeout: 180000 }, async () => {
+  const dist = await serveDist();
+  const { page, errors, close } = await openPage(chrome.browser, dist.url);
+  try {
+    await waitForNotebook(page);
+    const d = await addCell(page, 'dump');
+    await setDumpName(page, d, 'tpu');
+    await pasteInto(page, d, readFileSync(resolve(shared, '../tpu-layouts/tpu_v6e__module_0028.jit_add.cl_804429027.after_optimizations.txt'), 'utf8'));
+    await waitForDump(page, d);
+    const sug = page.locator(`${cell(d)} [data-testid=suggest] button`, { hasText: 'padding table' });
+    await sug.click();
+    const ids = await cellIds(page);
+    const v = `${cell(ids[ids.indexOf(d) + 1])} xla-padding`;
+    await page.locator(`${v} [data-testid="padding-row"]`).first().waitFor({ timeout: 15000 });
+    assert.equal(await page.locator(`${v} [data-testid="padding-row"]`).count(), 6);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+    await dist.close();
+  }
+});

@@ -20,6 +20,7 @@ export const VIEWS = {
   summary: { label: 'summary', code: (n) => `show.summary(${n})` },
   fusions: { label: 'fusion table', code: (n) => `show.fusions(${n})` },
   memory: { label: 'memory view', code: (n) => `show.memory(${n})` },
+  padding: { label: 'padding table', code: (n) => `show.padding(${n})` },
   /** This dump is the optimized side (right); the partner is the StableHLO it came from. */
   xrayOut: {
     pair: { format: 'stablehlo', side: 'left' },
@@ -42,7 +43,7 @@ export const VIEWS = {
 export const DUMP_FORMATS = {
   hlo: {
     label: (a) => dumpLabel('hlo', a?.summary?.stage),
-    views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary] : [VIEWS.summary]),
+    views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary, VIEWS.padding] : [VIEWS.summary]),
   },
   stablehlo: { label: 'StableHLO', views: [VIEWS.xrayIn, VIEWS.summary] },
   jaxpr: { label: 'jaxpr', views: [VIEWS.summary] },

@@ -9,6 +9,7 @@ import '../views/xla-xray.js';
 import '../views/xla-fusion-table.js';
 import '../views/xla-summary.js';
 import '../views/xla-memory.js';
+import '../views/xla-padding.js';
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -72,7 +73,7 @@ function jsonText(x) {
 export function isViewOnly(code) {
   const lines = code.split('\n').map((l) => l.replace(/\/\/.*$/, '').trim()).filter(Boolean);
   if (!lines.length) return false;
-  return lines.every((l) => /^show(\.(xray|fusions|summary|memory))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
+  return lines.every((l) => /^show(\.(xray|fusions|summary|memory|padding))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
 }
 
 /**
@@ -174,6 +175,14 @@ export async function runCode(code, { dumps, output }) {
       if (d.memory) v.data = d.memory;
       else v.text = d.text;
     } else if (d && typeof d === 'object' && 'allocations' in d && 'kind' in d) v.data = d;
+    else v.text = textOf(d);
+    return v;
+  };
+  /** A module's padding table: each value's tiled layout against its logical size (an HLO dump or text). */
+  show.padding = (d) => {
+    const v = document.createElement('xla-padding');
+    output.append(v);
+    if (d && typeof d === 'object' && Array.isArray(d.rows)) v.data = d;
     else v.text = textOf(d);
     return v;
   };
