@@ -32,7 +32,7 @@ const plugin = {
     build.onResolve({ filter: /\/gen\/hloscope_core\.mjs$/ }, () => ({ path: single }));
     build.onResolve({ filter: /^hs:(api|worker-source)$/ }, (args) => ({ path: args.path, namespace: 'hs' }));
     build.onLoad({ filter: /.*/, namespace: 'hs' }, (args) => (args.path === 'hs:api'
-      ? { contents: `export * from ${JSON.stringify(join(root, 'wasm/hloscope.mjs'))};`, resolveDir: root, loader: 'js' }
+      ? { contents: `export * from ${JSON.stringify(join(root, 'wasm/hloscope.mjs'))};\nexport const wasmBinary = null;\n`, resolveDir: root, loader: 'js' }
       : { contents: 'export const workerUrl = null;\nexport const workerSource = null;\n', loader: 'js' }));
   },
 };

@@ -90,13 +90,13 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
 
   test('text reprs in plain Python equal the CLI (native and wasm under Node)', { skip: existsSync(CLI) ? false : `no native CLI at ${CLI} (npm run build:native)` }, (t) => {
     if (skipped(t)) return;
-    const r = spawnSync(py(), ['-m', 'unittest', '-v', join(repoRoot, 'tests/jupyter/test_text.py')], {
+    const r = spawnSync(py(), [join(repoRoot, 'tests/jupyter/test_text.py')], {
       encoding: 'utf8',
       cwd: tmpdir(),
       env: { ...process.env, HLOSCOPE_TEST_CLI: CLI, JAX_PLATFORMS: 'cpu', PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
     });
     console.log(r.stderr);
-    assert.equal(r.status, 0, 'python -m unittest tests/jupyter/test_text.py');
+    assert.equal(r.status, 0, 'python tests/jupyter/test_text.py');
     assert.doesNotMatch(r.stderr, /skipped/, 'nothing skipped');
   });
 
@@ -140,7 +140,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     let log = '';
     const server = spawn(join(s.venv, 'bin/jupyter-lab'), ['--no-browser', '--ServerApp.ip=127.0.0.1', `--ServerApp.port=${port}`,
       '--ServerApp.port_retries=0', `--IdentityProvider.token=${token}`, `--ServerApp.root_dir=${work}`,
-      '--LabApp.expose_app_in_browser=True', '--LabApp.news_url=None',
+      '--LabApp.expose_app_in_browser=True', '--LabApp.news_url=None', '--LabApp.extension_manager=readonly', '--allow-root',
       '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'], {
       cwd: work,
       env: { ...process.env, ...dirs, JAX_PLATFORMS: 'cpu', PATH: `${join(s.venv, 'bin')}:${process.env.PATH}` },
@@ -206,6 +206,10 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     });
     assert.ok(copper.length >= 1, 'fusion op lines are drawn');
     assert.deepEqual([...new Set(copper)], [COPPER], 'fusion ops in copper');
+    // For a person to look at (build/ is git-ignored).
+    await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
+    await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });
+    console.log(`requests: ${seen.length}, all to ${origin} or in-page; screenshot: build/jupyter-xray.png`);
     assert.deepEqual(outside, [], 'no request left the page but to the Jupyter server');
     assert.ok(seen.some((u) => u.startsWith(`ws://127.0.0.1:${port}/`)), 'the kernel spoke over the server\'s websocket');
     assert.deepEqual(errors, [], 'no page errors');
