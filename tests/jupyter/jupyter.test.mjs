@@ -129,6 +129,9 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
           'open("facts.json.tmp", "w").write(json.dumps(facts))',
           'import os; os.replace("facts.json.tmp", "facts.json")',
         ],
+        ['hloscope.fusions(compiled)'],
+        ['hloscope.spills(jax.jit(prog.FUNCTION), *prog.example_args())'],
+        [`hloscope.timeline(${JSON.stringify(join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul/profile.xplane.pb'))})`],
       ].map((lines, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source: lines.join('\n') })),
     };
     writeFileSync(join(work, 'xray.ipynb'), JSON.stringify(nb));
@@ -184,7 +187,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     await page.waitForFunction(() => {
       const w = window.jupyterapp?.shell?.currentWidget;
       const k = w?.sessionContext?.session?.kernel;
-      return w?.content?.widgets?.length === 2 && k?.connectionStatus === 'connected' && k?.status === 'idle';
+      return w?.content?.widgets?.length === 5 && k?.connectionStatus === 'connected' && k?.status === 'idle';
     }, null, { timeout: 120000 });
     const t1 = Date.now();
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
@@ -206,6 +209,22 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     });
     assert.ok(copper.length >= 1, 'fusion op lines are drawn');
     assert.deepEqual([...new Set(copper)], [COPPER], 'fusion ops in copper');
+    // The other views of the same core: the census table, the summary card, the profile's top ops.
+    const others = await page.waitForFunction(() => {
+      const t = document.querySelector('.jp-OutputArea xla-fusion-table');
+      const s = document.querySelector('.jp-OutputArea xla-summary');
+      const p = document.querySelector('.jp-OutputArea [data-testid=hloscope-timeline]');
+      const rows = t?.shadowRoot?.querySelectorAll('tbody tr').length;
+      const card = s?.shadowRoot?.textContent ?? '';
+      return rows && /big intermediate|spill|HBM/i.test(card) && p?.querySelectorAll('tbody tr').length
+        ? { rows, copperNames: [...t.shadowRoot.querySelectorAll('td.name')].map((e) => getComputedStyle(e).color),
+          card, ops: p.querySelectorAll('tbody tr').length, head: p.querySelector('p').textContent }
+        : null;
+    }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
+    console.log(`fusion table: ${others.rows} rows; timeline: ${others.ops} ops, ${others.head}`);
+    assert.equal(others.rows, facts.fusion_ops, 'one census row per fusion op of XLA\'s module');
+    assert.deepEqual([...new Set(others.copperNames)], [COPPER], 'fusion names in copper');
+    assert.match(others.head, /^xplane profile/);
     // For a person to look at (build/ is git-ignored).
     await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
     await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });
