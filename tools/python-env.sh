@@ -28,7 +28,7 @@ import sys, urllib.request
 urllib.request.urlopen(sys.argv[1].rstrip("/") + "/pip/", timeout=20).read(1)
 PY
 then
-  echo "python-env: PyPI ($index) cannot be reached and $venv is not made yet" >&2
+  echo "python-env: PyPI ($index) cannot be reached and $venv is missing or out of date" >&2
   exit 77
 fi
 echo "python-env: making $venv from $req (PyPI, $("$py" -V))" >&2

@@ -182,6 +182,10 @@ class Missing(unittest.TestCase):
                 self.assertIn(f"hloscope.{name}", str(e.exception))
         self.assertEqual(sorted(k for k, a in hloscope.ANALYSES.items() if a.missing), ["memory", "passes"])
 
+    def test_xray_of_stablehlo_alone_says_what_is_missing(self):
+        with self.assertRaisesRegex(ValueError, "needs the optimized HLO"):
+            hloscope.xray("module @jit_f {\n  func.func public @main() {\n    return\n  }\n}\n")
+
     def test_bad_input_type_is_named(self):
         with self.assertRaisesRegex(TypeError, "cannot read a int"):
             hloscope.fusions(42)

@@ -33,7 +33,10 @@ class Analysis:
 
 def _xray_files(what, *args, **kwargs):
     left, right = _inputs.hlo_pair(what, *args, **kwargs)
-    return {"stablehlo.mlir": left or "", "after_optimizations.txt": right or ""}
+    if right is None:
+        raise ValueError("the x-ray needs the optimized HLO (what XLA decided): give the Lowered "
+                         "(jax.jit(f).lower(x)), or both texts: hloscope.xray(stablehlo, compiled.as_text())")
+    return {"stablehlo.mlir": left or "", "after_optimizations.txt": right}
 
 
 def _hlo_file(what, *args, **kwargs):
