@@ -8,11 +8,14 @@
 //   node cli.mjs xray [--json] LEFT RIGHT        (a blank LEFT x-rays RIGHT alone)
 //   node cli.mjs profile [--json] FILE           (.xplane.pb, .trace.json, or gzipped: .gz)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { HloscopeError, gunzip, load, parse, parseProfile, xrayJSON } from '../../../wasm/hloscope.mjs';
 
-const out = [];
+let out = [];
+let err = [];
 const write = (s) => out.push(Buffer.isBuffer(s) ? s : Buffer.from(s, 'utf8'));
+const stderr = { write: (s) => err.push(String(s)) };
 const B = (s) => (Buffer.isBuffer(s) ? s : Buffer.from(String(s), 'utf8'));
 
 /** printf's %-W.Ps / %W.Ps on bytes. */
@@ -147,14 +150,14 @@ async function main(argv) {
   const cmd = args[0];
   const human = { summary: humanSummary, fusions: humanFusions, spills: humanSpills, computations: humanComputations };
   const want = cmd === 'xray' ? 3 : 2;
-  if (!(cmd in human) && cmd !== 'xray' && cmd !== 'profile') { process.stderr.write(USAGE); return 1; }
-  if (args.length !== want) { process.stderr.write(USAGE); return 1; }
+  if (!(cmd in human) && cmd !== 'xray' && cmd !== 'profile') { stderr.write(USAGE); return 1; }
+  if (args.length !== want) { stderr.write(USAGE); return 1; }
   const files = [];
   for (const p of args.slice(1)) {
     try {
       files.push(readBytes(p));
     } catch (e) {
-      process.stderr.write(`hloscope: cannot read ${p}: ${e.message}\n`);
+      stderr.write(`hloscope: cannot read ${p}: ${e.message}\n`);
       return 1;
     }
   }
@@ -165,7 +168,7 @@ async function main(argv) {
       let bytes = files[0];
       if (path.length > 3 && path.endsWith('.gz')) {
         try { bytes = await gunzip(bytes); } catch {
-          process.stderr.write(`${path}:0:0: HS_E_FORMAT: not a readable gzip stream\n`);
+          stderr.write(`${path}:0:0: HS_E_FORMAT: not a readable gzip stream\n`);
           return 2;
         }
       }
@@ -196,10 +199,25 @@ async function main(argv) {
     return 0;
   } catch (e) {
     if (!(e instanceof HloscopeError)) throw e;
-    process.stderr.write(`${path}:${e.line}:${e.column}: ${e.code}: ${e.message}\n`);
+    stderr.write(`${path}:${e.line}:${e.column}: ${e.code}: ${e.message}\n`);
     return e.code === 'HS_E_NOMEM' ? 1 : 2;
   }
 }
 
-const rc = await main(process.argv.slice(2));
-process.stdout.write(Buffer.concat(out), () => process.exit(rc));
+/** Runs one command in this process: { code, stdout (Buffer), stderr (string) }. */
+export async function run(argv) {
+  out = [];
+  err = [];
+  const code = await main(argv);
+  const r = { code, stdout: Buffer.concat(out), stderr: err.join('') };
+  out = [];
+  err = [];
+  return r;
+}
+
+const entry = process.argv[1] && realpathSync(process.argv[1]);
+if (entry && entry === realpathSync(fileURLToPath(import.meta.url))) {
+  const r = await run(process.argv.slice(2));
+  process.stderr.write(r.stderr);
+  process.stdout.write(r.stdout, () => process.exit(r.code));
+}
