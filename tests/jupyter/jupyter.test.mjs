@@ -1,6 +1,6 @@
 // The Python package in its three places (issue 16):
-//   1. the wheel `npm run build` makes (tools/build-wheel.sh -> dist/hloscope-*.whl) installs with
-//      the network off (pip --no-index, proxies pointing nowhere);
+//   1. the folder notebook/jupyter, and the wheel `npm run build` makes (tools/build-wheel.sh ->
+//      dist/hloscope-*.whl), install with the network off (pip --no-index, proxies pointing nowhere);
 //   2. the text reprs in plain Python (tests/jupyter/test_text.py, against the installed wheel);
 //   3. a real JupyterLab from PyPI, driven by headless Chromium, runs a notebook that compiles a
 //      fixture program with real jax on the CPU and calls hloscope.xray: the widget shows the stat
@@ -68,15 +68,27 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
   const py = () => join(s.venv, 'bin/python');
   const skipped = (t) => { if (s.skip) { t.skip(s.skip); return true; } return false; };
 
+  const dead = 'http://127.0.0.1:9';
+  const offline = { ...process.env, PIP_FIND_LINKS: '', PIP_INDEX_URL: dead, http_proxy: dead, https_proxy: dead,
+    HTTP_PROXY: dead, HTTPS_PROXY: dead, no_proxy: '', NO_PROXY: '' };
+
+  test('the folder installs with the network off (setuptools already there)', (t) => {
+    if (skipped(t)) return;
+    const r = spawnSync(py(), ['-m', 'pip', 'install', '--no-index', '--no-build-isolation', '--disable-pip-version-check',
+      '--force-reinstall', '--no-deps', join(repoRoot, 'notebook/jupyter')], { encoding: 'utf8', env: offline });
+    rmSync(join(repoRoot, 'notebook/jupyter/build'), { recursive: true, force: true });
+    for (const f of readdirSync(join(repoRoot, 'notebook/jupyter'))) if (f.endsWith('.egg-info')) rmSync(join(repoRoot, 'notebook/jupyter', f), { recursive: true, force: true });
+    assert.equal(r.status, 0, `pip install --no-index notebook/jupyter failed:\n${r.stdout}\n${r.stderr}`);
+  });
+
   test('the wheel from npm run build installs with the network off', (t) => {
     if (skipped(t)) return;
     // The widget's bundle carries the wasm: the wheel must hold something of its size.
     const wasm = statSync(join(repoRoot, 'wasm/gen/hloscope_core.wasm')).size;
     spawnSync(py(), ['-m', 'pip', 'uninstall', '-y', '-q', 'hloscope'], { stdio: 'inherit' });
-    const dead = 'http://127.0.0.1:9';
     const r = spawnSync(py(), ['-m', 'pip', 'install', '--no-index', '--disable-pip-version-check', s.wheel], {
       encoding: 'utf8',
-      env: { ...process.env, PIP_FIND_LINKS: '', PIP_INDEX_URL: dead, http_proxy: dead, https_proxy: dead, HTTP_PROXY: dead, HTTPS_PROXY: dead, no_proxy: '', NO_PROXY: '' },
+      env: offline,
     });
     assert.equal(r.status, 0, `pip install --no-index failed:\n${r.stdout}\n${r.stderr}`);
     const where = spawnSync(py(), ['-c', 'import hloscope, pathlib; p = pathlib.Path(hloscope.__file__).parent; '

@@ -8,6 +8,7 @@
 //   node cli.mjs xray [--json] LEFT RIGHT        (a blank LEFT x-rays RIGHT alone)
 //   node cli.mjs profile [--json] FILE           (.xplane.pb, .trace.json, or gzipped: .gz)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
+// Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HloscopeError, gunzip, load, parse, parseProfile, xrayJSON } from '../../../wasm/hloscope.mjs';
