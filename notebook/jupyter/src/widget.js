@@ -6,7 +6,7 @@
 // Model (hloscope/_widget.py): kind 'xray' | 'fusions' | 'spills' | 'timeline'; left, right
 // (texts: StableHLO and optimized HLO); profile (bytes of an .xplane.pb or trace JSON),
 // profile_name (its file name; a .gz is gunzipped here).
-import { gunzip, load, parse, parseProfile, xray } from 'hs:api';
+import * as bundledApi from 'hs:api';
 import '../../src/views/xla-xray.js';
 import '../../src/views/xla-fusion-table.js';
 import '../../src/views/xla-summary.js';
@@ -49,8 +49,17 @@ function profileTable(p) {
       el('tbody', {}, ...rows)));
 }
 
+// Every widget's front end is its own copy of this module (anywidget imports each `_esm`
+// afresh): the first to load the core shares it with the others, so a notebook compiles and
+// instantiates the wasm once.
+const SHARED = Symbol.for('hloscope.widget.api/1');
+function core() {
+  globalThis[SHARED] ??= bundledApi.load().then(() => bundledApi);
+  return globalThis[SHARED];
+}
+
 async function show(model, box) {
-  await load();
+  const { gunzip, parse, parseProfile, xray } = await core();
   const kind = model.get('kind');
   const left = model.get('left') || null;
   const right = model.get('right') || null;
