@@ -127,7 +127,10 @@ class Result:
         return self._widget
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        got = self.widget()._repr_mimebundle_(include=include, exclude=exclude)
+        try:
+            got = self.widget()._repr_mimebundle_(include=include, exclude=exclude)
+        except ImportError:  # no anywidget here: the text is all there is
+            return {"text/plain": str(self)}, {}
         data, meta = got if isinstance(got, tuple) else (got, {})
         data = dict(data or {})
         # Front ends that draw no widgets show this; the full text is print(result) (it runs the CLI).
