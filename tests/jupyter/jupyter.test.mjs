@@ -144,6 +144,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
         ['hloscope.fusions(compiled)'],
         ['hloscope.spills(jax.jit(prog.FUNCTION), *prog.example_args())'],
         [`hloscope.timeline(${JSON.stringify(join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul/profile.xplane.pb'))})`],
+        ['hloscope.xray(compiled)  # a Compiled alone: the optimized side only'],
       ].map((lines, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source: lines.join('\n') })),
     };
     writeFileSync(join(work, 'xray.ipynb'), JSON.stringify(nb));
@@ -199,7 +200,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     await page.waitForFunction(() => {
       const w = window.jupyterapp?.shell?.currentWidget;
       const k = w?.sessionContext?.session?.kernel;
-      return w?.content?.widgets?.length === 5 && k?.connectionStatus === 'connected' && k?.status === 'idle';
+      return w?.content?.widgets?.length === 6 && k?.connectionStatus === 'connected' && k?.status === 'idle';
     }, null, { timeout: 120000 });
     const t1 = Date.now();
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
@@ -237,6 +238,15 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     assert.equal(others.rows, facts.fusion_ops, 'one census row per fusion op of XLA\'s module');
     assert.deepEqual([...new Set(others.copperNames)], [COPPER], 'fusion names in copper');
     assert.match(others.head, /^xplane profile/);
+    const oneSided = await page.waitForFunction(() => {
+      const x = document.querySelectorAll('.jp-OutputArea xla-xray')[1];
+      return x?.summary && x.shadowRoot.querySelector('.row')
+        ? { stat: x.shadowRoot.querySelector('.stat').textContent, left: !x.shadowRoot.querySelector('.col.left').hidden,
+          right: !x.shadowRoot.querySelector('.col.right').hidden }
+        : null;
+    }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
+    assert.deepEqual([oneSided.left, oneSided.right], [false, true], 'a Compiled shows the optimized side alone');
+    assert.match(oneSided.stat, new RegExp(`${facts.lines_out} lines decided · ${facts.fusion_ops} fusion ops`));
     // For a person to look at (build/ is git-ignored).
     await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
     await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });
