@@ -447,6 +447,14 @@ static bool tpu_runtime(mctx *m) {
       total(m, "reservable", cap_size(m, ov, 3));
     }
     if (rx(m, "(HBM|hbm)\\s*capacity", 0, m->n, ov, 2)) json_object_set_new(m->res, "memory_space", json_string("hbm"));
+    /* the program being loaded is what asked for the memory (XLA error E0101) */
+    PCRE2_SIZE o2[4];
+    if (rx(m, "Error\\s*loading\\s*program\\s*'([^']*)'", 0, m->n, o2, 2)) {
+      json_t *al = hs_mem_alloc(1, (uint64_t)json_integer_value(json_object_get(m->res, "requested_bytes")));
+      json_object_set_new(al, "label", cap_str(m, o2, 1));
+      json_object_set_new(al, "kind", json_string("program"));
+      json_array_append_new(json_object_get(m->res, "allocations"), al);
+    }
     return true;
   }
   return false;
@@ -531,6 +539,14 @@ static void explain(mctx *m, const char *code) {
     for (char *w = where; be && *w && *w != ' '; w++) *w = (char)toupper((unsigned char)*w);
     OUT("The program needs %s but %s has %s%s: %s too much.", a, where, b,
         json_object_get(json_object_get(r, "totals"), "scoped_limit") ? " (the scoped limit)" : "", c);
+  } else if (json_is_integer(req) && json_object_get(json_object_get(r, "totals"), "reservable")) {
+    hs_mem_human(geti(r, "requested_bytes"), a, sizeof a);
+    hs_mem_human((uint64_t)json_integer_value(json_object_get(json_object_get(r, "totals"), "reservable")), b, sizeof b);
+    uint64_t need = geti(r, "requested_bytes"), room = (uint64_t)json_integer_value(json_object_get(json_object_get(r, "totals"), "reservable"));
+    hs_mem_human(need > room ? need - room : 0, c, sizeof c);
+    const char *prog = json_string_value(json_object_get(json_array_get(json_object_get(r, "allocations"), 0), "label"));
+    OUT("Loading %s%s needs %s at the bottom of device memory, but only %s can be reserved: %s short.", prog ? "the program " : "the program",
+        prog ? prog : "", a, b, c);
   } else if (json_is_integer(req)) {
     hs_mem_human(geti(r, "requested_bytes"), a, sizeof a);
     OUT("An allocation of %s failed.", a);
@@ -545,7 +561,8 @@ static void explain(mctx *m, const char *code) {
   }
   json_t *arr = json_object_get(r, "allocations");
   json_t *big = json_array_get(arr, 0);
-  if (big) {
+  const char *bigkind = big ? json_string_value(json_object_get(big, "kind")) : NULL;
+  if (big && !(bigkind && strcmp(bigkind, "program") == 0)) {
     hs_mem_human(geti(big, "bytes"), a, sizeof a);
     const char *shape = json_string_value(json_object_get(big, "shape"));
     const char *op = json_string_value(json_object_get(big, "op_name"));

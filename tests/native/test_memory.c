@@ -247,6 +247,15 @@ static void test_cut_and_wrapped(void **state) {
   j = memory(logged, strlen(logged));
   assert_int_equal(geti(j, "requested_bytes"), 17179869184LL);
   json_decref(j);
+  /* the TPU runtime's program-load failure (XLA error E0101's grammar), wrapped as pasted */
+  const char *load = "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Error loading program 'jit_step':\nAttempting to reserve "
+                     "9.62G at the bottom of memory. That was not possible.\nThere are 7.14G free, 0B reserved, and 7.14G reservable.\n";
+  j = memory(load, strlen(load));
+  near_printed(geti(j, "requested_bytes"), "9.62G", "reserve");
+  near_printed(geti(json_object_get(j, "totals"), "reservable"), "7.14G", "reservable");
+  assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "allocations"), 0), "label")), "jit_step");
+  assert_non_null(strstr(json_string_value(json_object_get(j, "explanation")), "2.48 GiB short"));
+  json_decref(j);
 }
 
 /* Advice only from evidence in the text: an f32 convert of a bf16 operand, named by its label. */
