@@ -185,6 +185,7 @@ hs_prof_event *hs_prof_add_event(hs_profile *p) {
   memset(e, 0, sizeof *e);
   e->name = e->module = e->category = HS_NONE;
   e->seq = p->n_evs - 1;
+  e->prog = HS_NONE;
   return e;
 }
 
@@ -334,6 +335,11 @@ void hs_profile_free(hs_profile *p) {
   free(p->hlo_modules);
   free(p->progs);
   free(p->ops);
+  free(p->hlos);
+  free(p->asyncs);
+  hs_u64map_free(&p->hlo_by_pid);
+  hs_u64map_free(&p->hlo_by_module);
+  hs_u64map_free(&p->hlo_by_id);
   hs_diag_free(&p->diag);
   hs_u64map_free(&p->pid_names);
   hs_arena_free(&p->arena);

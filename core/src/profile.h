@@ -12,6 +12,8 @@
 #ifndef HS_PROFILE_H
 #define HS_PROFILE_H
 
+#include <jansson.h>
+
 #include "internal.h"
 
 #define HS_NONE UINT32_MAX
@@ -52,6 +54,7 @@ typedef struct {
   uint64_t raw_start;     /* the event's own start (for XLA Modules containment) */
   uint64_t self;
   uint32_t seq; /* order of reading: ties in sorting keep it */
+  uint32_t prog; /* after counting: the program (index into progs before sorting), HS_NONE if unknown */
 } hs_prof_event;
 
 typedef struct {
@@ -64,11 +67,36 @@ typedef struct {
   uint8_t runs_guessed;
 } hs_prof_program;
 
+/* An op = an HLO op name within one program (program id; module name when no id is known). */
 typedef struct {
   uint32_t name, module, category;
   const char *name_s, *module_s; /* their texts ("" when unknown), for sorting */
+  uint8_t has_pid, prog_known;
+  uint64_t program_id;
   uint64_t occurrences, total, self, runs;
 } hs_prof_op;
+
+/* One instruction of an HloModuleProto embedded in /host:metadata (string ids, HS_NONE when
+ * absent): who wrote each kernel is read from these. */
+typedef struct {
+  uint64_t program_id;
+  uint32_t module; /* the module's name */
+  uint32_t name, opcode, fusion_kind, target, op_name, source_file;
+  uint32_t source_line;
+  int64_t id, operand0; /* operand0: the first operand's id, -1 when none */
+} hs_prof_hlo;
+
+/* An async pair (copy-start/copy-done, a collective's -start/-done, async-start/-done) in one
+ * program, summed over its occurrences: in flight from the start's start to the done's end;
+ * exposed = the time the core spent in the -done. */
+typedef struct {
+  uint32_t start, done; /* op names */
+  uint32_t module;
+  uint8_t has_pid;
+  uint64_t program_id;
+  uint64_t runs;
+  uint64_t occurrences, in_flight, exposed;
+} hs_prof_async;
 
 /* u64 -> u32 open-addressing map (keys are never looked up by content). */
 typedef struct {
@@ -98,6 +126,13 @@ struct hs_profile {
   uint32_t n_progs, cap_progs;
   hs_prof_op *ops;
   uint32_t n_ops, cap_ops;
+  hs_prof_hlo *hlos;
+  uint32_t n_hlos, cap_hlos;
+  hs_prof_async *asyncs;
+  uint32_t n_asyncs, cap_asyncs;
+  /* hlos by (program id, name), (module, name) and (program id, id); built on first use */
+  hs_u64map hlo_by_pid, hlo_by_module, hlo_by_id;
+  uint8_t hlo_index_built;
 
   /* program id -> name, from /host:metadata and XLA Modules event names */
   hs_u64map pid_names;
@@ -141,7 +176,21 @@ static inline uint64_t hs_sat_add(uint64_t a, uint64_t b) { return a + b < a ? U
 int hs_xplane_read(hs_profile *p, const uint8_t *data, size_t len, hs_error *err);  /* xplane.c */
 int hs_trace_json_read(hs_profile *p, const char *text, size_t len, hs_error *err); /* trace_json.c */
 
+/* An HloProto's module: its name into hlo_modules, its instructions into hlos (hlo_proto.c). */
+void hs_prof_read_hlo_proto(hs_profile *p, const uint8_t *b, size_t n, bool has_pid, uint64_t pid);
+
 /* ---- counting (profile_count.c): events -> programs and ops; false when out of memory ---- */
 bool hs_profile_count(hs_profile *p);
+
+/* ---- JSON pieces (profile_json.c) ------------------------------------------------------ */
+json_t *hs_prof_json_pid(bool has_pid, uint64_t id); /* a decimal string (64-bit ids stay exact), or null */
+json_t *hs_prof_json_str(const hs_profile *p, uint32_t id); /* null for HS_NONE */
+json_t *hs_prof_json_ps(uint64_t v);
+
+/* ---- timeline (timeline.c) --------------------------------------------------------------- */
+/* The async pairs of the counted events (called by hs_profile_count before the events go). */
+bool hs_timeline_async(hs_profile *p, hs_prof_event *ops, uint32_t n_ops);
+/* The HLO instruction of an op: from the embedded protos; NULL when none. */
+const hs_prof_hlo *hs_prof_find_hlo(const hs_profile *p, bool has_pid, uint64_t program_id, uint32_t module, uint32_t name);
 
 #endif

@@ -87,7 +87,10 @@ static int cmp_op(const void *a, const void *b) {
   const hs_prof_op *x = a, *y = b;
   if (x->self != y->self) return x->self > y->self ? -1 : 1;
   int c = strcmp(x->name_s, y->name_s);
-  return c ? c : strcmp(x->module_s, y->module_s);
+  if (!c) c = strcmp(x->module_s, y->module_s);
+  if (c) return c;
+  if (x->has_pid != y->has_pid) return x->has_pid ? 1 : -1;
+  return x->program_id < y->program_id ? -1 : x->program_id > y->program_id;
 }
 
 static int cmp_prog(const void *a, const void *b) {
@@ -167,17 +170,26 @@ static bool keep_counted_events(hs_profile *p, count_state *st) {
   st->want = n_tpu ? HS_PK_TPU_OPS : n_gpu ? HS_PK_GPU : n_cpu ? HS_PK_CPU : 0;
   p->mode = n_tpu ? HS_PM_TPU : n_gpu ? HS_PM_GPU : n_cpu ? HS_PM_CPU : HS_PM_NONE;
   if (!st->want) return true;
-  hs_prof_event *kept = malloc((size_t)p->n_evs * sizeof *kept);
-  if (!kept) return false;
-  uint32_t m = 0, n_mod = 0;
-  for (uint32_t i = 0; i < p->n_evs; i++)
-    if (p->evs[i].kind == st->want) kept[m++] = p->evs[i];
+  /* in place (a big profile has no room for a second copy of its events): the program
+   * events aside first, then the counted ones to the front, then the program events after */
+  uint32_t n_mod = 0;
+  for (uint32_t i = 0; st->want == HS_PK_TPU_OPS && i < p->n_evs; i++) n_mod += p->evs[i].kind == HS_PK_TPU_MODULES;
+  hs_prof_event *mods = malloc((size_t)(n_mod ? n_mod : 1) * sizeof *mods);
+  if (!mods) return false;
+  uint32_t m = 0, k = 0;
+  for (uint32_t i = 0; i < p->n_evs; i++) {
+    if (p->evs[i].kind == st->want) p->evs[m++] = p->evs[i];
+    else if (st->want == HS_PK_TPU_OPS && p->evs[i].kind == HS_PK_TPU_MODULES) mods[k++] = p->evs[i];
+  }
   uint32_t n_ops = m;
-  for (uint32_t i = 0; st->want == HS_PK_TPU_OPS && i < p->n_evs; i++)
-    if (p->evs[i].kind == HS_PK_TPU_MODULES) kept[m++] = p->evs[i], n_mod++;
-  free(p->evs);
-  p->evs = kept;
-  p->n_evs = p->cap_evs = m;
+  if (n_mod && m + n_mod > p->cap_evs) { /* cannot happen: modules were among the events */
+    free(mods);
+    return false;
+  }
+  if (n_mod) memcpy(p->evs + m, mods, (size_t)n_mod * sizeof *mods);
+  free(mods);
+  m += n_mod;
+  p->n_evs = m;
   st->ops = p->evs;
   st->n_ops = n_ops;
   st->mods = p->evs + n_ops;
@@ -221,12 +233,6 @@ static bool join_tpu_programs(hs_profile *p, count_state *st) {
   if (n_mod > 1) qsort(ms, n_mod, sizeof *ms, cmp_span);
   for (uint32_t i = 0; i < st->n_ops; i++) {
     hs_prof_event *e = &st->ops[i];
-    if (e->module != HS_NONE) continue;
-    int64_t nm = e->has_pid ? hs_u64map_get(&p->pid_names, e->program_id) : -1;
-    if (nm >= 0) {
-      e->module = (uint32_t)nm;
-      continue;
-    }
     /* the last module run starting at or before the op's own start */
     uint32_t lo = 0, hi = n_mod;
     while (lo < hi) {
@@ -234,7 +240,16 @@ static bool join_tpu_programs(hs_profile *p, count_state *st) {
       if (ms[mid].start <= e->raw_start) lo = mid + 1;
       else hi = mid;
     }
-    if (lo > 0 && e->raw_start < ms[lo - 1].end) e->module = p->progs[ms[lo - 1].prog].name;
+    int32_t run = lo > 0 && e->raw_start < ms[lo - 1].end ? (int32_t)(lo - 1) : -1;
+    int64_t g = e->has_pid ? hs_u64map_get(&st->by_pid, e->program_id) : -1;
+    e->prog = g >= 0 ? (uint32_t)g : run >= 0 ? ms[run].prog : HS_NONE;
+    if (e->module != HS_NONE) continue;
+    int64_t nm = e->has_pid ? hs_u64map_get(&p->pid_names, e->program_id) : -1;
+    if (nm >= 0) {
+      e->module = (uint32_t)nm;
+      continue;
+    }
+    if (run >= 0) e->module = p->progs[ms[run].prog].name;
   }
   free(ms);
   return true;
@@ -258,6 +273,7 @@ static bool group_runs(hs_profile *p, count_state *st) {
       break;
     }
     mb[i].owner = (uint32_t)g;
+    e->prog = (uint32_t)g;
     mb[i].has_run = e->has_run;
     mb[i].run = e->has_run ? e->run_id : 0;
     mb[i].ev = i;
@@ -320,13 +336,16 @@ static bool group_runs(hs_profile *p, count_state *st) {
   return ok;
 }
 
-/* Ops: occurrences, total and self time by (name, module). */
+/* Ops: occurrences, total and self time by (name, program): two programs that share a name
+ * (one function compiled for two shapes) stay apart, as in XProf. An op of no known program
+ * is keyed by its module name. */
 static bool aggregate_ops(hs_profile *p, const count_state *st) {
   hs_u64map opmap = {0};
   bool ok = true;
   for (uint32_t i = 0; ok && i < st->n_ops; i++) {
     const hs_prof_event *e = &st->ops[i];
-    uint64_t key = ((uint64_t)e->name << 32) | e->module;
+    uint32_t owner = e->prog != HS_NONE ? e->prog : 0x80000000u | (e->module & 0x7fffffffu);
+    uint64_t key = ((uint64_t)e->name << 32) | owner;
     int64_t k = hs_u64map_get(&opmap, key);
     if (k < 0) {
       hs_prof_op *o = HS_VEC_PUSH(p->ops, p->n_ops, p->cap_ops, ok);
@@ -334,6 +353,14 @@ static bool aggregate_ops(hs_profile *p, const count_state *st) {
       memset(o, 0, sizeof *o);
       o->name = e->name;
       o->module = e->module;
+      if (e->prog != HS_NONE) {
+        const hs_prof_program *g = &p->progs[e->prog];
+        o->has_pid = g->has_pid;
+        o->program_id = g->program_id;
+        o->runs = g->runs;
+        o->prog_known = 1;
+        if (o->module == HS_NONE) o->module = g->name;
+      }
       o->name_s = p->strs[e->name].s;
       o->module_s = e->module == HS_NONE ? "" : p->strs[e->module].s;
       o->category = HS_NONE;
@@ -350,7 +377,7 @@ static bool aggregate_ops(hs_profile *p, const count_state *st) {
   return ok;
 }
 
-/* The runs of each op's module: the runs of every program of that name. */
+/* The runs of an op of no known program: the runs of every program of its module's name. */
 static bool attach_module_runs(hs_profile *p) {
   hs_u64map mod_runs = {0};
   bool ok = true;
@@ -366,6 +393,7 @@ static bool attach_module_runs(hs_profile *p) {
     mr[at] = hs_sat_add(mr[at], p->progs[g].runs);
   }
   for (uint32_t i = 0; ok && i < p->n_ops; i++) {
+    if (p->ops[i].prog_known) continue; /* its program's runs */
     int64_t at = p->ops[i].module == HS_NONE ? -1 : hs_u64map_get(&mod_runs, p->ops[i].module);
     p->ops[i].runs = at >= 0 ? mr[at] : 0;
   }
@@ -395,6 +423,7 @@ bool hs_profile_count(hs_profile *p) {
   name_device(p, &st);
   if (!(st.want == HS_PK_TPU_OPS ? join_tpu_programs(p, &st) : group_runs(p, &st))) goto done;
   if (!aggregate_ops(p, &st)) goto done;
+  if (!hs_timeline_async(p, st.ops, st.n_ops)) goto done;
   if (!attach_module_runs(p)) goto done;
   sort_results(p);
   ok = true;

@@ -5,11 +5,19 @@
 #include "jsonout.h"
 #include "profile.h"
 
-static json_t *jstrid(const hs_profile *p, uint32_t id) {
+/* Program ids are 64-bit: a decimal string keeps them exact in JS. */
+json_t *hs_prof_json_pid(bool has_pid, uint64_t id) {
+  if (!has_pid) return json_null();
+  char buf[24];
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)id);
+  return json_string(buf);
+}
+
+json_t *hs_prof_json_str(const hs_profile *p, uint32_t id) {
   return id == HS_NONE ? json_null() : hs_json_bytes(p->strs[id].s, p->strs[id].len);
 }
 
-static json_t *jps(uint64_t v) { return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v); }
+json_t *hs_prof_json_ps(uint64_t v) { return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v); }
 
 char *hs_profile_json(const hs_profile *p, size_t *len) {
   if (!p) return NULL;
@@ -32,13 +40,13 @@ char *hs_profile_json(const hs_profile *p, size_t *len) {
   json_t *planes = json_array();
   for (uint32_t i = 0; i < p->n_planes; i++) {
     json_t *po = json_object();
-    json_object_set_new(po, "name", jstrid(p, p->planes[i].name));
+    json_object_set_new(po, "name", hs_prof_json_str(p, p->planes[i].name));
     json_t *ls = json_array();
     for (uint32_t k = first[i]; k < first[i + 1]; k++) {
       uint32_t l = order[k];
       json_t *lo = json_object();
-      json_object_set_new(lo, "name", jstrid(p, p->lines[l].name));
-      json_object_set_new(lo, "events", jps(p->lines[l].events));
+      json_object_set_new(lo, "name", hs_prof_json_str(p, p->lines[l].name));
+      json_object_set_new(lo, "events", hs_prof_json_ps(p->lines[l].events));
       json_array_append_new(ls, lo);
     }
     json_object_set_new(po, "lines", ls);
@@ -49,8 +57,8 @@ char *hs_profile_json(const hs_profile *p, size_t *len) {
   json_object_set_new(o, "planes", planes);
   if (p->device_plane != HS_NONE) {
     json_t *d = json_object();
-    json_object_set_new(d, "plane", jstrid(p, p->device_plane));
-    json_object_set_new(d, "line", jstrid(p, p->device_line));
+    json_object_set_new(d, "plane", hs_prof_json_str(p, p->device_plane));
+    json_object_set_new(d, "line", hs_prof_json_str(p, p->device_line));
     json_object_set_new(o, "device", d);
   } else {
     json_object_set_new(o, "device", json_null());
@@ -59,16 +67,10 @@ char *hs_profile_json(const hs_profile *p, size_t *len) {
   for (uint32_t i = 0; i < p->n_progs; i++) {
     const hs_prof_program *g = &p->progs[i];
     json_t *go = json_object();
-    json_object_set_new(go, "name", jstrid(p, g->name));
-    if (g->has_pid) {
-      char buf[24];
-      snprintf(buf, sizeof buf, "%llu", (unsigned long long)g->program_id);
-      json_object_set_new(go, "program_id", json_string(buf));
-    } else {
-      json_object_set_new(go, "program_id", json_null());
-    }
-    json_object_set_new(go, "runs", jps(g->runs));
-    json_object_set_new(go, "envelope_ps", jps(g->envelope));
+    json_object_set_new(go, "name", hs_prof_json_str(p, g->name));
+    json_object_set_new(go, "program_id", hs_prof_json_pid(g->has_pid, g->program_id));
+    json_object_set_new(go, "runs", hs_prof_json_ps(g->runs));
+    json_object_set_new(go, "envelope_ps", hs_prof_json_ps(g->envelope));
     json_array_append_new(progs, go);
   }
   json_object_set_new(o, "programs", progs);
@@ -77,18 +79,19 @@ char *hs_profile_json(const hs_profile *p, size_t *len) {
     const hs_prof_op *op = &p->ops[i];
     uint64_t runs = op->runs;
     json_t *x = json_object();
-    json_object_set_new(x, "name", jstrid(p, op->name));
-    json_object_set_new(x, "module", jstrid(p, op->module));
-    json_object_set_new(x, "category", jstrid(p, op->category));
-    json_object_set_new(x, "occurrences", jps(op->occurrences));
-    json_object_set_new(x, "total_ps", jps(op->total));
-    json_object_set_new(x, "self_ps", jps(op->self));
-    json_object_set_new(x, "per_run_ps", jps(runs ? op->total / runs : 0));
+    json_object_set_new(x, "name", hs_prof_json_str(p, op->name));
+    json_object_set_new(x, "module", hs_prof_json_str(p, op->module));
+    json_object_set_new(x, "program_id", hs_prof_json_pid(op->has_pid, op->program_id));
+    json_object_set_new(x, "category", hs_prof_json_str(p, op->category));
+    json_object_set_new(x, "occurrences", hs_prof_json_ps(op->occurrences));
+    json_object_set_new(x, "total_ps", hs_prof_json_ps(op->total));
+    json_object_set_new(x, "self_ps", hs_prof_json_ps(op->self));
+    json_object_set_new(x, "per_run_ps", hs_prof_json_ps(runs ? op->total / runs : 0));
     json_array_append_new(ops, x);
   }
   json_object_set_new(o, "ops", ops);
   json_t *mods = json_array();
-  for (uint32_t i = 0; i < p->n_hlo_modules; i++) json_array_append_new(mods, jstrid(p, p->hlo_modules[i]));
+  for (uint32_t i = 0; i < p->n_hlo_modules; i++) json_array_append_new(mods, hs_prof_json_str(p, p->hlo_modules[i]));
   json_object_set_new(o, "hlo_modules", mods);
   json_object_set_new(o, "warnings", hs_warnings_json(p->diag.warnings, p->diag.n_warnings));
   return hs_json_finish(o, len);

@@ -172,30 +172,6 @@ static void resolve_em(hs_profile *p, plane_tmp *t, emeta *m) {
   }
 }
 
-/* HloProto bytes -> the HloModuleProto's name (HloProto.hlo_module = 1, HloModuleProto.name = 1). */
-static void note_hlo_proto(hs_profile *p, const uint8_t *b, size_t n) {
-  hs_pb r = hs_pb_open(b, n);
-  hs_pb_field f;
-  while (hs_pb_next(&r, &f) > 0) {
-    if (f.field != 1 || f.wire != HS_PB_LEN) continue;
-    hs_pb mr = hs_pb_sub(&r, &f);
-    hs_pb_field g;
-    while (hs_pb_next(&mr, &g) > 0) {
-      if (g.field == 1 && g.wire == HS_PB_LEN) {
-        uint32_t id = hs_prof_intern(p, g.data, g.len);
-        bool ok;
-        uint32_t *slot = id != HS_NONE ? HS_VEC_PUSH(p->hlo_modules, p->n_hlo_modules, p->cap_hlo_modules, ok) : NULL;
-        (void)ok;
-        if (slot) *slot = id;
-        else p->diag.nomem = true;
-        return;
-      }
-    }
-    return;
-  }
-  hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "an 'Hlo Proto' stat in /host:metadata holds no readable HloModuleProto");
-}
-
 /* One map entry (key = 1, value = 2) of event_metadata / stat_metadata. */
 static bool map_entry(hs_pb *r, const hs_pb_field *f, uint64_t *key, hs_pb_field *value) {
   hs_pb er = hs_pb_sub(r, f);
@@ -429,7 +405,7 @@ static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tm
     for (uint32_t i = 0; i < t->n_em && !p->diag.nomem; i++) {
       emeta *m = &t->em[i];
       size_t nl;
-      uint64_t id;
+      uint64_t id = m->id; /* the event metadata id is the program id */
       if (hs_prof_split_program((const char *)m->name, m->name_len, &nl, &id)) {
         uint32_t s = hs_prof_intern(p, m->name, nl);
         if (s != HS_NONE && !hs_u64map_put(&p->pid_names, id, s)) p->diag.nomem = true;
@@ -440,7 +416,7 @@ static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tm
         if (g.field != 5 || g.wire != HS_PB_LEN) continue;
         hs_pb sr2 = hs_pb_sub(&er, &g);
         stat_val v;
-        if (decode_stat(t, &sr2, &v) && v.code == ST_HLO_PROTO && v.str) note_hlo_proto(p, v.str, v.str_len);
+        if (decode_stat(t, &sr2, &v) && v.code == ST_HLO_PROTO && v.str) hs_prof_read_hlo_proto(p, v.str, v.str_len, true, id);
       }
     }
   }
