@@ -14,8 +14,11 @@
 //   xray    { left, right }       -> xrayTexts() result; left/right are { key } or { text } or null
 //   note    { ref: { id, side }, index } -> a note held back from a big x-ray (see NOTES_INLINE)
 //   forget  { key }
+//   profile { key, file, options } -> the Timeline of the profile file (kept by key; progress)
+//   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
 import * as api from 'hs:api';
 import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, lineStarts, sideBuffers, xrayTexts } from './views/analysis-core.js';
+import { forgetProfile, openProfile, readProfileBytes, timelineOf } from './views/profile-core.js';
 
 const texts = new Map(); // key -> { text, starts, maxLen, full: { census, spills } | null }
 const SLICE = 4_000_000;
@@ -124,7 +127,20 @@ async function handle(msg) {
     const notes = held.get(`${msg.ref.id}:${msg.ref.side}`);
     return { result: notes ? notes[msg.index] ?? '' : null };
   }
+  if (op === 'profile') {
+    const bytes = await readProfileBytes(msg.file, (p) => progress(id, p.stage, p.done, p.total));
+    progress(id, 'loading core');
+    await api.load();
+    progress(id, 'parsing the profile', 0, bytes.length);
+    openProfile(api, msg.key, bytes);
+    progress(id, 'timeline');
+    return { result: timelineOf(msg.key, msg.options) };
+  }
+  if (op === 'timeline') {
+    return { result: timelineOf(msg.key, msg.options) };
+  }
   if (op === 'forget') {
+    forgetProfile(msg.key);
     texts.delete(msg.key);
     return { result: true };
   }
