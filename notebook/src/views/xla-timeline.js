@@ -57,6 +57,13 @@ function us(ps) {
   return v >= 100 ? formatInt(Math.round(v)) : v >= 1 ? v.toFixed(1) : v.toFixed(3);
 }
 
+/** A bar of `pct` percent: the width set through the CSSOM (a strict CSP blocks style attributes). */
+function bar(pct) {
+  const b = el('div', { class: 'bar' });
+  b.style.width = `${pct.toFixed(2)}%`;
+  return b;
+}
+
 function programKey(p) { return p.program_id ?? `name:${p.name ?? ''}`; }
 function rowProgramKey(r) { return r.program_id ?? `name:${r.module ?? ''}`; }
 
@@ -160,7 +167,7 @@ export class XlaTimeline extends HTMLElement {
       const id = `${rowProgramKey(r)}|${r.name}`;
       const tr = el('tr', { class: 'op', title: explainRow(r), dataset: { op: r.name } },
         el('td', { class: 'name' }, el('button', { type: 'button', 'aria-expanded': String(this._open === id), onclick: () => { this._open = this._open === id ? null : id; this._render(); this._emit(r); } }, r.name)),
-        el('td', { class: 'barcell' }, el('div', { class: 'bar', style: `width:${(100 * (r.per_run_ps || 0) / max).toFixed(2)}%` })),
+        el('td', { class: 'barcell' }, bar(100 * (r.per_run_ps || 0) / max)),
         el('td', { class: 'us' }, us(r.per_run_ps)),
         el('td', {}, el('span', { class: `tag ${r.written_by}`, text: r.kind }), r.written_by === 'compiler' || r.written_by === 'library' ? el('span', { class: `tag ${r.written_by}`, text: r.written_by }) : null),
         el('td', { class: 'count' }, `×${formatInt(r.occurrences)}`));
