@@ -93,8 +93,8 @@ static void test_tpu_async_pairs(void **state) {
   const char *path = shared_profile_path("xprof_tpu_inference_2.xplane.pb");
   NEED(path);
   json_t *j = timeline(path, NULL, NULL, NULL);
-  json_t *ref = json_object_get(json_object_get(json_object_get(load_ref("xprof_reference.json"), "profiles"),
-                                                "shared/xprof_tpu_inference_2.xplane.pb"),
+  json_t *root = load_ref("xprof_reference.json");
+  json_t *ref = json_object_get(json_object_get(json_object_get(root, "profiles"), "shared/xprof_tpu_inference_2.xplane.pb"),
                                 "rows");
   size_t i, k, pairs = 0;
   json_t *a, *r;
@@ -129,6 +129,7 @@ static void test_tpu_async_pairs(void **state) {
   assert_int_equal(pairs, 6);
   assert_non_null(strstr(sget(j, "reading"), "async pair"));
   json_decref(j);
+  json_decref(root);
 }
 
 /* The MI300X GEMMs: custom calls to the BLAS library. */

@@ -52,8 +52,8 @@ test('rounds of the built-in captures: the top op is the one jaxlib gives the mo
     const r = topOpRound(t);
     assert.ok(r, `${id}: no round`);
     const totals = ref.profiles[`fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`].host_op_total_ps;
-    const theirs = Object.entries(totals).filter(([k]) => k.startsWith(`jit_${id}|`)).sort((a, b) => b[1] - a[1]);
-    assert.equal(`jit_${id}|${r.answer}`, theirs[0][0], `${id}: ${r.answer} vs jaxlib ${theirs[0][0]}`);
+    const theirs = Object.entries(totals).filter(([k]) => k.startsWith(`${r.program}|`)).sort((a, b) => b[1] - a[1]);
+    assert.equal(`${r.program}|${r.answer}`, theirs[0][0], `${id}: ${r.answer} vs jaxlib ${theirs[0][0]}`);
     assert.ok(r.choices.some((c) => c.value === r.answer));
     assert.ok(timelineRounds(t).length >= 1);
   }

@@ -6,7 +6,8 @@
 // embedded HloModuleProto says. A garbled or truncated profile gives a clear message and the
 // cell stays. The bytes are not saved with the notebook (they can be hundreds of MB): after a
 // reload the cell asks for the file again.
-import { el } from '../views/common.js';
+import { Cell, button } from './cell.js';
+import { el } from '../dom.js';
 import * as engine from '../views/engine.js';
 import '../views/xla-timeline.js';
 import { defineLine, filesOfDrop, filesOfInput, pickProfile } from './profile-files.js';
@@ -16,80 +17,104 @@ function errorText(e) {
   return `${e?.message || String(e)}${e?.code ? ` [${e.code}]` : ''}${where}`;
 }
 
-/**
- * Fills cell.body. host: { dumps() -> [{ name, module, text }], changed() } (the notebook's
- * dump cells, and "save this cell").
- */
-export function buildProfileBody(cell, host) {
-  const fileInput = el('input', { type: 'file', hidden: true, accept: '.pb,.json,.gz', 'data-testid': 'profile-file' });
-  const dirInput = el('input', { type: 'file', hidden: true, webkitdirectory: true, multiple: true, 'data-testid': 'profile-folder' });
-  const pick = el('div', { class: 'pick' },
-    el('button', { type: 'button', text: 'open a profile…', onclick: () => fileInput.click() }),
-    el('button', { type: 'button', text: 'open a log folder…', onclick: () => dirInput.click() }),
-    el('span', { class: 'hint', text: 'or drop a .xplane.pb, a .trace.json(.gz) or a jax.profiler log folder on this cell' }),
-    fileInput, dirInput);
-  const bar = el('progress', { class: 'progress', hidden: true, max: '1', 'data-testid': 'profile-progress' });
-  const stage = el('span', { class: 'stage' });
-  const note = el('p', { class: 'note', 'data-testid': 'profile-note' });
-  const err = el('p', { class: 'error', role: 'alert', 'data-testid': 'profile-error' });
-  const view = document.createElement('xla-timeline');
-  view.hidden = true;
-  view.hloFor = (row) => {
-    for (const d of host.dumps()) {
-      if (!d.text || (row.module && d.module && d.module !== row.module)) continue;
-      const l = defineLine(d.text, row.name);
-      if (l) return { ...l, source: `dump cell ${d.name}` };
+export class ProfileCell extends Cell {
+  /** @type {HTMLProgressElement} */ progress = null;
+  /** @type {HTMLElement} the stage words beside the progress bar */ stage = null;
+  /** @type {HTMLElement} which file (and run) was read */ note = null;
+  /** @type {HTMLElement} why the last profile could not be read (the cell stays) */ error = null;
+  /** the <xla-timeline> view */ view = null;
+  /** the last timeline shown (Timeline JSON) */ timeline = null;
+  /** bumped by every open; an answer for an older one is dropped */ gen = 0;
+
+  constructor(rec, page) {
+    super(rec, page);
+    this.name = rec.name ?? '';
+  }
+
+  record() { return { kind: this.kind, name: this.name, text: '' }; }
+
+  buildBody() {
+    const fileInput = el('input', { type: 'file', hidden: true, accept: '.pb,.json,.gz', 'data-testid': 'profile-file' });
+    const dirInput = el('input', { type: 'file', hidden: true, webkitdirectory: true, multiple: true, 'data-testid': 'profile-folder' });
+    const pick = el('div', { class: 'tools' },
+      button('Open profile…', 'open-profile', { onclick: () => fileInput.click() }),
+      button('Open log folder…', 'open-folder', { onclick: () => dirInput.click() }),
+      el('span', { class: 'hint', text: 'or drop a .xplane.pb, a .trace.json(.gz) or a jax.profiler log folder on this cell' }),
+      fileInput, dirInput);
+    this.progress = el('progress', { class: 'progress', hidden: true, max: '1', 'data-testid': 'profile-progress' });
+    this.stage = el('span', { class: 'stage' });
+    this.note = el('p', { class: 'note', 'data-testid': 'profile-note' });
+    this.error = el('p', { class: 'error', role: 'alert', 'data-testid': 'profile-error' });
+    this.view = document.createElement('xla-timeline');
+    this.view.hidden = true;
+    this.view.hloFor = (row) => this.hloFor(row);
+    this.body.replaceChildren(pick, el('div', { class: 'progress-row' }, this.progress, this.stage), this.note, this.error, this.view);
+    if (this.name) this.note.textContent = `${this.name}: open it again to see its timeline (profiles are not saved with the notebook)`;
+    fileInput.addEventListener('change', () => { const f = filesOfInput(fileInput); fileInput.value = ''; this.open(f); });
+    dirInput.addEventListener('change', () => { const f = filesOfInput(dirInput); dirInput.value = ''; this.open(f); });
+    this.el.addEventListener('dragover', (e) => { if (e.dataTransfer?.types?.includes('Files')) { e.preventDefault(); this.el.classList.add('drop'); } });
+    this.el.addEventListener('dragleave', (e) => { if (!this.el.contains(e.relatedTarget)) this.el.classList.remove('drop'); });
+    this.el.addEventListener('drop', async (e) => {
+      if (!e.dataTransfer?.files?.length && !e.dataTransfer?.items?.length) return;
+      e.preventDefault();
+      this.el.classList.remove('drop');
+      this.open(await filesOfDrop(e.dataTransfer));
+    });
+  }
+
+  /** The line of a dump cell of the op's module that defines it, else null (the view then shows the proto's words). */
+  hloFor(row) {
+    for (const c of this.page.cells) {
+      if (c.kind !== 'dump' || !c.text) continue;
+      const module = c.analysis?.summary?.module;
+      if (row.module && module && module !== row.module) continue;
+      const l = defineLine(c.text, row.name);
+      if (l) return { ...l, source: `dump cell ${c.name}` };
     }
     return null;
-  };
-  cell.body.replaceChildren(pick, el('div', { class: 'progress-row' }, bar, stage), note, err, view);
-  if (cell.name) note.textContent = `${cell.name}: open it again to see its timeline (profiles are not saved with the notebook)`;
+  }
 
-  let gen = 0;
-  async function open(entries) {
-    const my = ++gen;
-    err.textContent = '';
+  /** Opens a profile among files: [{ path, file }] (a drop, a picked file or folder, or code). */
+  async open(entries) {
+    const my = ++this.gen;
+    this.error.textContent = '';
     const chosen = pickProfile(entries);
     if (!chosen) {
-      err.textContent = entries.length
+      this.error.textContent = entries.length
         ? `no profile among ${entries.length} file${entries.length === 1 ? '' : 's'}: expected a .xplane.pb or a .trace.json(.gz), as jax.profiler writes under plugins/profile/<run>/`
         : 'nothing was dropped';
       return;
     }
-    note.textContent = chosen.note;
-    bar.hidden = false;
-    bar.removeAttribute('value');
-    stage.textContent = 'reading…';
+    this.note.textContent = chosen.note;
+    this.progress.hidden = false;
+    this.progress.removeAttribute('value');
+    this.stage.textContent = 'reading…';
     try {
-      const t = await engine.profile({ key: cell.id, file: chosen.entry.file }, (p) => {
-        if (my !== gen) return;
-        stage.textContent = `${p.stage}…`;
-        if (p.total) { bar.max = p.total; bar.value = p.done ?? 0; } else bar.removeAttribute('value');
+      const t = await engine.profile({ key: this.id, file: chosen.entry.file }, (p) => {
+        if (my !== this.gen) return;
+        this.stage.textContent = `${p.stage}…`;
+        if (p.total) { this.progress.max = p.total; this.progress.value = p.done ?? 0; } else this.progress.removeAttribute('value');
       });
-      if (my !== gen) return;
-      cell.name = chosen.entry.path;
-      cell.timeline = t;
-      view.data = { timeline: t, name: chosen.entry.path };
-      view.hidden = false;
-      host.changed();
+      if (my !== this.gen) return;
+      this.name = chosen.entry.path;
+      this.timeline = t;
+      this.view.data = { timeline: t, name: chosen.entry.path };
+      this.view.hidden = false;
+      // what was skipped or guessed (a truncated file: what was read before the cut)
+      if (t.warnings?.length) this.error.textContent = t.warnings.map((w) => `warning: ${w.message}`).join('\n');
+      this.page.store.cellChanged(this.id);
     } catch (e) {
-      if (my !== gen) return;
-      err.textContent = `${chosen.entry.path}: ${errorText(e)}`;
+      if (my !== this.gen) return;
+      this.error.textContent = `${chosen.entry.path}: ${errorText(e)}`;
     } finally {
-      if (my === gen) { bar.hidden = true; stage.textContent = ''; }
+      if (my === this.gen) { this.progress.hidden = true; this.stage.textContent = ''; }
     }
   }
 
-  fileInput.addEventListener('change', () => { const f = filesOfInput(fileInput); fileInput.value = ''; open(f); });
-  dirInput.addEventListener('change', () => { const f = filesOfInput(dirInput); dirInput.value = ''; open(f); });
-  cell.el.addEventListener('dragover', (e) => { if (e.dataTransfer?.types?.includes('Files')) { e.preventDefault(); cell.el.classList.add('drop'); } });
-  cell.el.addEventListener('dragleave', (e) => { if (!cell.el.contains(e.relatedTarget)) cell.el.classList.remove('drop'); });
-  cell.el.addEventListener('drop', async (e) => {
-    if (!e.dataTransfer?.files?.length && !e.dataTransfer?.items?.length) return;
-    e.preventDefault();
-    cell.el.classList.remove('drop');
-    open(await filesOfDrop(e.dataTransfer));
-  });
-  /** Opens entries given by code or tests: [{ path, file }]. */
-  cell.openProfile = open;
+  focus() { this.body.querySelector('button')?.focus(); }
+
+  dispose() {
+    super.dispose();
+    engine.forget(this.id);
+  }
 }
