@@ -333,12 +333,66 @@ static void test_not_xla(void **state) {
   json_decref(j);
 }
 
+
+/* Who wrote a kernel, on XLA:TPU's naive attention (../shared/captures/tpu-v6e): the optimized
+ * module's ROOT is %online-softmax, a custom call to tpu_custom_call, and the program's StableHLO
+ * holds no custom_call: the compiler substituted it. %fusion carries the program's op_name. The
+ * profile is a minimal trace JSON naming those two ops on a TPU XLA Ops line; what is checked
+ * comes from the two dump texts. */
+static void test_compiler_kernel(void **state) {
+  (void)state;
+  char dump[2048], shlo[2048];
+  snprintf(dump, sizeof dump, "%s/captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt", HS_SHARED_DIR);
+  snprintf(shlo, sizeof shlo, "%s/captures/tpu-v6e/jit_naive_attention.stablehlo.mlir", HS_SHARED_DIR);
+  size_t dl = 0, sl = 0;
+  char *dt = tu_read(dump, &dl), *st = tu_read(shlo, &sl);
+  if (!dt || !st) {
+    free(dt);
+    free(st);
+    NEED((const char *)NULL);
+  }
+  hs_error err;
+  hs_doc *d = hs_parse(dt, dl, &err), *sd = hs_parse(st, sl, &err);
+  assert_non_null(d);
+  assert_non_null(sd);
+  const char *tr = "{\"traceEvents\":["
+                   "{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"/device:TPU:0\"}},"
+                   "{\"ph\":\"M\",\"pid\":2,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"XLA Ops\"}},"
+                   "{\"ph\":\"M\",\"pid\":2,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"XLA Modules\"}},"
+                   "{\"ph\":\"X\",\"pid\":2,\"tid\":2,\"ts\":0,\"dur\":100,\"name\":\"jit_naive_attention(7)\"},"
+                   "{\"ph\":\"X\",\"pid\":2,\"tid\":1,\"ts\":10,\"dur\":30,\"name\":\"fusion\"},"
+                   "{\"ph\":\"X\",\"pid\":2,\"tid\":1,\"ts\":50,\"dur\":40,\"name\":\"online-softmax\"}]}";
+  hs_profile *p = hs_profile_parse(tr, strlen(tr), &err);
+  assert_non_null(p);
+  hs_timeline_options with = {d, sd, NULL}, without = {d, NULL, NULL};
+  json_t *j = tu_json(hs_profile_timeline_json(p, &with, NULL));
+  json_t *k = tu_json(hs_profile_timeline_json(p, &without, NULL));
+  hs_profile_free(p);
+  json_t *os = find_row(j, "online-softmax", "7"), *fu = find_row(j, "fusion", "7");
+  assert_non_null(os);
+  assert_non_null(fu);
+  assert_string_equal(sget(os, "kind"), "custom");
+  assert_string_equal(sget(os, "target"), "tpu_custom_call");
+  assert_string_equal(sget(os, "written_by"), "compiler");
+  assert_int_equal(iget(json_object_get(os, "hlo"), "line"), 30);
+  assert_string_equal(sget(fu, "written_by"), "program");
+  assert_string_equal(sget(fu, "kind"), "fusion");
+  assert_string_equal(sget(find_row(k, "online-softmax", "7"), "written_by"), "unknown"); /* no StableHLO: cannot tell */
+  assert_non_null(strstr(sget(j, "reading"), "1 kernel no line of the program asked for"));
+  json_decref(j);
+  json_decref(k);
+  hs_doc_free(d);
+  hs_doc_free(sd);
+  free(dt);
+  free(st);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tpu_async_pairs),  cmocka_unit_test(test_gpu_library_kernels),
       cmocka_unit_test(test_xprof_per_program), cmocka_unit_test(test_jaxlib_second_reader),
       cmocka_unit_test(test_hlo_join),          cmocka_unit_test(test_program_filter),
-      cmocka_unit_test(test_not_xla),
+      cmocka_unit_test(test_not_xla),           cmocka_unit_test(test_compiler_kernel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
