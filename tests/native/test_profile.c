@@ -547,12 +547,14 @@ static void exercise(const char *data, size_t len) {
   if (!j) fail_msg("invalid JSON from a profile: %s", je.text);
   json_decref(j);
   hs_free(s);
-  s = hs_profile_timeline_json(p, NULL, &n); /* the timeline of whatever was read */
-  assert_non_null(s);
-  j = json_loadb(s, n, 0, &je);
-  if (!j) fail_msg("invalid timeline JSON from a profile: %s", je.text);
-  json_decref(j);
-  hs_free(s);
+  if (n_profiles % 3 == 1) { /* the timeline of whatever was read (every third: the run stays short) */
+    s = hs_profile_timeline_json(p, NULL, &n);
+    assert_non_null(s);
+    j = json_loadb(s, n, 0, &je);
+    if (!j) fail_msg("invalid timeline JSON from a profile: %s", je.text);
+    json_decref(j);
+    hs_free(s);
+  }
   hs_profile_free(p);
 }
 
