@@ -401,31 +401,9 @@ static int cmd_timeline(int argc, char **argv) {
 }
 
 static int cmd_profile(const char *path, int json) {
-  size_t len = 0;
-  char *data = read_all(path, &len);
-  if (!data) {
-    fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
-    return 1;
-  }
-  size_t pl = strlen(path);
-  if (pl > 3 && strcmp(path + pl - 3, ".gz") == 0) {
-    size_t n = 0;
-    char *raw = gunzip(data, len, &n);
-    free(data);
-    if (!raw) {
-      fprintf(stderr, "%s:0:0: HS_E_FORMAT: not a readable gzip stream\n", path);
-      return 2;
-    }
-    data = raw;
-    len = n;
-  }
-  hs_error err;
-  hs_profile *p = hs_profile_parse(data, len, &err);
-  free(data);
-  if (!p) {
-    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
-    return err.code == HS_E_NOMEM ? 1 : 2;
-  }
+  int rc = 0;
+  hs_profile *p = load_profile(path, &rc);
+  if (!p) return rc;
   size_t n = 0;
   char *out = hs_profile_json(p, &n);
   hs_profile_free(p);
