@@ -21,6 +21,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, repoRoot, skipWithoutChromium } from '../browser/harness.mjs';
 
 const CLI = join(repoRoot, 'build/native/hloscope');
+const MATMUL = join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul');
+const BUFFERS = 'module_0001.jit_matmul.cpu_after_optimizations-buffer-assignment.txt';
 const COPPER = 'rgb(184, 104, 46)'; // --copper of notebook/src/views/common.js
 
 function loud(msg) {
@@ -143,8 +145,9 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
         ],
         ['hloscope.fusions(compiled)'],
         ['hloscope.spills(jax.jit(prog.FUNCTION), *prog.example_args())'],
-        [`hloscope.timeline(${JSON.stringify(join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul/profile.xplane.pb'))})`],
+        ['from pathlib import Path', `hloscope.timeline(Path(${JSON.stringify(MATMUL)}) / "profile.xplane.pb", hlo=Path(${JSON.stringify(MATMUL)}) / "after_optimizations.txt")`],
         ['hloscope.xray(compiled)  # a Compiled alone: the optimized side only'],
+        [`hloscope.memory(${JSON.stringify(join(MATMUL, 'dump', BUFFERS))})  # a dump's buffer assignment`],
       ].map((lines, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source: lines.join('\n') })),
     };
     writeFileSync(join(work, 'xray.ipynb'), JSON.stringify(nb));
@@ -200,7 +203,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     await page.waitForFunction(() => {
       const w = window.jupyterapp?.shell?.currentWidget;
       const k = w?.sessionContext?.session?.kernel;
-      return w?.content?.widgets?.length === 6 && k?.connectionStatus === 'connected' && k?.status === 'idle';
+      return w?.content?.widgets?.length === 7 && k?.connectionStatus === 'connected' && k?.status === 'idle';
     }, null, { timeout: 120000 });
     const t1 = Date.now();
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
@@ -222,22 +225,35 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     });
     assert.ok(copper.length >= 1, 'fusion op lines are drawn');
     assert.deepEqual([...new Set(copper)], [COPPER], 'fusion ops in copper');
-    // The other views of the same core: the census table, the summary card, the profile's top ops.
+    // The other views of the same core: the census table, the summary card, the timeline, the memory report.
     const others = await page.waitForFunction(() => {
       const t = document.querySelector('.jp-OutputArea xla-fusion-table');
       const s = document.querySelector('.jp-OutputArea xla-summary');
-      const p = document.querySelector('.jp-OutputArea [data-testid=hloscope-timeline]');
+      const tl = document.querySelector('.jp-OutputArea xla-timeline');
+      const m = document.querySelector('.jp-OutputArea xla-memory');
       const rows = t?.shadowRoot?.querySelectorAll('tbody tr').length;
       const card = s?.shadowRoot?.textContent ?? '';
-      return rows && /big intermediate|spill|HBM/i.test(card) && p?.querySelectorAll('tbody tr').length
+      const ops = [...(tl?.shadowRoot?.querySelectorAll('tr.op') ?? [])].map((r) => r.dataset.op);
+      const allocs = [...(m?.shadowRoot?.querySelectorAll('tr[data-testid=allocation]') ?? [])]
+        .map((r) => [...r.querySelectorAll('td')].map((d) => d.textContent));
+      return rows && /big intermediate|spill|HBM/i.test(card) && ops.length && allocs.length
         ? { rows, copperNames: [...t.shadowRoot.querySelectorAll('td.name')].map((e) => getComputedStyle(e).color),
-          card, ops: p.querySelectorAll('tbody tr').length, head: p.querySelector('p').textContent }
+          card, ops, timeline: tl.shadowRoot.textContent, allocs, memory: m.shadowRoot.textContent }
         : null;
     }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
-    console.log(`fusion table: ${others.rows} rows; timeline: ${others.ops} ops, ${others.head}`);
+    console.log(`fusion table: ${others.rows} rows; timeline: ops ${others.ops.join(', ')}; memory: ${others.allocs.length} allocations`);
     assert.equal(others.rows, facts.fusion_ops, 'one census row per fusion op of XLA\'s module');
     assert.deepEqual([...new Set(others.copperNames)], [COPPER], 'fusion names in copper');
-    assert.match(others.head, /^xplane profile/);
+    // The timeline's ops are instructions of the optimized module the profile ran (its text).
+    const hloText = readFileSync(join(MATMUL, 'after_optimizations.txt'), 'utf8');
+    const names = new Set([...hloText.matchAll(/%([\w.-]+) = /g)].map((m) => m[1]));
+    assert.ok(others.ops.every((o) => names.has(o)), `timeline ops ${others.ops} are instructions of the module`);
+    assert.match(others.timeline, /jit_matmul/);
+    // The memory view: the buffer assignment's largest allocation, as its text gives it.
+    const ba = readFileSync(join(MATMUL, 'dump', BUFFERS), 'utf8');
+    const [, size, shape] = ba.match(/^allocation \d+: size (\d+), output shape is \|([^|]+)\|/m);
+    assert.equal(Number(size), 262144, 'the fixture\'s output allocation');
+    assert.deepEqual(others.allocs[0].slice(1, 3), ['256.00 KiB', shape], `first allocation ${others.allocs[0]}`);
     const oneSided = await page.waitForFunction(() => {
       const x = document.querySelectorAll('.jp-OutputArea xla-xray')[1];
       return x?.summary && x.shadowRoot.querySelector('.row')

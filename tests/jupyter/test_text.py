@@ -1,13 +1,18 @@
 """The text reprs in plain Python (run by tests/jupyter/jupyter.test.mjs with the venv's python,
 against the installed wheel): print(hloscope.fusions(compiled)) prints what the native CLI prints,
-with the native CLI and with the wasm under Node; jax inputs of every accepted kind; the entries
-whose core analyses are missing raise NotImplementedError; no runner says so.
+with the native CLI and with the wasm under Node; jax inputs of every accepted kind; the timeline
+of a fixture profile and of a fresh jax.profiler folder; the memory report of every real message
+in ../shared/captures/memory (read in place), of an XlaRuntimeError and of a dump's buffer
+assignment; the entries whose core analyses are missing raise NotImplementedError; no runner
+says so.
 
-Environment: HLOSCOPE_TEST_CLI = the native CLI (build/native/hloscope); JAX_PLATFORMS=cpu.
+Environment: HLOSCOPE_TEST_CLI = the native CLI (build/native/hloscope); JAX_PLATFORMS=cpu;
+HLOSCOPE_SHARED = the shared folder (default: ../shared beside the repository).
 """
 import contextlib
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,6 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 CLI = os.environ.get("HLOSCOPE_TEST_CLI") or str(REPO / "build/native/hloscope")
 FIXTURES = REPO / "fixtures/cpu-jax-0.4.38"
+SHARED = Path(os.environ.get("HLOSCOPE_SHARED") or REPO.parent / "shared")
+MEMORY = SHARED / "captures/memory"
 sys.path[:0] = [str(REPO / "fixtures/capture/programs"), str(REPO / "fixtures/capture")]
 
 import hloscope  # noqa: E402  (the installed wheel)
@@ -133,12 +140,16 @@ class TextReprs(unittest.TestCase):
     def test_timeline_prints_what_the_cli_prints(self):
         d = FIXTURES / "matmul"
         for f in ("profile.xplane.pb", "profile.trace.json.gz"):
-            with self.subTest(file=f):
-                want = cli("profile", f, cwd=d)
-                with text_backend("node"):
-                    self.assertEqual(printed(hloscope.timeline(d / f)), want)
-                with text_backend("cli"):
-                    self.assertEqual(printed(hloscope.timeline(d / f)), want)
+            for hlo in (None, "after_optimizations.txt"):
+                with self.subTest(file=f, hlo=hlo):
+                    want = cli("timeline", f, *(["--hlo", hlo] if hlo else []), cwd=d)
+                    self.assertIn("per run", want)
+                    if hlo:
+                        self.assertIn("line ", want)
+                    arg = (d / hlo).read_text() if hlo else None
+                    for backend in ("cli", "node"):
+                        with self.subTest(backend=backend), text_backend(backend):
+                            self.assertEqual(printed(hloscope.timeline(d / f, hlo=arg)), want)
 
     def test_timeline_of_a_profiler_folder(self):
         import jax.numpy as jnp
@@ -148,10 +159,25 @@ class TextReprs(unittest.TestCase):
             x = jnp.ones((64, 64))
             f(x).block_until_ready()
             with self.jax.profiler.trace(log_dir):
-                f(x).block_until_ready()
+                for _ in range(3):
+                    f(x).block_until_ready()
+            compiled = f.lower(x).compile()
             with text_backend("cli"):
-                text = hloscope.timeline(log_dir).text()
-            self.assertRegex(text, r"xplane profile")
+                r = hloscope.timeline(log_dir, hlo=compiled)
+                text = r.text()
+                t = r.json()
+            with text_backend("node"):
+                self.assertEqual(hloscope.timeline(log_dir, hlo=compiled).text(), text)
+            module = re.match(r"HloModule (\S+?),", compiled.as_text()).group(1)  # jit__lambda_
+            self.assertRegex(text, rf"^program {re.escape(module)} \(id [^)]*\): 3 runs, ")
+            progs = [p for p in t["programs"] if p["name"] == module]
+            self.assertEqual(len(progs), 1, t["programs"])
+            self.assertEqual(progs[0]["runs"], 3, "three calls under the trace")
+            # Every op the profile names is an instruction of XLA's own module (its text).
+            names = set(re.findall(r"%([\w.-]+) = ", compiled.as_text()))
+            rows = [row for row in t["rows"] if row.get("module") == module]
+            self.assertTrue(rows)
+            self.assertTrue({row["name"] for row in rows} <= names, (rows, names))
 
     def test_parse_errors_say_where_in_both(self):
         bad = "HloModule m\nENTRY %e {\n  oops\n}\n"
@@ -172,16 +198,115 @@ class TextReprs(unittest.TestCase):
         self.assertIn("npm run build:native", s)
 
 
+def oom_messages():
+    return sorted(MEMORY.glob("*.txt")) if MEMORY.is_dir() else []
+
+
+@unittest.skipUnless(os.access(CLI, os.X_OK), f"no native CLI at {CLI} (npm run build:native)")
+class MemoryReprs(unittest.TestCase):
+    @unittest.skipUnless(oom_messages(), f"no real out-of-memory messages in {MEMORY} (the shared captures)")
+    def test_every_real_message_prints_what_the_cli_prints(self):
+        for f in oom_messages():
+            want = cli("memory", f)
+            with self.subTest(capture=f.name):
+                self.assertIsInstance(want, str, want)
+                text = f.read_text(encoding="utf-8")
+                # (tests/node/jupyter-text.test.mjs holds Node's text equal to the CLI's on each file)
+                with text_backend("node"):
+                    self.assertEqual(printed(hloscope.memory(text)), want)
+                with text_backend("cli"):
+                    self.assertEqual(printed(hloscope.memory(f)), want)  # the path, read in place
+
+    @unittest.skipUnless(oom_messages(), f"no real out-of-memory messages in {MEMORY} (the shared captures)")
+    def test_an_xla_runtime_error_reads_as_its_text(self):
+        from jax.errors import JaxRuntimeError  # jaxlib's XlaRuntimeError
+
+        f = MEMORY / "13_gpu_jax_13428_peak_buffers.txt"
+        text = f.read_text(encoding="utf-8")
+        body = text.split("XlaRuntimeError: ", 1)[1]
+        try:
+            raise JaxRuntimeError(body)
+        except JaxRuntimeError as e:
+            exc = e
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "error.txt").write_text(str(exc), encoding="utf-8")
+            want = cli("memory", "error.txt", cwd=tmp)
+        with text_backend("node"):
+            self.assertEqual(printed(hloscope.memory(exc)), want)
+            got = hloscope.memory(exc).json()
+        # The figure the message itself prints ("while trying to allocate N bytes").
+        self.assertEqual(got["requested_bytes"], int(re.search(r"allocate (\d+) bytes", text).group(1)))
+
+    def test_a_real_out_of_memory_error_of_jax(self):
+        # jax on the CPU asked for 4 TiB: a real XlaRuntimeError (RESOURCE_EXHAUSTED), raised in a
+        # child whose address space is capped at 8 GiB, so that nothing is ever really taken.
+        child = """if True:
+            import json, resource, sys
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            resource.setrlimit(resource.RLIMIT_AS, (8 << 30, hard))
+            import jax, jax.numpy as jnp, hloscope
+            try:
+                jax.jit(lambda: jnp.ones((1 << 40,), jnp.float32))().block_until_ready()
+                sys.exit("no error")
+            except jax.errors.JaxRuntimeError as e:
+                resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # Node's wasm reserves more
+                r = hloscope.memory(e)
+                print(json.dumps({"type": type(e).__name__, "text": str(e), "printed": str(r), "json": r.json()}))
+        """
+        with text_backend("node"):
+            p = subprocess.run([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "JAX_PLATFORMS": "cpu"}, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr.decode()[-2000:])
+        import json
+
+        got = json.loads(p.stdout.decode().strip().splitlines()[-1])
+        self.assertEqual(got["type"], "XlaRuntimeError")
+        self.assertIn("RESOURCE_EXHAUSTED", got["text"])
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "error.txt").write_text(got["text"], encoding="utf-8")
+            want = cli("memory", "error.txt", cwd=tmp)
+        self.assertEqual(got["printed"] + "\n", want)
+        self.assertEqual(got["json"]["requested_bytes"], 4 << 40)
+
+    def test_a_dump_report_joins_the_hlo_beside_it(self):
+        d = FIXTURES / "matmul/dump"
+        reports = sorted(d.glob("*-buffer-assignment.txt")) + sorted(d.glob("*-memory-usage-report.txt"))
+        if not reports:
+            self.skipTest(f"no buffer assignment in {d}")
+        for f in reports:
+            want = cli("memory", f)
+            with self.subTest(report=f.name):
+                self.assertIsInstance(want, str, want)
+                for backend in ("cli", "node"):
+                    with self.subTest(backend=backend), text_backend(backend):
+                        self.assertEqual(printed(hloscope.memory(f)), want)
+                        self.assertEqual(printed(hloscope.memory(str(f))), want)
+        ba = reports[0]
+        hlo = ba.with_name(ba.name.replace("-buffer-assignment.txt", ".txt"))
+        want = cli("memory", ba, hlo)
+        with text_backend("node"):
+            self.assertEqual(printed(hloscope.memory(ba.read_text(), hlo=hlo)), want)
+
+    def test_not_a_memory_text_says_where(self):
+        msgs = []
+        for backend in ("cli", "node"):
+            with text_backend(backend):
+                with self.assertRaises(hloscope.HloscopeError) as e:
+                    hloscope.memory("this is no memory report\n").text()
+                msgs.append(str(e.exception))
+        self.assertRegex(msgs[0], r"^error\.txt:\d+:\d+: HS_E_\w+: ")
+        self.assertEqual(msgs[1], msgs[0])
+
+
 class Missing(unittest.TestCase):
     def test_entries_without_their_core_analysis_raise(self):
-        for name, arg, issue in (("memory", "RESOURCE_EXHAUSTED: Out of memory", "issue 14"), ("passes", "/tmp", "issue 12")):
+        for name, arg, issue in (("passes", "/tmp", "issue 12"),):
             with self.subTest(name=name):
                 with self.assertRaises(NotImplementedError) as e:
                     getattr(hloscope, name)(arg)
                 self.assertIn(issue, str(e.exception))
                 self.assertIn(f"hloscope.{name}", str(e.exception))
-        self.assertEqual(sorted(k for k, a in hloscope.ANALYSES.items() if a.missing), ["memory", "passes"])
-
+        self.assertEqual(sorted(k for k, a in hloscope.ANALYSES.items() if a.missing), ["passes"])
     def test_xray_of_stablehlo_alone_says_what_is_missing(self):
         with self.assertRaisesRegex(ValueError, "needs the optimized HLO"):
             hloscope.xray("module @jit_f {\n  func.func public @main() {\n    return\n  }\n}\n")

@@ -15,6 +15,7 @@ const skip = !existsSync(cli) ? `no native CLI at ${cli} (npm run build:native)`
   : !wasmBuilt ? 'no wasm build (npm run build:wasm)' : false;
 const captures = path.resolve(root, '../shared/captures/tpu-v6e');
 const profiles = path.resolve(root, '../shared/captures/profiles');
+const memory = path.resolve(root, '../shared/captures/memory');
 
 function cases() {
   const out = [];
@@ -27,17 +28,30 @@ function cases() {
       for (const cmd of ['summary', 'fusions', 'spills', 'computations']) out.push([cmd, hlo]);
       const shlo = path.join(d, 'stablehlo.mlir');
       if (existsSync(shlo)) out.push(['xray', shlo, hlo]);
-      for (const p of ['profile.xplane.pb', 'profile.trace.json.gz']) if (existsSync(path.join(d, p))) out.push(['profile', path.join(d, p)]);
+      for (const p of ['profile.xplane.pb', 'profile.trace.json.gz']) {
+        if (!existsSync(path.join(d, p))) continue;
+        out.push(['profile', path.join(d, p)], ['timeline', path.join(d, p)], ['timeline', path.join(d, p), '--hlo', hlo]);
+      }
+      const dump = path.join(d, 'dump');
+      if (existsSync(dump)) {
+        for (const f of readdirSync(dump).sort()) {
+          if (/-(buffer-assignment|memory-usage-report)\.txt$/.test(f)) out.push(['memory', path.join(dump, f)], ['memory', path.join(dump, f), hlo]);
+        }
+      }
     }
   }
   out.push(['fusions', path.join(root, 'tests/jupyter/test_text.py')]); // not a dump: the same error
+  out.push(['memory', path.join(root, 'tests/jupyter/test_text.py')]); // not a memory text: the same error
   if (existsSync(captures)) {
     const left = path.join(captures, 'jit_naive_attention.stablehlo.mlir');
     const right = path.join(captures, 'jit_naive_attention.after_optimizations.trimmed.txt');
     if (existsSync(left) && existsSync(right)) out.push(['xray', left, right], ['spills', right], ['fusions', right]);
   }
   if (existsSync(profiles)) {
-    for (const f of readdirSync(profiles).sort()) if (f.endsWith('.xplane.pb')) out.push(['profile', path.join(profiles, f)]);
+    for (const f of readdirSync(profiles).sort()) if (f.endsWith('.xplane.pb')) out.push(['profile', path.join(profiles, f)], ['timeline', path.join(profiles, f)]);
+  }
+  if (existsSync(memory)) {
+    for (const f of readdirSync(memory).sort()) if (f.endsWith('.txt')) out.push(['memory', path.join(memory, f)]);
   }
   return out;
 }

@@ -43,24 +43,46 @@ def _hlo_file(what, *args, **kwargs):
     return {"after_optimizations.txt": _inputs.optimized_hlo(what, *args, **kwargs)}
 
 
-def _profile_file(log_dir):
+def _timeline_files(log_dir, hlo=None, program=None):
     path = _inputs.profile_file(log_dir)
-    return {path.name: path.read_bytes()}
+    files = {path.name: path.read_bytes()}
+    args = [path.name]
+    if hlo is not None:  # a Compiled, a Lowered, the optimized HLO text or its file: ops get their lines
+        files["after_optimizations.txt"] = _inputs.optimized_hlo(hlo)
+        args += ["--hlo", "after_optimizations.txt"]
+    if program is not None:
+        args += ["--program", str(program)]
+    return files, args
+
+
+def _memory_files(exc_or_text, hlo=None):
+    files = {}
+    path = _inputs.memory_path(exc_or_text)
+    if path is not None:  # a dump's report: under its own name, with the dump's HLO beside it (the CLI joins it)
+        files[path.name] = path.read_text(encoding="utf-8", errors="replace")
+        sib = _inputs.memory_sibling_hlo(path)
+        if sib is not None and hlo is None:
+            files[sib.name] = sib.read_text(encoding="utf-8", errors="replace")
+        args = [path.name]
+    else:
+        files["error.txt"] = _inputs.memory_text(exc_or_text)
+        args = ["error.txt"]
+    if hlo is not None:
+        files["after_optimizations.txt"] = _inputs.optimized_hlo(hlo)
+        args.append("after_optimizations.txt")
+    return files, args
 
 
 # THE TABLE. To switch an entry on when its core analysis lands: name its CLI command and the
-# widget kind (and add that kind to src/widget.js), and delete `missing`.
+# widget kind (and add that kind to src/widget.js), and delete `missing`. `files` returns the
+# files the command reads ({name: text or bytes}, the arguments in that order), or (files,
+# arguments) when the command takes options or reads files it is not named (a dump's HLO).
 ANALYSES = {
     "xray": Analysis(cli="xray", widget="xray", files=_xray_files),
     "fusions": Analysis(cli="fusions", widget="fusions", files=_hlo_file),
     "spills": Analysis(cli="spills", widget="spills", files=_hlo_file),
-    # The profile reader's per-op table for now; issue 11's `hloscope timeline` (and its view in
-    # the page) is the timeline itself: switch cli= to "timeline" and the widget kind to its view.
-    "timeline": Analysis(cli="profile", widget="timeline", files=_profile_file),
-    "memory": Analysis(
-        cli=None, widget=None, files=lambda exc_or_text: {"error.txt": _inputs.memory_text(exc_or_text)},
-        missing="a reader of XLA's out-of-memory report (the buffers an XlaRuntimeError RESOURCE_EXHAUSTED "
-                "lists) in the core: issue 14, 'Layouts and the memory report'"),
+    "timeline": Analysis(cli="timeline", widget="timeline", files=_timeline_files),
+    "memory": Analysis(cli="memory", widget="memory", files=_memory_files),
     "passes": Analysis(
         cli=None, widget=None, files=lambda dump_dir: {},
         missing="a reader of --xla_dump_to folders and their pass pipelines (--xla_dump_hlo_pass_re) in the "
@@ -71,10 +93,11 @@ ANALYSES = {
 class Result:
     """What an API call returns: a widget in a notebook, the CLI's text in a terminal."""
 
-    def __init__(self, name, files):
+    def __init__(self, name, files, args=None):
         self.name = name
         self.analysis = ANALYSES[name]
         self.files = files  # {file name: str | bytes}, in the order the CLI takes them
+        self.args = list(files) if args is None else list(args)  # the CLI's arguments after the command
         self._widget = None
         self._text = None
 
@@ -87,7 +110,7 @@ class Result:
                 else:
                     p.write_bytes(data)
             # Relative names, so the text names the files as the user would ("after_optimizations.txt").
-            return _text.run(self.analysis.cli, list(self.files), json=json, cwd=tmp)
+            return _text.run(self.analysis.cli, self.args, json=json, cwd=tmp)
 
     def text(self) -> str:
         """The CLI's human-readable text (native CLI, else the wasm under Node). Raises
@@ -118,9 +141,14 @@ class Result:
 
             texts = {k: v for k, v in self.files.items() if isinstance(v, str)}
             kw = {"kind": self.analysis.widget}
+            first = self.args[0]
             if self.analysis.widget == "timeline":
-                (fname, data), = self.files.items()
-                kw.update(profile=data, profile_name=fname)
+                kw.update(profile=self.files[first], profile_name=first, right=texts.get("after_optimizations.txt", ""),
+                          program=self.args[self.args.index("--program") + 1] if "--program" in self.args else "")
+            elif self.analysis.widget == "memory":
+                # The HLO it is joined to: the one given, else the dump's own (the CLI's choice).
+                hlo = [self.files[a] for a in self.args[1:2]] or [v for k, v in texts.items() if k != first]
+                kw.update(left=self.files[first], right=hlo[0] if hlo else "", sibling=len(self.args) == 1)
             else:
                 kw.update(left=texts.get("stablehlo.mlir", ""), right=texts.get("after_optimizations.txt", ""))
             self._widget = HloscopeWidget(**kw)
@@ -142,7 +170,8 @@ def _call(name, *args, **kwargs) -> Result:
     a = ANALYSES[name]
     if a.missing:
         raise NotImplementedError(f"hloscope.{name} is not in this version: it needs {a.missing}")
-    return Result(name, a.files(*args, **kwargs))
+    got = a.files(*args, **kwargs)
+    return Result(name, *got) if isinstance(got, tuple) else Result(name, got)
 
 
 def xray(what, *args, **kwargs) -> Result:
@@ -163,15 +192,21 @@ def spills(what, *args, **kwargs) -> Result:
     return _call("spills", what, *args, **kwargs)
 
 
-def timeline(log_dir) -> Result:
-    """Per-op device time from a ``jax.profiler.trace(log_dir)`` folder (or one .xplane.pb /
-    .trace.json.gz file)."""
-    return _call("timeline", log_dir)
+def timeline(log_dir, hlo=None, program=None) -> Result:
+    """Where each run of a program spent its device time, from a ``jax.profiler.trace(log_dir)``
+    folder (its newest run; or one .xplane.pb / .trace.json.gz file): per program, runs and the
+    time per run; per op, time per run, share, kind, who wrote it; async copies hidden or exposed
+    (``hloscope timeline``). ``hlo``: the program's optimized HLO (a Compiled, a Lowered, the text
+    or its file) gives each op its line; ``program``: one program's name or id."""
+    return _call("timeline", log_dir, hlo=hlo, program=program)
 
 
-def memory(exc_or_text) -> Result:
-    """The memory report of an out-of-memory ``XlaRuntimeError`` (or its text)."""
-    return _call("memory", exc_or_text)
+def memory(exc_or_text, hlo=None) -> Result:
+    """The memory report read into numbers (``hloscope memory``): an out-of-memory
+    ``XlaRuntimeError`` (or its text), or the path of a dump's ``*-buffer-assignment.txt`` /
+    ``*-memory-usage-report.txt`` (joined to the dump's optimized HLO beside it). ``hlo``: the
+    optimized HLO to join to (a Compiled, a Lowered, the text or its file)."""
+    return _call("memory", exc_or_text, hlo=hlo)
 
 
 def passes(dump_dir) -> Result:

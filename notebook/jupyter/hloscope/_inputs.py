@@ -92,3 +92,32 @@ def memory_text(exc_or_text) -> str:
     if isinstance(exc_or_text, BaseException):
         return str(exc_or_text)
     return _read(exc_or_text)
+
+
+# What `hloscope memory` reads from a dump, and the optimized HLO it joins them to (core/cli/main.c,
+# sibling_hlo): module_X.after_optimizations-buffer-assignment.txt -> module_X.after_optimizations.txt.
+_MEMORY_SUFFIXES = ("-buffer-assignment-values.txt", "-buffer-assignment.txt", "-memory-usage-report.txt")
+
+
+def memory_path(exc_or_text):
+    """The file to read when ``exc_or_text`` names one (a path, or a one-line string naming an
+    existing file), else None (an exception or the text of one)."""
+    if isinstance(exc_or_text, os.PathLike):
+        return Path(exc_or_text)
+    if isinstance(exc_or_text, str) and "\n" not in exc_or_text and len(exc_or_text) < 4096:
+        try:
+            p = Path(exc_or_text)
+            if p.is_file():
+                return p
+        except (OSError, ValueError):
+            pass
+    return None
+
+
+def memory_sibling_hlo(path: Path):
+    """The dump's optimized HLO beside a buffer assignment or memory-usage report, or None."""
+    for suffix in _MEMORY_SUFFIXES:
+        if path.name.endswith(suffix):
+            sib = path.with_name(path.name[: -len(suffix)] + ".txt")
+            return sib if sib.is_file() else None
+    return None

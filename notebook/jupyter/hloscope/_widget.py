@@ -16,6 +16,8 @@ class HloscopeWidget(anywidget.AnyWidget):
     right = traitlets.Unicode("").tag(sync=True)
     profile = traitlets.Bytes(b"").tag(sync=True)
     profile_name = traitlets.Unicode("").tag(sync=True)
+    program = traitlets.Unicode("").tag(sync=True)  # timeline: one program's name or id
+    sibling = traitlets.Bool(False).tag(sync=True)  # memory: `right` is the dump's own HLO (joined if it parses)
 
     def __init__(self, **kwargs):
         if not ESM.is_file():

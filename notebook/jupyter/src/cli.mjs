@@ -7,11 +7,13 @@
 //   node cli.mjs summary|fusions|spills|computations [--json] FILE
 //   node cli.mjs xray [--json] LEFT RIGHT        (a blank LEFT x-rays RIGHT alone)
 //   node cli.mjs profile [--json] FILE           (.xplane.pb, .trace.json, or gzipped: .gz)
+//   node cli.mjs timeline [--json] PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
+//   node cli.mjs memory [--json] FILE [HLO]      (a dump's report joins the HLO beside it)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
 // Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HloscopeError, gunzip, load, parse, parseProfile, xrayJSON } from '../../../wasm/hloscope.mjs';
+import { HloscopeError, gunzip, load, parse, parseProfile, readMemoryJSON, xrayJSON } from '../../../wasm/hloscope.mjs';
 
 let out = [];
 let err = [];
@@ -76,11 +78,92 @@ function humanComputations(j) {
   }
 }
 
+/** printf's %.Nf: toFixed rounds an exact tie (1.0625 to 3 places) up, glibc to even. */
+function fixed(x, d) {
+  const s = x.toFixed(d);
+  if (!Number.isFinite(x) || x === 0) return s;
+  // x = n / 2^k exactly (doubling is exact); a tie when 2·x·10^d is an odd integer.
+  let n = Math.abs(x);
+  let k = 0n;
+  while (!Number.isInteger(n) && k < 1100n) { n *= 2; k++; }
+  const twice = BigInt(n) * 10n ** BigInt(d) * 2n;
+  const den = 1n << k;
+  if (twice % den !== 0n || (twice / den) % 2n === 0n) return s;
+  const lo = (twice / den - 1n) / 2n; // the tie lies between lo and lo + 1
+  const q = lo % 2n === 0n ? lo : lo + 1n;
+  const digits = q.toString().padStart(d + 1, '0');
+  const out = d ? `${digits.slice(0, -d)}.${digits.slice(-d)}` : digits;
+  return x < 0 ? `-${out}` : out;
+}
+
 function fmtPs(ps) {
-  if (ps >= 1e12) return `${(ps / 1e12).toFixed(3)} s`;
-  if (ps >= 1e9) return `${(ps / 1e9).toFixed(3)} ms`;
-  if (ps >= 1e6) return `${(ps / 1e6).toFixed(3)} us`;
-  return `${(ps / 1e3).toFixed(3)} ns`;
+  if (ps >= 1e12) return `${fixed(ps / 1e12, 3)} s`;
+  if (ps >= 1e9) return `${fixed(ps / 1e9, 3)} ms`;
+  if (ps >= 1e6) return `${fixed(ps / 1e6, 3)} us`;
+  return `${fixed(ps / 1e3, 3)} ns`;
+}
+
+function humanTimeline(j, path) {
+  for (const x of j.programs || []) {
+    line(`program ${gets(x, 'name')} (id ${gets(x, 'program_id')}): ${geti(x, 'runs')} runs, ${fmtPs(geti(x, 'per_run_ps'))} per run`);
+  }
+  line('\n  ', pad('per run', 12), ' ', pad('share', 6, { left: false }), ' ', pad('count', 7, { left: false }), ' ',
+    pad('kind', 10), ' ', pad('by', 9), ' ', pad('op', 32), ' program');
+  for (const x of j.rows || []) {
+    const share = typeof x.share === 'number' ? x.share : 0;
+    line('  ', pad(fmtPs(geti(x, 'per_run_ps')), 12), ' ', pad(fixed(100 * share, 1), 5, { left: false }), '% ',
+      pad(geti(x, 'occurrences'), 7, { left: false }), ' ', pad(gets(x, 'kind'), 10), ' ', pad(gets(x, 'written_by'), 9), ' ',
+      pad(gets(x, 'name'), 32), ' ', gets(x, 'module'));
+    const h = x.hlo;
+    if (h && typeof h === 'object' && !Array.isArray(h)) line(`               line ${geti(h, 'line')}: `, pad(gets(h, 'text'), 0, { prec: 100 }));
+  }
+  const as = j.async || [];
+  if (as.length) line('\nasync pairs (per run):');
+  for (const x of as) line(`  ${gets(x, 'start')} -> ${gets(x, 'done')}: ${gets(x, 'sentence')} (hidden ${fmtPs(geti(x, 'hidden_ps'))})`);
+  line(`\n${gets(j, 'reading')}`);
+  printWarnings(j.warnings, path);
+}
+
+/** human_bytes of core/cli/main.c: "12 B", "6.00 MiB". */
+function humanBytes(b) {
+  const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = b;
+  let k = 0;
+  while (v >= 1024 && k < 4) { v /= 1024; k++; }
+  return k === 0 ? `${b} B` : `${fixed(v, 2)} ${u[k]}`;
+}
+
+function humanMemory(j) {
+  line(`${gets(j, 'kind')} (${gets(j, 'backend')})`);
+  for (const k of ['requested_bytes', 'used_bytes', 'capacity_bytes', 'exceeded_bytes']) {
+    if (!Number.isInteger(j[k])) continue;
+    line('  ', pad(k, 16), ' ', pad(j[k], 14, { left: false }), `  ${humanBytes(j[k])}`);
+  }
+  const totals = j.totals && typeof j.totals === 'object' ? j.totals : {};
+  for (const [k, v] of Object.entries(totals)) {
+    const n = Number.isInteger(v) ? v : 0;
+    line('  total ', pad(k, 30), ' ', pad(n, 14, { left: false }), `  ${humanBytes(n)}`);
+  }
+  const al = j.allocations || [];
+  for (let i = 0; i < al.length; i++) {
+    if (i === 20) { line(`  ... ${al.length - 20} more`); break; }
+    const a = al[i];
+    line(pad(geti(a, 'rank'), 4, { left: false }), '. ', pad(humanBytes(geti(a, 'bytes')), 12, { left: false }), '  ',
+      pad(gets(a, 'kind'), 12), ` ${gets(a, 'shape')}  ${gets(a, 'label')}  ${gets(a, 'source')}`);
+  }
+  line(gets(j, 'explanation'));
+  for (const w of j.warnings || []) line(`warning: ${geti(w, 'line')}:${geti(w, 'column')}: ${gets(w, 'message')}`);
+}
+
+/** sibling_hlo of core/cli/main.c: a dump's report -> the optimized HLO beside it, or null. */
+function siblingHlo(path) {
+  for (const suffix of ['-buffer-assignment-values.txt', '-buffer-assignment.txt', '-memory-usage-report.txt']) {
+    if (path.length > suffix.length && path.endsWith(suffix)) {
+      const h = `${path.slice(0, -suffix.length)}.txt`;
+      return existsSync(h) ? h : null;
+    }
+  }
+  return null;
 }
 
 function humanProfile(j, path) {
@@ -139,17 +222,119 @@ function humanXray(j, paths, texts) {
   });
 }
 
-const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|xray|profile> [--json] FILE...\n';
+const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|xray|profile|timeline|memory> [--json] FILE...\n';
 
 function readBytes(path) {
   return path === '-' ? readFileSync(0) : readFileSync(path);
 }
 
+/** Reads and parses a profile (gunzipping .gz), as load_profile of core/cli/main.c. */
+async function loadProfile(path) {
+  let bytes;
+  try { bytes = readBytes(path); } catch (e) {
+    stderr.write(`hloscope: cannot read ${path}: ${e.message}\n`);
+    return { rc: 1 };
+  }
+  await load();
+  if (path.length > 3 && path.endsWith('.gz')) {
+    try { bytes = await gunzip(bytes); } catch {
+      stderr.write(`${path}:0:0: HS_E_FORMAT: not a readable gzip stream\n`);
+      return { rc: 2 };
+    }
+  }
+  return { prof: parseProfile(bytes) };
+}
+
+/** A file's text, parsed once to report a parse error with its path ({ rc } on failure). */
+function openHlo(path, { quiet = false } = {}) {
+  let text;
+  try { text = readBytes(path).toString('utf8'); } catch (e) {
+    stderr.write(`hloscope: cannot read ${path}: ${e.message}\n`);
+    return { rc: 1 };
+  }
+  try {
+    parse(text).free();
+  } catch (e) {
+    if (!(e instanceof HloscopeError)) throw e;
+    if (!quiet) stderr.write(`${path}:${e.line}:${e.column}: ${e.code}: ${e.message}\n`);
+    return { rc: e.code === 'HS_E_NOMEM' ? 1 : 2 };
+  }
+  return { text };
+}
+
+function reportError(e, path) {
+  if (!(e instanceof HloscopeError)) throw e;
+  stderr.write(`${path}:${e.line}:${e.column}: ${e.code}: ${e.message}\n`);
+  return e.code === 'HS_E_NOMEM' ? 1 : 2;
+}
+
+/** timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] (cmd_timeline). */
+async function timelineCmd(argv) {
+  let path = null;
+  const opt = {};
+  let json = false;
+  for (let i = 1; i < argv.length; i++) {
+    const key = { '--hlo': 'hlo', '--stablehlo': 'stablehlo', '--program': 'program' }[argv[i]];
+    if (key && i + 1 < argv.length) opt[key] = argv[++i];
+    else if (argv[i] === '--json') json = true;
+    else if (!key && path === null && !argv[i].startsWith('-')) path = argv[i];
+    else { stderr.write(USAGE); return 1; }
+  }
+  if (path === null) { stderr.write(USAGE); return 1; }
+  const { prof, rc } = await loadProfile(path).catch((e) => ({ rc: reportError(e, path) }));
+  if (!prof) return rc;
+  try {
+    const o = { program: opt.program ?? null };
+    for (const k of ['hlo', 'stablehlo']) {
+      if (opt[k] === undefined) continue;
+      const h = openHlo(opt[k]);
+      if (h.rc) return h.rc;
+      o[k] = h.text;
+    }
+    const text = prof.timelineJSON(o);
+    if (json) line(text); else humanTimeline(JSON.parse(text), path);
+    return 0;
+  } finally {
+    prof.free();
+  }
+}
+
+/** memory FILE [HLO] [--json] (cmd_memory): a dump's report joins the HLO beside it when that parses. */
+async function memoryCmd(args) {
+  if (args.length !== 2 && args.length !== 3) { stderr.write(USAGE); return 1; }
+  const path = args[1];
+  let text;
+  try { text = readBytes(path).toString('utf8'); } catch (e) {
+    stderr.write(`hloscope: cannot read ${path}: ${e.message}\n`);
+    return 1;
+  }
+  await load();
+  let hlo = '';
+  const hloPath = args[2] ?? siblingHlo(path);
+  if (hloPath) {
+    const h = openHlo(hloPath, { quiet: !args[2] });
+    if (h.rc && args[2]) return h.rc;
+    if (!h.rc) hlo = h.text;
+  }
+  try {
+    return { text: readMemoryJSON(text, hlo) };
+  } catch (e) {
+    return { rc: reportError(e, path) };
+  }
+}
+
 async function main(argv) {
+  if (argv[0] === 'timeline') return timelineCmd(argv);
   const json = argv.includes('--json');
   const args = argv.filter((a) => a !== '--json');
   const cmd = args[0];
   const human = { summary: humanSummary, fusions: humanFusions, spills: humanSpills, computations: humanComputations };
+  if (cmd === 'memory') {
+    const r = await memoryCmd(args);
+    if (typeof r === 'number' || r.rc !== undefined) return typeof r === 'number' ? r : r.rc;
+    if (json) line(r.text); else humanMemory(JSON.parse(r.text));
+    return 0;
+  }
   const want = cmd === 'xray' ? 3 : 2;
   if (!(cmd in human) && cmd !== 'xray' && cmd !== 'profile') { stderr.write(USAGE); return 1; }
   if (args.length !== want) { stderr.write(USAGE); return 1; }
