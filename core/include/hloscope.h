@@ -94,6 +94,9 @@ char *hs_summary_json(const hs_doc *doc, size_t *len);
 char *hs_fusions_json(const hs_doc *doc, size_t *len);
 char *hs_spills_json(const hs_doc *doc, size_t *len);
 char *hs_computations_json(const hs_doc *doc, size_t *len);
+/* Decisions the framework or compiler made, sorted by line: upcast, downcast, broadcast, remat,
+ * transpose, layout_copy; over a jaxpr, StableHLO or HLO (keys in README.md "decisions"). */
+char *hs_decisions_json(const hs_doc *doc, size_t *len);
 
 /* The x-ray of a pair: `left` is what XLA received (StableHLO, or any format), `right` what it
  * decided (optimized HLO). Both documents are only read. `left` may be NULL: the x-ray of a lone
