@@ -627,6 +627,7 @@ static bool prim_is(const jr *r, hs_slice s, const char *lit) {
 static void walk(jr *r, uint32_t bi, const char *path, int depth) {
   jbody *b = &r->bodies[bi];
   b->visited = true;
+  free(b->path);
   b->path = path ? dupn(path, strlen(path)) : NULL;
   if (path && !b->path) r->c->nomem = true;
   if (depth > 200) return;
@@ -644,7 +645,7 @@ static void walk(jr *r, uint32_t bi, const char *path, int depth) {
           }
         }
       }
-      if (target < 0 || r->bodies[target].visited) continue;
+      if (target < 0 || target >= (int32_t)r->n_bodies || r->bodies[target].visited) continue;
       const jeqn *e = &r->eqns[i];
       size_t pl = path ? strlen(path) : 0;
       char *np = malloc(pl + e->prim.len + 2);
@@ -1169,7 +1170,7 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
   else if (doc->format == HS_FORMAT_HLO) hlo_decisions(&c);
   json_t *o = NULL;
   if (!c.nomem) {
-    qsort(c.v, c.n, sizeof *c.v, by_line);
+    if (c.n) qsort(c.v, c.n, sizeof *c.v, by_line);
     o = json_object();
     json_object_set_new(o, "format", json_string(hs_format_name(doc->format)));
     json_t *a = json_array();
