@@ -22,7 +22,7 @@ int hsw_doc_format(const hs_doc *d) { return (int)hs_doc_format(d); }
 
 void hsw_doc_free(hs_doc *d) { hs_doc_free(d); }
 
-/* kind: 0 summary, 1 fusions, 2 spills, 3 computations */
+/* kind: 0 summary, 1 fusions, 2 spills, 3 computations, 4 decisions */
 char *hsw_result(const hs_doc *d, int kind) {
   last_len = 0;
   switch (kind) {
@@ -30,6 +30,7 @@ char *hsw_result(const hs_doc *d, int kind) {
     case 1: return hs_fusions_json(d, &last_len);
     case 2: return hs_spills_json(d, &last_len);
     case 3: return hs_computations_json(d, &last_len);
+    case 4: return hs_decisions_json(d, &last_len);
     default: return NULL;
   }
 }

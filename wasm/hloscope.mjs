@@ -3,7 +3,7 @@
 //   import { load, parse, xray } from './hloscope.mjs';
 //   await load();
 //   const doc = parse(text);            // throws HloscopeError with code, line, column
-//   doc.fusions(); doc.spills(); doc.summary(); doc.free();
+//   doc.fusions(); doc.spills(); doc.summary(); doc.decisions(); doc.free();
 //   xray(stablehloText, optimizedHloText);
 //   const prof = parseProfile(bytes);   // .xplane.pb or trace JSON bytes (gunzip .gz first)
 //   prof.summary(); prof.free();
@@ -12,7 +12,7 @@
 // same bytes). No view into wasm memory is kept across calls: memory growth replaces it.
 import createHloscopeCore from './gen/hloscope_core.mjs';
 
-const KINDS = { summary: 0, fusions: 1, spills: 2, computations: 3 };
+const KINDS = { summary: 0, fusions: 1, spills: 2, computations: 3, decisions: 4 };
 const FORMATS = ['unknown', 'hlo', 'stablehlo', 'jaxpr'];
 
 let loading = null;
@@ -145,6 +145,7 @@ class HloDocument {
   fusions() { return JSON.parse(this.json('fusions')); }
   spills() { return JSON.parse(this.json('spills')); }
   computations() { return JSON.parse(this.json('computations')); }
+  decisions() { return JSON.parse(this.json('decisions')); }
   free() {
     if (!this.#doc) return;
     registry?.unregister(this);

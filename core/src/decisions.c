@@ -156,6 +156,8 @@ typedef struct {
   uint32_t n_bodies, cap_bodies;
   jedge *edges;
   uint32_t n_edges, cap_edges;
+  uint32_t *lets, n_lets;             /* the hoisted bodies ("let name = ..."), by index */
+  uint32_t *edge_first, *edge_order; /* the edges of equation i: edge_order[edge_first[i] .. edge_first[i+1]) */
   /* variables: open addressing, (body, slice) -> type; jax reuses names in nested bodies */
   uint32_t *vb;
   hs_slice *vk;
@@ -633,12 +635,13 @@ static void walk(jr *r, uint32_t bi, const char *path, int depth) {
   if (depth > 200) return;
   for (uint32_t i = b->first_eqn; i < b->first_eqn + b->count && i < r->n_eqns; i++) {
     if (r->eqns[i].body != bi) continue; /* equations of bodies nested inside come via their edges */
-    for (uint32_t k = 0; k < r->n_edges; k++) {
-      if (r->edges[k].eqn != i) continue;
+    for (uint32_t q = r->edge_first[i]; q < r->edge_first[i + 1]; q++) {
+      uint32_t k = r->edge_order[q];
       int32_t target = r->edges[k].body;
       if (target < 0) {
-        for (uint32_t m = 0; m < r->n_bodies; m++) {
-          if (r->bodies[m].let_name.len && r->bodies[m].let_name.len == r->edges[k].ref.len &&
+        for (uint32_t li = 0; li < r->n_lets; li++) {
+          uint32_t m = r->lets[li];
+          if (r->bodies[m].let_name.len == r->edges[k].ref.len &&
               memcmp(r->t + r->bodies[m].let_name.off, r->t + r->edges[k].ref.off, r->edges[k].ref.len) == 0) {
             target = (int32_t)m;
             break;
@@ -711,6 +714,33 @@ static void jaxpr_decisions(ctx *c) {
     jr_fail(&r, p, "a jaxpr ('{ lambda' or 'let')");
     break;
   }
+  /* the edges of each equation, in the order they were read (a stable counting sort) */
+  r.lets = malloc(((size_t)r.n_bodies + 1) * sizeof *r.lets);
+  if (r.lets)
+    for (uint32_t bi = 0; bi < r.n_bodies; bi++)
+      if (r.bodies[bi].let_name.len) r.lets[r.n_lets++] = bi;
+  r.edge_first = calloc((size_t)r.n_eqns + 2, sizeof *r.edge_first);
+  r.edge_order = malloc(((size_t)r.n_edges + 1) * sizeof *r.edge_order);
+  if (!r.edge_first || !r.edge_order || !r.lets) {
+    c->nomem = true;
+    main_body = -1;
+    r.n_bodies = 0;
+  } else {
+    for (uint32_t k = 0; k < r.n_edges; k++) r.edge_first[r.edges[k].eqn + 1]++;
+    for (uint32_t i = 0; i < r.n_eqns; i++) r.edge_first[i + 1] += r.edge_first[i];
+    uint32_t *fillp = calloc((size_t)r.n_eqns + 1, sizeof *fillp);
+    if (!fillp) {
+      c->nomem = true;
+      main_body = -1;
+      r.n_bodies = 0;
+    } else {
+      for (uint32_t k = 0; k < r.n_edges; k++) {
+        uint32_t e = r.edges[k].eqn;
+        r.edge_order[r.edge_first[e] + fillp[e]++] = k;
+      }
+      free(fillp);
+    }
+  }
   if (main_body >= 0) walk(&r, (uint32_t)main_body, NULL, 0);
   for (uint32_t bi = 0; bi < r.n_bodies; bi++) {
     if (r.bodies[bi].visited) continue;
@@ -777,6 +807,9 @@ static void jaxpr_decisions(ctx *c) {
   free(r.vk);
   free(r.vt);
   free(r.vb);
+  free(r.edge_first);
+  free(r.edge_order);
+  free(r.lets);
 }
 
 /* ================================================================ HLO and StableHLO ======== */
