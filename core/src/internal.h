@@ -212,10 +212,13 @@ struct hs_doc {
   uint32_t first_dangling_line;
 };
 
-/* Parsers (each fills a fresh document; return 0 or a negative HS_E* and fill err). */
-int hs_parse_hlo_text(hs_doc *d, hs_error *err);
-int hs_parse_stablehlo_text(hs_doc *d, hs_error *err);
-int hs_parse_jaxpr_text(hs_doc *d, hs_error *err);
+/* Each format's detect and parse functions, declared from HS_FORMAT_MAP (hloscope.h says what
+ * they return). A parser fills a fresh document: d->text, d->len and d->format are set. */
+#define HS_FX_(id, name, label, detect_fn, parse_fn)          \
+  int detect_fn(const char *text, size_t len, size_t first); \
+  int parse_fn(hs_doc *d, hs_error *err);
+HS_FORMAT_MAP(HS_FX_)
+#undef HS_FX_
 
 /* Helpers shared by parsers and analyses. */
 bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);
@@ -268,11 +271,23 @@ typedef struct {
   const hs_type *kept_type;
   uint32_t consumers;   /* kernels consuming big */
   uint64_t hbm_read, hbm_written;
+  uint8_t needs;        /* HS_NEEDS_*: what the text lacks for kernel-level claims (0: nothing) */
 } hs_spill_info;
+enum { HS_NEEDS_NOTHING = 0, HS_NEEDS_OPTIMIZED, HS_NEEDS_ENTRY };
 void hs_spill_analyse(const hs_doc *d, hs_spill_info *out);
 bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in);
 bool hs_line_carries(const hs_doc *d, uint32_t line_index, const hs_type *t, int *mem_space);
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp);
+/* Lines that carry the big intermediate and count (the rule in DESIGN.md): marks[line] = 1 for
+ * the instruction computing it, the kernel writing it and each kernel reading it. Returns the count. */
+uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *marks);
+
+/* Pipeline stage of an HLO text, and whether it is whole (stage.c). */
+enum { HS_STAGE_NONE = 0, HS_STAGE_BEFORE_OPT, HS_STAGE_AFTER_SPMD, HS_STAGE_PASS_STEP, HS_STAGE_AFTER_OPT };
+int hs_doc_stage(const hs_doc *d);
+const char *hs_stage_name(int stage); /* "before_optimizations", ...; NULL for HS_STAGE_NONE */
+bool hs_doc_has_entry(const hs_doc *d);
+bool hs_module_has_entry(const hs_doc *d, uint32_t module);
 
 /* ---- protobuf wire format (protobuf.c) ------------------------------------------------- */
 /* A cursor over one message: [p, end) inside the whole input that starts at base. */
