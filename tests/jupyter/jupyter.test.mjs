@@ -148,6 +148,13 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
         ['from pathlib import Path', `hloscope.timeline(Path(${JSON.stringify(MATMUL)}) / "profile.xplane.pb", hlo=Path(${JSON.stringify(MATMUL)}) / "after_optimizations.txt")`],
         ['hloscope.xray(compiled)  # a Compiled alone: the optimized side only'],
         [`hloscope.memory(${JSON.stringify(join(MATMUL, 'dump', BUFFERS))})  # a dump's buffer assignment`],
+        [
+          'closed = jax.make_jaxpr(prog.FUNCTION)(*prog.example_args())',
+          '# jax\'s own equations: how many broadcasts the decisions table must list',
+          'n = sum(e.primitive.name == "broadcast_in_dim" for e in closed.jaxpr.eqns)',
+          'open("bcast.json.tmp", "w").write(json.dumps(n)); os.replace("bcast.json.tmp", "bcast.json")',
+          'hloscope.decisions(closed)',
+        ],
       ].map((lines, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source: lines.join('\n') })),
     };
     writeFileSync(join(work, 'xray.ipynb'), JSON.stringify(nb));
@@ -203,7 +210,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     await page.waitForFunction(() => {
       const w = window.jupyterapp?.shell?.currentWidget;
       const k = w?.sessionContext?.session?.kernel;
-      return w?.content?.widgets?.length === 7 && k?.connectionStatus === 'connected' && k?.status === 'idle';
+      return w?.content?.widgets?.length === 8 && k?.connectionStatus === 'connected' && k?.status === 'idle';
     }, null, { timeout: 120000 });
     const t1 = Date.now();
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
@@ -263,6 +270,17 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
     assert.deepEqual([oneSided.left, oneSided.right], [false, true], 'a Compiled shows the optimized side alone');
     assert.match(oneSided.stat, new RegExp(`${facts.lines_out} lines decided · ${facts.fusion_ops} fusion ops`));
+    const dec = await page.waitForFunction(() => {
+      const d = document.querySelector('.jp-OutputArea [data-testid=hloscope-decisions]');
+      const rows = [...(d?.querySelectorAll('tr[data-testid=decision]') ?? [])];
+      return rows.length ? { head: d.querySelector('p').textContent, kinds: rows.map((r) => r.children[1].textContent),
+        kindColors: rows.map((r) => getComputedStyle(r.children[1]).color) } : null;
+    }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
+    console.log(`decisions: ${dec.head}`);
+    const bcast = JSON.parse(readFileSync(join(work, 'bcast.json'), 'utf8'));
+    assert.ok(bcast > 0 && dec.head.startsWith('jaxpr: '), dec.head);
+    assert.equal(dec.kinds.filter((k) => k === 'broadcast').length, bcast, 'one broadcast row per broadcast_in_dim of jax\'s jaxpr');
+    assert.deepEqual([...new Set(dec.kindColors)], [COPPER], 'kinds in copper');
     // For a person to look at (build/ is git-ignored).
     await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
     await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });

@@ -3,7 +3,8 @@ against the installed wheel): print(hloscope.fusions(compiled)) prints what the 
 with the native CLI and with the wasm under Node; jax inputs of every accepted kind; the timeline
 of a fixture profile and of a fresh jax.profiler folder; the memory report of every real message
 in ../shared/captures/memory (read in place), of an XlaRuntimeError and of a dump's buffer
-assignment; the entries whose core analyses are missing raise NotImplementedError; no runner
+assignment; the decisions of a jaxpr, Lowered and Compiled (counted against jax's own
+equations); the entries whose core analyses are missing raise NotImplementedError; no runner
 says so.
 
 Environment: HLOSCOPE_TEST_CLI = the native CLI (build/native/hloscope); JAX_PLATFORMS=cpu;
@@ -196,6 +197,86 @@ class TextReprs(unittest.TestCase):
             s = str(hloscope.fusions(self.compiled))
         self.assertIn("no text here", s)
         self.assertIn("npm run build:native", s)
+
+
+def jaxpr_equations(jaxpr):
+    """Every equation of a jaxpr, nested bodies included, from jax's own objects."""
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for v in eqn.params.values():
+            for sub in (v if isinstance(v, (list, tuple)) else [v]):
+                inner = getattr(sub, "jaxpr", sub)
+                if hasattr(inner, "eqns"):
+                    yield from jaxpr_equations(inner)
+
+
+@unittest.skipUnless(os.access(CLI, os.X_OK), f"no native CLI at {CLI} (npm run build:native)")
+class DecisionsReprs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        import jax
+        import naive_attention as prog
+
+        cls.jax = jax
+        cls.prog = prog
+        cls.args = prog.example_args()
+        cls.closed = jax.make_jaxpr(prog.FUNCTION)(*cls.args)
+        cls.lowered = jax.jit(prog.FUNCTION).lower(*cls.args)
+        cls.compiled = cls.lowered.compile()
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = Path(cls.tmp.name)
+        (d / "jaxpr.txt").write_text(str(cls.closed))
+        (d / "stablehlo.mlir").write_text(cls.lowered.as_text())
+        (d / "after_optimizations.txt").write_text(cls.compiled.as_text())
+        cls.dir = d
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_each_jax_object_prints_what_the_cli_prints(self):
+        for name, what in (("jaxpr.txt", (self.closed,)), ("jaxpr.txt", (self.prog.FUNCTION, *self.args)),
+                           ("stablehlo.mlir", (self.lowered,)), ("after_optimizations.txt", (self.compiled,))):
+            want = cli("decisions", self.dir / name)
+            self.assertIsInstance(want, str, want)
+            for backend in ("cli", "node"):
+                with self.subTest(input=type(what[0]).__name__, backend=backend), text_backend(backend):
+                    self.assertEqual(printed(hloscope.decisions(*what)), want)
+
+    def test_the_fixture_dumps_print_what_the_cli_prints(self):
+        d = FIXTURES / "naive_attention"
+        for f in ("jaxpr.txt", "stablehlo.mlir", "after_optimizations.txt"):
+            if not (d / f).is_file():
+                continue
+            with self.subTest(file=f):
+                want = cli("decisions", d / f)
+                with text_backend("node"):
+                    self.assertEqual(printed(hloscope.decisions((d / f).read_text())), want)
+                with text_backend("cli"):
+                    self.assertEqual(printed(hloscope.decisions(d / f)), want)
+
+    def test_jaxpr_decisions_count_jax_own_equations(self):
+        import numpy as np
+
+        eqns = list(jaxpr_equations(self.closed.jaxpr))
+        prim = lambda e: e.primitive.name
+        size = lambda v: np.dtype(v.aval.dtype).itemsize
+        converts = [e for e in eqns if prim(e) == "convert_element_type"]
+        want = {
+            "broadcast": sum(prim(e) == "broadcast_in_dim" for e in eqns),
+            "transpose": sum(prim(e) == "transpose" for e in eqns),
+            "upcast": sum(size(e.outvars[0]) > size(e.invars[0]) for e in converts),
+            "downcast": sum(size(e.outvars[0]) < size(e.invars[0]) for e in converts),
+        }
+        self.assertTrue(all(want.values()), want)  # naive_attention has each of them
+        with text_backend("node"):
+            got = hloscope.decisions(self.closed).json()
+        self.assertEqual(got["format"], "jaxpr")
+        kinds = [x["kind"] for x in got["decisions"]]
+        self.assertEqual({k: kinds.count(k) for k in want}, want)
+        lines = str(self.closed).splitlines()
+        for x in got["decisions"]:  # each on the line of the text where its equation begins
+            self.assertIn("=", lines[x["line"] - 1], x)
 
 
 def oom_messages():

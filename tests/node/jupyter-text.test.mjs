@@ -25,9 +25,10 @@ function cases() {
       const d = path.join(fx, v, id);
       const hlo = path.join(d, 'after_optimizations.txt');
       if (!existsSync(hlo)) continue;
-      for (const cmd of ['summary', 'fusions', 'spills', 'computations']) out.push([cmd, hlo]);
+      for (const cmd of ['summary', 'fusions', 'spills', 'computations', 'decisions']) out.push([cmd, hlo]);
       const shlo = path.join(d, 'stablehlo.mlir');
-      if (existsSync(shlo)) out.push(['xray', shlo, hlo]);
+      if (existsSync(shlo)) out.push(['xray', shlo, hlo], ['decisions', shlo]);
+      if (existsSync(path.join(d, 'jaxpr.txt'))) out.push(['decisions', path.join(d, 'jaxpr.txt')]);
       for (const p of ['profile.xplane.pb', 'profile.trace.json.gz']) {
         if (!existsSync(path.join(d, p))) continue;
         out.push(['profile', path.join(d, p)], ['timeline', path.join(d, p)], ['timeline', path.join(d, p), '--hlo', hlo]);
@@ -42,6 +43,7 @@ function cases() {
   }
   out.push(['fusions', path.join(root, 'tests/jupyter/test_text.py')]); // not a dump: the same error
   out.push(['memory', path.join(root, 'tests/jupyter/test_text.py')]); // not a memory text: the same error
+  out.push(['decisions', path.join(root, 'tests/jupyter/test_text.py')]);
   if (existsSync(captures)) {
     const left = path.join(captures, 'jit_naive_attention.stablehlo.mlir');
     const right = path.join(captures, 'jit_naive_attention.after_optimizations.trimmed.txt');

@@ -19,7 +19,8 @@ from . import _inputs, _text
 from ._text import HloscopeError
 
 __version__ = "0.1.0"
-__all__ = ["xray", "fusions", "spills", "timeline", "memory", "passes", "Result", "HloscopeError", "ANALYSES"]
+__all__ = ["xray", "fusions", "spills", "timeline", "memory", "passes", "decisions", "Result", "HloscopeError",
+           "ANALYSES"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,11 @@ def _timeline_files(log_dir, hlo=None, program=None):
     return files, args
 
 
+def _decisions_file(what, *args, **kwargs):
+    name, text = _inputs.decisions_file(what, *args, **kwargs)
+    return {name: text}
+
+
 def _memory_files(exc_or_text, hlo=None):
     files = {}
     path = _inputs.memory_path(exc_or_text)
@@ -83,6 +89,7 @@ ANALYSES = {
     "spills": Analysis(cli="spills", widget="spills", files=_hlo_file),
     "timeline": Analysis(cli="timeline", widget="timeline", files=_timeline_files),
     "memory": Analysis(cli="memory", widget="memory", files=_memory_files),
+    "decisions": Analysis(cli="decisions", widget="decisions", files=_decisions_file),
     "passes": Analysis(
         cli=None, widget=None, files=lambda dump_dir: {},
         missing="a reader of --xla_dump_to folders and their pass pipelines (--xla_dump_hlo_pass_re) in the "
@@ -145,6 +152,8 @@ class Result:
             if self.analysis.widget == "timeline":
                 kw.update(profile=self.files[first], profile_name=first, right=texts.get("after_optimizations.txt", ""),
                           program=self.args[self.args.index("--program") + 1] if "--program" in self.args else "")
+            elif self.analysis.widget == "decisions":
+                kw.update(left=self.files[first], profile_name=first)
             elif self.analysis.widget == "memory":
                 # The HLO it is joined to: the one given, else the dump's own (the CLI's choice).
                 hlo = [self.files[a] for a in self.args[1:2]] or [v for k, v in texts.items() if k != first]
@@ -212,3 +221,12 @@ def memory(exc_or_text, hlo=None) -> Result:
 def passes(dump_dir) -> Result:
     """The pass pipeline of an ``--xla_dump_to`` folder."""
     return _call("passes", dump_dir)
+
+
+def decisions(what, *args, **kwargs) -> Result:
+    """What the framework decided in a program (``hloscope decisions``): upcasts, downcasts,
+    broadcasts, remat marks, transposes and layout copies, each with its line, dtypes, shape and
+    source. ``what``: a jaxpr (``jax.make_jaxpr(f)(x)``), a function and its arguments (its
+    jaxpr), a Lowered (its StableHLO), a Compiled (its optimized HLO), or the text of any of the
+    three (or its file)."""
+    return _call("decisions", what, *args, **kwargs)

@@ -121,3 +121,45 @@ def memory_sibling_hlo(path: Path):
             sib = path.with_name(path.name[: -len(suffix)] + ".txt")
             return sib if sib.is_file() else None
     return None
+
+
+def _is_jaxpr_object(x) -> bool:
+    """A jax ClosedJaxpr (``jax.make_jaxpr(f)(x)``) or Jaxpr: their str() is the jaxpr text."""
+    return type(x).__name__ in ("ClosedJaxpr", "Jaxpr") and hasattr(x, "eqns")
+
+
+def decisions_file(what, *args, **kwargs):
+    """(file name, text) of what ``hloscope decisions`` reads, from any accepted input:
+
+    - a text (jaxpr, StableHLO or optimized HLO: the core tells them apart) or its file;
+    - a ``ClosedJaxpr`` (``jax.make_jaxpr(f)(x)``): its jaxpr;
+    - a plain or jitted function and its arguments: its jaxpr (``jax.make_jaxpr``);
+    - a ``Lowered``: its StableHLO (what XLA received); a ``Compiled``: its optimized HLO.
+    """
+    if isinstance(what, os.PathLike):
+        if args or kwargs:
+            raise TypeError("arguments are only taken with a function")
+        return Path(what).name, _read(what)
+    if isinstance(what, (str, bytes, bytearray, memoryview)):
+        if args or kwargs:
+            raise TypeError("give one text: a jaxpr, StableHLO or optimized HLO")
+        return "dump.txt", _read(what)
+    if _is_jaxpr_object(what):
+        return "jaxpr.txt", str(what)
+    if callable(what) and not hasattr(what, "as_text") and not hasattr(what, "lower"):
+        import jax
+
+        return "jaxpr.txt", str(jax.make_jaxpr(what)(*args, **kwargs))
+    if hasattr(what, "lower") and not hasattr(what, "as_text"):  # a jitted function: its jaxpr
+        import jax
+
+        return "jaxpr.txt", str(jax.make_jaxpr(what)(*args, **kwargs))
+    if args or kwargs:
+        raise TypeError(f"arguments are only taken with a function, not with {type(what).__name__}")
+    if hasattr(what, "as_text") and hasattr(what, "compile"):  # Lowered
+        return "stablehlo.mlir", what.as_text()
+    if hasattr(what, "as_text"):  # Compiled
+        return "after_optimizations.txt", what.as_text()
+    raise TypeError(
+        f"hloscope cannot read a {type(what).__name__}: give a jaxpr (jax.make_jaxpr(f)(x)), a function with "
+        "its arguments, a jax Lowered or Compiled, or the text of a jaxpr, StableHLO or HLO dump")

@@ -4,7 +4,7 @@
 // core/cli/main.c line for line (printf widths count bytes, as C does); the Python tests hold
 // the two outputs equal.
 //
-//   node cli.mjs summary|fusions|spills|computations [--json] FILE
+//   node cli.mjs summary|fusions|spills|computations|decisions [--json] FILE
 //   node cli.mjs xray [--json] LEFT RIGHT        (a blank LEFT x-rays RIGHT alone)
 //   node cli.mjs profile [--json] FILE           (.xplane.pb, .trace.json, or gzipped: .gz)
 //   node cli.mjs timeline [--json] PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
@@ -65,6 +65,18 @@ function humanSpills(j) {
   const h = j.hbm_bytes;
   line(`spill bytes: ${geti(j, 'spill_bytes')}; estimated HBM traffic: ${geti(h, 'read')} read, ${geti(h, 'written')} written`);
   line(gets(j, 'explanation'));
+}
+
+function humanDecisions(j) {
+  const ds = j.decisions || [];
+  for (const x of ds) {
+    line('line ', pad(geti(x, 'line'), 5), ' ', pad(gets(x, 'kind'), 11), ' ', pad(gets(x, 'name'), 16), ` ${gets(x, 'detail')}`);
+    const p = gets(x, 'path');
+    const hasSrc = typeof x.source === 'string';
+    if (hasSrc || p) line(`           ${p ? 'in ' : ''}${p}${hasSrc ? (p ? '  at ' : 'at ') : ''}${hasSrc ? x.source : ''}`);
+  }
+  if (!ds.length) line('no decisions found');
+  for (const w of j.warnings || []) line(`warning: ${geti(w, 'line')}:${geti(w, 'column')}: ${gets(w, 'message')}`);
 }
 
 function humanComputations(j) {
@@ -222,7 +234,7 @@ function humanXray(j, paths, texts) {
   });
 }
 
-const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|xray|profile|timeline|memory> [--json] FILE...\n';
+const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|decisions|xray|profile|timeline|memory> [--json] FILE...\n';
 
 function readBytes(path) {
   return path === '-' ? readFileSync(0) : readFileSync(path);
@@ -328,7 +340,7 @@ async function main(argv) {
   const json = argv.includes('--json');
   const args = argv.filter((a) => a !== '--json');
   const cmd = args[0];
-  const human = { summary: humanSummary, fusions: humanFusions, spills: humanSpills, computations: humanComputations };
+  const human = { summary: humanSummary, fusions: humanFusions, spills: humanSpills, computations: humanComputations, decisions: humanDecisions };
   if (cmd === 'memory') {
     const r = await memoryCmd(args);
     if (typeof r === 'number' || r.rc !== undefined) return typeof r === 'number' ? r : r.rc;

@@ -3,7 +3,8 @@
 // numbers are computed here, in the browser, by the same core as the CLI and the page, and
 // nothing is fetched. Dump text reaches the page through the views, which set textContent only.
 //
-// Model (hloscope/_widget.py): kind 'xray' | 'fusions' | 'spills' | 'timeline' | 'memory'; left,
+// Model (hloscope/_widget.py): kind 'xray' | 'fusions' | 'spills' | 'timeline' | 'memory' |
+// 'decisions' (left: the jaxpr, StableHLO or HLO); left,
 // right (texts: StableHLO and optimized HLO; for memory, the message or report and the optimized
 // HLO to join it to, `sibling` when that is the dump's own and joined only if it parses); profile
 // (bytes of an .xplane.pb or trace JSON), profile_name (its file name; a .gz is gunzipped here),
@@ -24,6 +25,30 @@ function el(tag, props = {}, ...children) {
   }
   e.append(...children);
   return e;
+}
+
+/** `hloscope decisions` as a table: one row per decision, its kind in copper (text set as text). */
+function decisionsTable(d) {
+  const cell = 'padding:.2rem .6rem;border-bottom:1px solid #e3e1dc;text-align:left;vertical-align:top;font-size:12px';
+  const mono = `${cell};font-family:ui-monospace,monospace`;
+  const head = ['line', 'kind', 'op', 'dtype', 'shape', 'detail', 'where'];
+  const rows = (d.decisions || []).map((x) => el('tr', { 'data-testid': 'decision' },
+    el('td', { text: String(x.line), style: `${mono};text-align:right` }),
+    el('td', { text: x.kind, style: `${mono};color:#b8682e;font-weight:600` }),
+    el('td', { text: x.name ?? '', style: mono }),
+    el('td', { text: x.from && x.to && x.from !== x.to ? `${x.from} → ${x.to}` : (x.to ?? x.from ?? ''), style: mono }),
+    el('td', { text: x.shape ?? '', style: mono }),
+    el('td', { text: x.detail ?? '', style: cell }),
+    el('td', { text: [x.path ? `in ${x.path}` : '', x.source ? `at ${x.source}` : ''].filter(Boolean).join('  '), style: mono })));
+  const counts = {};
+  for (const x of d.decisions || []) counts[x.kind] = (counts[x.kind] || 0) + 1;
+  const words = Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ') || 'no decisions found';
+  return el('div', { 'data-testid': 'hloscope-decisions' },
+    el('p', { text: `${d.format}: ${words}`, style: 'margin:0 0 .4rem;font-size:13px' }),
+    ...(d.warnings || []).map((w) => el('p', { text: `warning: line ${w.line}: ${w.message}`, style: 'margin:0 0 .3rem;font-size:12px;color:#8a5a00' })),
+    rows.length ? el('table', { style: 'border-collapse:collapse' },
+      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h, style: cell })))),
+      el('tbody', {}, ...rows)) : '');
 }
 
 // Every widget's front end is its own copy of this module (anywidget imports each `_esm`
@@ -56,6 +81,14 @@ async function show(model, box) {
         box.replaceChildren(s);
         s.data = { summary: doc.summary(), fusions: doc.fusions(), spills: doc.spills() };
       }
+    } finally {
+      doc.free();
+    }
+  } else if (kind === 'decisions') {
+    // `hloscope decisions FILE`: a jaxpr, StableHLO or optimized HLO.
+    const doc = parse(left ?? '');
+    try {
+      box.replaceChildren(decisionsTable(doc.decisions()));
     } finally {
       doc.free();
     }
