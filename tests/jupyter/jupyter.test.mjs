@@ -284,7 +284,9 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     // For a person to look at (build/ is git-ignored).
     await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
     await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });
-    console.log(`requests: ${seen.length}, all to ${origin} or in-page; screenshot: build/jupyter-xray.png`);
+    await page.evaluate(() => document.querySelector('.jp-OutputArea xla-timeline').scrollIntoView());
+    await page.screenshot({ path: join(repoRoot, 'build/jupyter-timeline-memory.png') });
+    console.log(`requests: ${seen.length}, all to ${origin} or in-page; screenshots: build/jupyter-xray.png, build/jupyter-timeline-memory.png`);
     assert.deepEqual(outside, [], 'no request left the page but to the Jupyter server');
     assert.ok(seen.some((u) => u.startsWith(`ws://127.0.0.1:${port}/`)), 'the kernel spoke over the server\'s websocket');
     // anywidget logs this when a widget's module takes over 2 s to import (a loaded machine); the

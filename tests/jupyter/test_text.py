@@ -152,6 +152,19 @@ class TextReprs(unittest.TestCase):
                         with self.subTest(backend=backend), text_backend(backend):
                             self.assertEqual(printed(hloscope.timeline(d / f, hlo=arg)), want)
 
+    def test_timeline_of_one_program(self):
+        d = FIXTURES / "matmul"
+        module = re.match(r"HloModule (\S+?),", (d / "after_optimizations.txt").read_text()).group(1)
+        for program in (module, "no_such_program"):
+            with self.subTest(program=program):
+                want = cli("timeline", "profile.xplane.pb", "--program", program, cwd=d)
+                self.assertIsInstance(want, str, want)
+                for backend in ("cli", "node"):
+                    with self.subTest(backend=backend), text_backend(backend):
+                        self.assertEqual(printed(hloscope.timeline(d / "profile.xplane.pb", program=program)), want)
+                if program == module:
+                    self.assertTrue(want.startswith(f"program {module} "), want[:200])
+
     def test_timeline_of_a_profiler_folder(self):
         import jax.numpy as jnp
 

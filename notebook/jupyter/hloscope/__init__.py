@@ -3,6 +3,9 @@
     import hloscope
     hloscope.xray(jax.jit(f).lower(x))       # StableHLO beside optimized HLO, fusion ops in copper
     print(hloscope.fusions(compiled))        # the fusion census, as `hloscope fusions` prints it
+    hloscope.timeline("/tmp/trace")          # a jax.profiler.trace folder: time per run, per op
+    hloscope.memory(err)                     # an out-of-memory XlaRuntimeError read into numbers
+    hloscope.decisions(jax.make_jaxpr(f)(x)) # upcasts, broadcasts, remat marks, transposes
 
 Each call returns a Result: a widget in a notebook (the wasm core runs in the browser; nothing
 is fetched), readable text in a terminal (``str()``: the native CLI, else the wasm under Node),
