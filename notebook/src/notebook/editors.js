@@ -93,9 +93,16 @@ export function createEditor({ parent, kind, doc = '', onChange, onRun, placehol
     placeholder ? placeholderExt(placeholder) : [],
     EditorView.contentAttributes.of({ 'aria-label': `${kind} cell editor`, spellcheck: 'false' }),
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
+    // CodeMirror's accessible Tab: arriving by keyboard, Tab moves on to the next control; once
+    // the user presses into the editor (a click), Tab indents. Escape then Tab, or Ctrl+M, leaves.
+    EditorView.domEventHandlers({
+      mousedown: (e, v) => { v.setTabFocusMode(false); return false; },
+      blur: (e, v) => { v.setTabFocusMode(true); return false; },
+    }),
   ];
   if (kind === 'dump') extensions.splice(extensions.indexOf(EditorView.lineWrapping), 1);
   const view = new EditorView({ parent, state: EditorState.create({ doc, extensions }) });
+  view.setTabFocusMode(true);
   return {
     view,
     get text() { return view.state.doc.toString(); },

@@ -59,7 +59,7 @@ export class NotebookPage {
       ui.save,
       ui.import);
     root.replaceChildren(toolbar, ui.banner, ui.undo, ui.cells,
-      el('footer', { class: 'foot' }, 'Shift+Enter runs a cell · dumps are analysed in your browser; nothing leaves this page · ', ui.version));
+      el('footer', { class: 'foot' }, 'Shift+Enter runs a cell · Tab moves between cells; click into an editor for Tab to indent (Escape then Tab, or Ctrl+M, leaves it) · dumps are analysed in your browser; nothing leaves this page · ', ui.version));
 
     toolbar.addEventListener('click', (e) => {
       const a = e.target.closest('button')?.dataset.action;

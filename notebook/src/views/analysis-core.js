@@ -2,7 +2,7 @@
 // (notebook/src/worker.js) and the main-thread fallback (engine.js, when no Worker can start)
 // run the same code. Results are shaped for cheap transfer: big per-line columns are typed
 // arrays, notes are a deduplicated string table.
-import { programEvidence, sniffFormat } from '../core-words.js';
+import { programEvidence } from '../core-words.js';
 
 /** Line classes, in the x-ray's precedence order (index = code in the compact columns). */
 export const CLASSES = ['plain', 'dim', 'hot', 'carry', 'fusion'];
@@ -35,7 +35,23 @@ export function lineStarts(text) {
   return { starts, maxLen };
 }
 
-export { sniffFormat };
+/** The core's detection of a text's format (its head is enough), or null before the core loads. */
+export function detectFormat(api, text) {
+  try {
+    return api.detectFormat(text.length > 65536 ? text.slice(0, 65536) : text);
+  } catch {
+    return null;
+  }
+}
+
+/** The registry's label of a format name ("HLO", "StableHLO", ...), or null. */
+function formatLabel(api, name) {
+  try {
+    return api.registry().formats.find((f) => f.name === name)?.label ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** Compact per-line columns from the core's XrayLine[] for a text with `starts`. */
 export function compactSide(lines, text, starts, maxLen) {
@@ -76,7 +92,7 @@ export function sideBuffers(side) {
 /** Summary, fusion census (rows capped) and spills of one text, with its line starts. */
 export function analyzeText(api, text) {
   const { starts, maxLen } = lineStarts(text);
-  const out = { format: sniffFormat(text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
+  const out = { format: detectFormat(api, text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
   let doc;
   // Several modules in one text: a module that fails is left out (its lines blanked, so line
   // numbers hold) and named in module_errors; the others are read.
@@ -104,6 +120,7 @@ export function analyzeText(api, text) {
   }
   try {
     out.format = doc.format;
+    out.format_label = formatLabel(api, doc.format);
     out.summary = doc.summary();
     // What pairs this dump with another (module name, entry signature): suggest.js, the x-ray.
     out.evidence = programEvidence(text, doc.format);
@@ -142,7 +159,7 @@ export function xrayTexts(api, left, right, known = {}) {
       right: compactSide(x.right, right, R.starts, R.maxLen),
     };
   }
-  if (right != null && sniffFormat(right) === 'hlo') {
+  if (right != null && detectFormat(api, right) === 'hlo') {
     // the optimized HLO alone: the core x-rays it with a blank left side
     const x = api.xray('', right);
     return { summary: x.summary, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };

@@ -69,7 +69,7 @@ class XlaSummary extends AnalysedElement {
       if (sp.spill_bytes) add('spill traffic', formatBytes(sp.spill_bytes));
       if (sp.hbm_bytes) add('HBM traffic (est.)', `${formatBytes(sp.hbm_bytes.read)} read · ${formatBytes(sp.hbm_bytes.written)} written`);
     }
-    const fmt = s.format || d.format ? dumpLabel(s.format || d.format, s.stage) : 'dump';
+    const fmt = s.format || d.format ? dumpLabel(s.format || d.format, s.stage, d.format_label) : 'dump';
     this._card.append(el('h3', {}, d.name ? `${d.name} · ` : '', el('span', { class: 'fmt', text: fmt })));
     for (const m of d.module_errors || []) {
       this._card.append(el('p', { class: 'partial', 'data-testid': 'module-error', text: `module ${m.module} not read: ${m.message}${m.line ? ` (line ${m.line}${m.column ? `, column ${m.column}` : ''})` : ''}` }));
