@@ -30,6 +30,20 @@ export function memorySpaceWords(space, backend = null) {
   }
 }
 
+/**
+ * The backend an optimized HLO text was compiled for, from marks only that backend prints:
+ * TPU tiled layouts (`{1,0:T(8,128)}`) or tpu_custom_call; GPU library and Triton calls or a GPU
+ * backend_config; XLA:CPU's outer_dimension_partitions, parallel_* calls or oneDNN calls.
+ * null when the text does not say.
+ */
+export function backendOf(text) {
+  const t = String(text ?? '');
+  if (/:T\(\d+(?:,\d+)*\)|tpu_custom_call/.test(t)) return 'tpu';
+  if (/__cublas|__cudnn|__triton|"__gpu\$|gpu_backend_config|"operation_queue_id"/.test(t)) return 'gpu';
+  if (/outer_dimension_partitions|to_apply=%?parallel_|__onednn|"cpu_backend_config"/.test(t)) return 'cpu';
+  return null;
+}
+
 /** The short label of a memory space for a gutter: "S(1)"; the default space by backend. */
 export function memorySpaceLabel(space, backend = null) {
   if (space === null || space === undefined || space < 0) return '';

@@ -105,6 +105,23 @@ describe('interaction', { skip: skipWithoutChromium ?? false, timeout: 300000 },
     assert.deepEqual(p.errors, []);
   });
 
+  test('14: memory-space words follow the backend the dump was compiled for', async (t) => {
+    const p = await open(t);
+    // The example notebook: our CPU capture (jax 0.4.38 on CPU, MANIFEST.json), x-rayed at once.
+    const manifest = JSON.parse(readFileSync(join(FX, 'naive_attention/MANIFEST.json'), 'utf8'));
+    assert.match(JSON.stringify(manifest), /cpu/i);
+    const ids = await cellIds(p.page);
+    const kinds = await p.page.$$eval('.cells > .cell', (els) => els.map((e) => e.dataset.kind));
+    const x = `${cell(ids[kinds.indexOf('code')])} xla-xray`;
+    await p.page.waitForFunction((s) => document.querySelector(s)?.shadowRoot.querySelector('.row'), x);
+    const gutter = await p.page.$eval(x, (el) => [...el.shadowRoot.querySelectorAll('.col.right .row .ms')].map((m) => m.textContent).filter(Boolean));
+    assert.ok(gutter.length > 0 && gutter.every((g) => g === 'RAM'), `CPU values sit in RAM: ${[...new Set(gutter)]}`);
+    const big = await p.page.$eval(x, (el) => el.shadowRoot.querySelector('.big').textContent);
+    assert.match(big, /RAM on the CPU/);
+    assert.doesNotMatch(big, /HBM/);
+    assert.deepEqual(p.errors, []);
+  });
+
   test('11: a profile dropped on a dump cell is named a profile and the cell keeps its text', async (t) => {
     const p = await open(t);
     const d = await addCell(p.page, 'dump');

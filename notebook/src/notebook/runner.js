@@ -171,7 +171,7 @@ export async function runCode(code, { dumps, output }) {
     output.append(v);
     if (d instanceof Dump) {
       if (!d.fusions) throw new Error(`${d.name} is not an optimized HLO dump (format: ${d.format ?? 'unknown'})`);
-      v.data = { ...d.fusions, total: d.analysis.fusions_total, partial: d.summary?.partial ?? null };
+      v.data = { ...d.fusions, total: d.analysis.fusions_total, partial: d.summary?.partial ?? null, backend: d.analysis.backend ?? null };
     } else if (d && Array.isArray(d.fusions)) v.data = d;
     else v.text = textOf(d);
     return v;

@@ -2,7 +2,7 @@
 // (notebook/src/worker.js) and the main-thread fallback (engine.js, when no Worker can start)
 // run the same code. Results are shaped for cheap transfer: big per-line columns are typed
 // arrays, notes are a deduplicated string table.
-import { programEvidence } from '../core-words.js';
+import { backendOf, programEvidence } from '../core-words.js';
 
 /** Line classes, in the x-ray's precedence order (index = code in the compact columns). */
 export const CLASSES = ['plain', 'dim', 'hot', 'carry', 'fusion'];
@@ -123,7 +123,9 @@ export function analyzeText(api, text) {
     out.format_label = formatLabel(api, doc.format);
     out.summary = doc.summary();
     // What pairs this dump with another (module name, entry signature): suggest.js, the x-ray.
-    out.evidence = programEvidence(text, doc.format);
+    out.evidence = programEvidence(text);
+    // Which memory "S(0)" is (HBM on an accelerator, RAM on the CPU), when the text says.
+    out.backend = doc.format === 'hlo' ? backendOf(text) : null;
     if (doc.format === 'hlo') {
       const census = doc.fusions();
       let spills = null;
@@ -154,7 +156,7 @@ export function xrayTexts(api, left, right, known = {}) {
   if (left != null && right != null) {
     const x = api.xray(left, right);
     return {
-      summary: x.summary,
+      summary: { ...x.summary, backend: backendOf(right) },
       left: compactSide(x.left, left, L.starts, L.maxLen),
       right: compactSide(x.right, right, R.starts, R.maxLen),
     };
@@ -162,7 +164,7 @@ export function xrayTexts(api, left, right, known = {}) {
   if (right != null && detectFormat(api, right) === 'hlo') {
     // the optimized HLO alone: the core x-rays it with a blank left side
     const x = api.xray('', right);
-    return { summary: x.summary, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };
+    return { summary: { ...x.summary, backend: backendOf(right) }, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };
   }
   const text = right ?? left;
   const S = R || L;

@@ -4,7 +4,7 @@
 // el: the one DOM helper (../dom.js); memory-space and error words: ../core-words.js.
 import { el } from '../dom.js';
 export { el };
-export { memorySpaceLabel, memorySpaceWords, errorWhere, partialWords, dumpLabel, stageWords } from '../core-words.js';
+export { memorySpaceLabel, memorySpaceWords, errorWhere, partialWords, dumpLabel, stageWords, backendOf } from '../core-words.js';
 
 const sheets = new Map();
 /**

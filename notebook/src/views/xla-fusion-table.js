@@ -77,7 +77,7 @@ class XlaFusionTable extends AnalysedElement {
 
   _analysed(a) {
     if (!a.fusions) throw new Error(`not an optimized HLO module (format: ${a.format ?? 'unknown'})`);
-    this._data = { ...a.fusions, total: a.fusions_total, partial: a.summary?.partial ?? null };
+    this._data = { ...a.fusions, total: a.fusions_total, partial: a.summary?.partial ?? null, backend: a.backend ?? null };
     this._all = false;
     this._render();
   }
@@ -132,7 +132,7 @@ class XlaFusionTable extends AnalysedElement {
         el('td', { class: 'ops', text: f.ops.length ? f.ops.join(' · ') : '(none)' }),
         el('td', { text: f.type }),
         el('td', { class: 'size', text: f.bytes != null ? formatBytes(f.bytes) : '' }),
-        el('td', { class: f.memory_space > 0 ? 'ms on' : 'ms', title: memorySpaceWords(f.memory_space), text: memorySpaceLabel(f.memory_space) }),
+        el('td', { class: f.memory_space > 0 ? 'ms on' : 'ms', title: memorySpaceWords(f.memory_space, d.backend), text: memorySpaceLabel(f.memory_space, d.backend) }),
         many ? el('td', { class: 'module', text: f.module ?? '' }) : null);
       tr.addEventListener('click', () => this.dispatchEvent(new CustomEvent('fusion-click', { detail: { fusion: f }, bubbles: true, composed: true })));
       this._body.append(tr);

@@ -64,10 +64,10 @@ class XlaSummary extends AnalysedElement {
     }
     const sp = d.spills;
     if (sp) {
-      if (sp.big) add('big intermediate', `${sp.big.type} (${formatBytes(sp.big.bytes)}) · ${sp.big.name} · ${memorySpaceWords(sp.big.memory_space)}`);
+      if (sp.big) add('big intermediate', `${sp.big.type} (${formatBytes(sp.big.bytes)}) · ${sp.big.name} · ${memorySpaceWords(sp.big.memory_space, d.backend)}`);
       else if (sp.kept_off_memory) add('kept off memory', `${sp.kept_off_memory.type} (${formatBytes(sp.kept_off_memory.bytes)}) · ${sp.kept_off_memory.name}`);
       if (sp.spill_bytes) add('spill traffic', formatBytes(sp.spill_bytes));
-      if (sp.hbm_bytes) add('HBM traffic (est.)', `${formatBytes(sp.hbm_bytes.read)} read · ${formatBytes(sp.hbm_bytes.written)} written`);
+      if (sp.hbm_bytes) add(d.backend === 'cpu' ? 'memory traffic (est.)' : 'HBM traffic (est.)', `${formatBytes(sp.hbm_bytes.read)} read · ${formatBytes(sp.hbm_bytes.written)} written`);
     }
     const fmt = s.format || d.format ? dumpLabel(s.format || d.format, s.stage, d.format_label) : 'dump';
     this._card.append(el('h3', {}, d.name ? `${d.name} · ` : '', el('span', { class: 'fmt', text: fmt })));

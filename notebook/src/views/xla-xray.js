@@ -22,7 +22,7 @@
 //   noteFor(side, line), scrollToLine(side, line), clearSelection().
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
 import { pairEvidence, programEvidence } from '../core-words.js';
-import { adoptStyles, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
+import { adoptStyles, backendOf, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
 import * as engine from './engine.js';
 
 const ROW = 18; // px, fixed row height (virtualization depends on it)
@@ -120,7 +120,7 @@ class XlaXray extends HTMLElement {
       el('span', { class: 'sw-c', text: 'underlined: carries the big intermediate (counted: the line that computes it, the kernel that writes it, each kernel that reads it)' }),
       el('span', { class: 'sw-cc', text: 'dotted: another line of that type (context, not counted)' }),
       el('span', { class: 'sw-d', text: 'dim: bookkeeping' }),
-      el('span', { text: 'gutter: memory space of the value (HBM, S(1) = on chip)' }),
+      el('span', { text: 'gutter: memory space of the value (S(0) the default memory: HBM on an accelerator, RAM on the CPU; S(1) on chip)' }),
       el('span', { text: 'hover any line for what it does' }));
     this._status = el('div', { class: 'status', role: 'status' });
     this._partial = el('p', { class: 'partial', hidden: true, 'data-testid': 'partial' });
@@ -183,6 +183,12 @@ class XlaXray extends HTMLElement {
   set left(v) { this._left = v == null ? null : String(v); this._queue(); }
   get right() { return this._right; }
   set right(v) { this._right = v == null ? null : String(v); this._queue(); }
+
+  /** The backend of the decided side ('cpu', 'gpu', 'tpu' or null): names the default memory. */
+  _backend() {
+    if (this._summary && this._summary.backend === undefined) this._summary.backend = backendOf(this._sides.right?.text ?? '');
+    return this._summary?.backend ?? null;
+  }
 
   /** The x-ray summary from the core ({ lines_in, lines_out, fusion_ops, carry, big, stat }). */
   get summary() { return this._summary; }
@@ -272,7 +278,7 @@ class XlaXray extends HTMLElement {
     this._partial.textContent = cut.join(' · ');
     this._partial.hidden = !cut.length;
     this._big.textContent = big
-      ? `big intermediate: ${big.type} (${big.bytes.toLocaleString('en-US')} bytes), in ${memorySpaceWords(big.memory_space)}`
+      ? `big intermediate: ${big.type} (${big.bytes.toLocaleString('en-US')} bytes), in ${memorySpaceWords(big.memory_space, this._backend())}`
       : (out ? (this._summary?.explanation && (part.right || (this._summary.stage && this._summary.stage !== 'after_optimizations' && this._summary.stage !== 'pass_step'))
         ? this._summary.explanation : 'no big intermediate crosses a kernel boundary') : '');
     this._setStatus('');
@@ -370,7 +376,7 @@ class XlaXray extends HTMLElement {
       row.dataset.line = line;
       ln.textContent = line;
       const m = s.ms[i];
-      ms.textContent = memorySpaceLabel(m);
+      ms.textContent = memorySpaceLabel(m, this._backend());
       ms.className = m > 0 ? 'ms on' : 'ms';
       const a = s.starts[i];
       let b = s.starts[i + 1] - 1;
@@ -411,7 +417,7 @@ class XlaXray extends HTMLElement {
     const note = (s.notes ? s.notes[s.noteIdx[i]] : held) || (s.notes || held === '' ? DEFAULT_NOTES[cls] : '…');
     const bits = [`line ${line}`, cls === 'plain' ? null : cls,
       s.carries[i] === 2 ? 'carries the big intermediate (counted)' : s.carries[i] ? 'has the big intermediate\'s type (context, not counted)' : null,
-      s.ms[i] >= 0 ? memorySpaceWords(s.ms[i]) : null].filter(Boolean);
+      s.ms[i] >= 0 ? memorySpaceWords(s.ms[i], this._backend()) : null].filter(Boolean);
     return `${bits.join(' · ')}\n${note}`;
   }
 
