@@ -2,6 +2,9 @@
 // Registers the same elements as the embed script, then fills the page's provenance lines
 // from the captures' MANIFEST.json.
 import './embed.js';
+import { adoptDesign } from './design.js';
+
+adoptDesign(document);
 import { CAPTURE_DIR, FUSIONCOUNT_PROGRAMS, manifest, provenance } from './drills/corpus.js';
 
 async function fillProvenance() {

@@ -6,6 +6,7 @@
 // the order of cells. Cells are cell.js (markdown, code) and dump-cell.js; the views a dump
 // suggests come from readers.js (one table, by format) through suggest.js.
 import './notebook.css';
+import { adoptDesign } from '../design.js';
 import { NotebookStore, exportNotebook, importNotebook } from './store.js';
 import { isViewOnly } from './runner.js';
 import { CodeCell, MarkdownCell, button } from './cell.js';
@@ -56,6 +57,7 @@ export class NotebookPage {
       button('Export', 'export', { title: 'save the notebook as a file' }),
       button('Import', 'import', { title: 'open a notebook file (replaces this one; undo is offered)' }),
       button('Example', 'example', { title: 'replace this notebook by the example (undo is offered)' }),
+      el('a', { class: 'gym', href: 'gym.html', title: 'drills on reading what XLA did' }, 'Gym'),
       ui.save,
       ui.import);
     root.replaceChildren(toolbar, ui.banner, ui.undo, ui.cells,
@@ -235,6 +237,7 @@ export class NotebookPage {
 
 /** Builds the page into #app and opens the notebook; exposes window.hloscopeNotebook. */
 export function startNotebook() {
+  adoptDesign(document);
   const root = document.getElementById('app') || document.body.appendChild(el('div', { id: 'app' }));
   const page = new NotebookPage(root);
   // For tests and for the console: the notebook's state, read-only.

@@ -17,7 +17,7 @@ const css = theme + `
   dt { color: var(--dim); }
   dd { margin: 0; font-family: var(--mono); font-size: 12.5px; overflow-wrap: anywhere; }
   p.expl { margin: .6rem 0 0; }
-  ul.warn { margin: .5rem 0 0; padding-left: 1.1rem; color: #8a5a00; font-size: 12px; }
+  ul.warn { margin: .5rem 0 0; padding-left: 1.1rem; color: var(--copper); font-size: 12px; }
   .status { font-size: 12px; color: var(--dim); }
   .status.err { color: var(--bad); white-space: pre-wrap; }
   p.partial { margin: 0 0 .5rem; color: var(--bad); font-size: 12.5px; }

@@ -45,8 +45,9 @@ const css = theme + `
   .legend { font-size: 11.5px; color: var(--dim); margin: 0 0 .5rem; display: flex; gap: 1rem; flex-wrap: wrap; }
   .legend .sw-f { color: var(--copper); font-weight: 600; }
   .legend .sw-c { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px; }
-  .legend .sw-d { opacity: .5; }
-  .cols { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; }
+  .legend .sw-d { color: var(--dim); font-weight: 400; }
+  .cols { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: .75rem; }
+  @media (max-width: 640px) { .cols { grid-template-columns: minmax(0, 1fr); } }
   .cols.one { grid-template-columns: 1fr; }
   .col { min-width: 0; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); overflow: hidden; }
   .col[hidden] { display: none; }
@@ -59,7 +60,7 @@ const css = theme + `
   .rows { position: absolute; left: 0; top: 0; min-width: 100%; will-change: transform; }
   .row { height: ${ROW}px; line-height: ${ROW}px; white-space: pre; font-family: var(--mono); font-size: 12px;
     display: flex; cursor: default; }
-  .row:hover { background: rgba(0,0,0,.04); }
+  .row:hover { background: var(--surface-2); }
   .ln { position: sticky; left: 0; flex: none; width: 4.2em; text-align: right; padding-right: .5em;
     color: var(--dim); background: var(--paper); user-select: none; }
   .ms { position: sticky; left: 4.2em; flex: none; width: 3.4em; text-align: center; font-size: 10.5px;
@@ -69,7 +70,7 @@ const css = theme + `
   .more { color: var(--dim); font-style: italic; }
   .c-fusion .tx { color: var(--copper); font-weight: 600; }
   .c-fusion { background: var(--copper-bg); }
-  .c-dim .tx { opacity: .5; }
+  .c-dim .tx { color: var(--dim); }
   .c-hot .tx { color: var(--accent); }
   .u .tx { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px;
     text-decoration-color: currentColor; }
@@ -78,14 +79,14 @@ const css = theme + `
   .partial { font-size: 12px; color: var(--bad); margin: 0 0 .4rem; }
   .partial[hidden] { display: none; }
   :host([selectable]) .row { cursor: pointer; }
-  .sel { background: rgba(42,111,119,.16) !important; }
-  .mark-right { box-shadow: inset 3px 0 0 var(--good); background: rgba(46,125,50,.10); }
-  .mark-wrong { box-shadow: inset 3px 0 0 var(--bad); background: rgba(179,38,30,.10); }
+  .sel { background: var(--copper-bg) !important; box-shadow: inset 3px 0 0 var(--accent); }
+  .mark-right { box-shadow: inset 3px 0 0 var(--good); }
+  .mark-wrong { box-shadow: inset 3px 0 0 var(--bad); }
   .mark-target { box-shadow: inset 3px 0 0 var(--copper); }
   .status { font-size: 12px; color: var(--dim); margin: .25rem 0; min-height: 1em; }
   .status.err { color: var(--bad); white-space: pre-wrap; }
   progress { width: 12rem; vertical-align: middle; margin-left: .5rem; }
-  .tip { position: fixed; z-index: 10; max-width: 30rem; background: #222; color: #f5f5f5; font-size: 12px;
+  .tip { position: fixed; z-index: 10; max-width: 30rem; background: var(--ink); color: var(--paper); font-size: 12px;
     line-height: 1.35; padding: .4rem .55rem; border-radius: 5px; pointer-events: none; white-space: pre-wrap;
     box-shadow: 0 2px 10px rgba(0,0,0,.25); }
   .tip[hidden] { display: none; }
