@@ -5,7 +5,9 @@
 // every ancestor's opacity blended in) against the first opaque background behind it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, serveDist, skipWithoutChromium, waitForNotebook, waitForXray, cellIds, cell } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, openPage, repoRoot, serveDist, skipWithoutChromium, waitForNotebook, waitForXray, cellIds } from './harness.mjs';
 
 /** Runs in the page: [{ text, ratio, need, fg, bg }] for every visible text below AA. */
 function lowContrast() {
@@ -115,6 +117,17 @@ describe('one design, readable', { skip: skipWithoutChromium ?? false, timeout: 
     assert.equal(bg['notebook-light'], bg['gym-light']);
     assert.equal(bg['notebook-dark'], bg['gym-dark']);
     assert.notEqual(bg['notebook-light'], bg['notebook-dark']);
+  });
+
+  test('16: the gym names the chapters it serves, and a course page can name itself', async (t) => {
+    let p = await open(t, 'gym.html');
+    const path = JSON.parse(readFileSync(join(repoRoot, 'notebook/path.json'), 'utf8'));
+    let line = await p.page.textContent('[data-serves]');
+    for (const c of path.chapters) assert.ok(line.includes(c.title), `names ${c.title}: ${line}`);
+    p = await open(t, 'gym.html?course=XLA%20floor%20course&course-url=course.html');
+    line = await p.page.textContent('[data-serves]');
+    assert.match(line, /^drills for XLA floor course, chapters /);
+    assert.equal(await p.page.getAttribute('[data-serves] a', 'href'), 'course.html');
   });
 
   for (const width of [390, 1400]) {
