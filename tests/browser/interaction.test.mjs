@@ -4,7 +4,9 @@
 //     pressed into the editor; the page says how;
 //  8. a code cell shows the value of its last expression; the README's API names are in scope;
 //  9. several files dropped on a dump cell each become a dump cell;
-// 11. a profile dropped on a dump cell is recognised and sent to where profiles are read.
+// 10. a file too big for one browser string is refused with the limit and why;
+// 11. a profile dropped on a dump cell is recognised and sent to where profiles are read;
+// 14. memory-space words follow the dump's backend.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -119,6 +121,26 @@ describe('interaction', { skip: skipWithoutChromium ?? false, timeout: 300000 },
     const big = await p.page.$eval(x, (el) => el.shadowRoot.querySelector('.big').textContent);
     assert.match(big, /RAM on the CPU/);
     assert.doesNotMatch(big, /HBM/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  test('10: a file past the browser\'s string limit is refused with the limit and why', async (t) => {
+    const p = await open(t);
+    const d = await addCell(p.page, 'dump');
+    const same = await p.page.evaluate((sel) => {
+      // A 610 MB file, without making one: the page reads `size` first and refuses it.
+      const f = new File(['HloModule m'], 'huge.after_optimizations.txt');
+      Object.defineProperty(f, 'size', { value: 610 * 2 ** 20 });
+      const dt = new DataTransfer();
+      dt.items.add(f);
+      const same = dt.files[0] === f;
+      document.querySelector(sel).dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      return same;
+    }, cell(d));
+    if (!same) { t.skip('this Chromium copies dropped File objects: the size cannot be faked'); return; }
+    await p.page.waitForSelector(`${cell(d)} [data-testid=too-large]`);
+    assert.match(await p.page.textContent(`${cell(d)} [data-testid=too-large]`),
+      /^huge\.after_optimizations\.txt: this file is 610 MB: a browser holds at most 512 MB of text in one string/);
     assert.deepEqual(p.errors, []);
   });
 

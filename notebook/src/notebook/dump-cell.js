@@ -6,7 +6,7 @@ import { nameProblem } from './runner.js';
 import { formatLabel } from './readers.js';
 import { el, formatBytes, formatInt } from '../views/common.js';
 import * as engine from '../views/engine.js';
-import { BLOB_MIN } from '../views/analysis-core.js';
+import { BLOB_MIN, tooLargeForText } from '../views/analysis-core.js';
 import { errorWhere, kernelsDecided, partialWords, stageFromFileName } from '../core-words.js';
 
 /** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
@@ -189,6 +189,12 @@ export class DumpCell extends Cell {
   }
 
   loadDumpFile(file) {
+    const tooLarge = tooLargeForText(file.size);
+    if (tooLarge) {
+      this.setProgress(null);
+      this.meta.replaceChildren(el('span', { class: 'err-text', 'data-testid': 'too-large', text: `${file.name}: ${tooLarge}` }));
+      return;
+    }
     this.fileName = file.name || null;
     if (!this.name || /^dump\d+$/.test(this.name)) {
       const base = file.name.replace(/\.(txt|mlir|hlo|stablehlo|pb)$/i, '').replace(/[^\w$]+/g, '_').replace(/^(\d)/, '_$1').slice(0, 40);
@@ -205,6 +211,7 @@ export class DumpCell extends Cell {
     if (!p) { this.statusEl.replaceChildren(); return; }
     const bits = [p.stage];
     if (p.total) bits.push(p.done != null ? `${formatBytes(p.done)} of ${formatBytes(p.total)}` : formatBytes(p.total));
+    // No `done`: a step of unknown length (the core's parse): an indeterminate bar.
     const bar = el('progress', { max: '1', 'data-testid': 'progress' });
     if (p.total && p.done != null) bar.value = p.done / p.total;
     this.statusEl.replaceChildren(el('span', { text: `${bits.join(' · ')}…` }), bar);

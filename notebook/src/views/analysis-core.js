@@ -90,7 +90,27 @@ export function sideBuffers(side) {
 }
 
 /** Summary, fusion census (rows capped) and spills of one text, with its line starts. */
-export function analyzeText(api, text) {
+/**
+ * The longest string a browser holds (V8's limit, 2^29 - 24 UTF-16 units; the same order in
+ * other engines): a dump is read as one string, so a file past it cannot be read on a page.
+ */
+export const MAX_TEXT = 2 ** 29 - 24;
+
+/** Why a file of `bytes` cannot be read as one text, or null when it can. */
+export function tooLargeForText(bytes) {
+  if (!(bytes > MAX_TEXT)) return null;
+  const mb = (n) => `${Math.round(n / 2 ** 20).toLocaleString('en-US')} MB`;
+  return `this file is ${mb(bytes)}: a browser holds at most ${mb(MAX_TEXT)} of text in one string, and a dump is read as one ` +
+    'string, so this page cannot read it. Split it (one module per file: each file becomes a dump cell), or read it with the ' +
+    'hloscope command-line tool, which has no such limit.';
+}
+
+/**
+ * `onStage(stage)` (optional) hears each step as it starts ('parsing', 'counting fusions',
+ * 'finding the big intermediate'): the core's calls are synchronous, so that is the progress
+ * a page can show for a big text.
+ */
+export function analyzeText(api, text, onStage = () => {}) {
   const { starts, maxLen } = lineStarts(text);
   const out = { format: detectFormat(api, text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
   let doc;
@@ -98,6 +118,7 @@ export function analyzeText(api, text) {
   // numbers hold) and named in module_errors; the others are read.
   let readable = text;
   const moduleErrors = [];
+  onStage('parsing');
   for (;;) {
     try {
       doc = api.parse(readable);
@@ -127,8 +148,10 @@ export function analyzeText(api, text) {
     // Which memory "S(0)" is (HBM on an accelerator, RAM on the CPU), when the text says.
     out.backend = doc.format === 'hlo' ? backendOf(text) : null;
     if (doc.format === 'hlo') {
+      onStage('counting fusions');
       const census = doc.fusions();
       let spills = null;
+      onStage('finding the big intermediate');
       try { spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
       // What crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
       out.fusions_total = census.fusions.length;
