@@ -12,6 +12,7 @@ import { isViewOnly } from './runner.js';
 import { CodeCell, MarkdownCell, button } from './cell.js';
 import { DumpCell } from './dump-cell.js';
 import { refreshSuggestions } from './suggest.js';
+import { renderMarkdown } from './markdown.js';
 import { el } from '../dom.js';
 import * as engine from '../views/engine.js';
 import { exampleNotebook } from '../example.js';
@@ -250,6 +251,8 @@ export function startNotebook() {
     runAll: () => page.runAll(),
     /** The keys of the dump texts the analysis engine holds (views must release theirs). */
     engineKeys: () => engine.keys(),
+    /** The Markdown cells' renderer (a DocumentFragment of DOM nodes), for tests and the console. */
+    renderMarkdown,
   };
   page.start();
   return page;
