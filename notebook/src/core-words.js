@@ -37,7 +37,8 @@ export function memorySpaceWords(space, backend = null) {
  * null when the text does not say.
  */
 export function backendOf(text) {
-  const t = String(text ?? '');
+  // The marks repeat through a module: its first 4 MB say enough, and a 50 MB dump is not rescanned.
+  const t = String(text ?? '').slice(0, 4 << 20);
   if (/:T\(\d+(?:,\d+)*\)|tpu_custom_call/.test(t)) return 'tpu';
   if (/__cublas|__cudnn|__triton|"__gpu\$|gpu_backend_config|"operation_queue_id"/.test(t)) return 'gpu';
   if (/outer_dimension_partitions|to_apply=%?parallel_|__onednn|"cpu_backend_config"/.test(t)) return 'cpu';
