@@ -145,6 +145,10 @@ export function analyzeText(api, text, onStage = () => {}) {
     out.summary = doc.summary();
     // What pairs this dump with another (module name, entry signature): suggest.js, the x-ray.
     out.evidence = programEvidence(text);
+    // Several modules in one text: their names, in order (the views group by them).
+    if (out.summary.modules > 1) {
+      out.module_names = [...readable.matchAll(/^\s*(?:HloModule\s+([^\s,]+)|module\s+@([\w.$-]+))/gm)].slice(0, 200).map((m) => m[1] || m[2]);
+    }
     // Which memory "S(0)" is (HBM on an accelerator, RAM on the CPU), when the text says.
     out.backend = doc.format === 'hlo' ? backendOf(text) : null;
     if (doc.format === 'hlo') {

@@ -54,7 +54,7 @@ class XlaSummary extends AnalysedElement {
     add('stage', stageWords(s.stage));
     if (d.bytes != null) add('size', formatBytes(d.bytes));
     add('lines', formatInt(s.lines ?? d.lines));
-    if (s.modules > 1) add('modules', formatInt(s.modules));
+    if (s.modules > 1) add('modules', `${formatInt(s.modules)}${d.module_names?.length ? `: ${d.module_names.join(', ')}` : ''}`);
     add(s.format === 'stablehlo' ? 'functions' : 'computations', formatInt(s.computations));
     add(s.format === 'stablehlo' ? 'ops' : 'instructions', formatInt(s.instructions));
     const f = d.fusions;
