@@ -4,9 +4,11 @@
 // 3 interleaved attempts); 4x the input may cost at most 4.5x
 // the time. Ratios, never absolute times, are asserted.
 //
-//   node tests/linear/check.mjs --driver build/native/tests/hs_time_driver [--only CASE] [--scale K]
+//   node tests/linear/check.mjs --driver build/native/tests/hs_time_driver [--only CASE] [--scale K] [--full]
 //
-// --scale multiplies every N (the bench uses the issue's full sizes: bench/linear.mjs).
+// --scale multiplies every N. --full: the issue's sizes as 4N (a 1M-line module, 200k instructions,
+// 100k computations and modules, a 100 MB line, 100k-deep nesting, 60 MB of truncated dumps);
+// minutes, and several GB of memory; not in npm test.
 // A pair whose 4N time is under MIN_SECONDS is below what the clock can judge on a shared
 // machine and passes as "too fast to measure". Under a sanitizer build the ratios are printed
 // but not asserted (the instrumentation dominates); the inputs still must not crash.
@@ -19,7 +21,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CASES } from './cases.mjs';
+import { CASES, FULL_SIZES } from './cases.mjs';
 
 const LIMIT = 4.5;
 const MIN_SECONDS = 0.02;
@@ -75,7 +77,8 @@ function main() {
   const failing = [];
   try {
     for (const name of names) {
-      const r = measure(driver, name, Math.round(TEST_SIZES[name] * k), dir, sanitized ? { repeat: 1, attempts: 1 } : { attempts: KNOWN_FAILURES.includes(name) ? 1 : 3 });
+      const n = args.includes('--full') ? Math.round(FULL_SIZES[name] / 4) : Math.round(TEST_SIZES[name] * k);
+      const r = measure(driver, name, n, dir, sanitized ? { repeat: 1, attempts: 1 } : { attempts: KNOWN_FAILURES.includes(name) ? 1 : 3 });
       const mb = (x) => (x.bytes / 1e6).toFixed(1);
       const read = r.big.ok ? `${r.big.instructions} instructions, ${r.big.warnings} warnings` : `error at line ${r.big.error_line}`;
       console.log(`linear ${name.padEnd(13)} N ${mb(r.small)} MB ${r.small.seconds.toFixed(4)} s, 4N ${mb(r.big)} MB ${r.big.seconds.toFixed(4)} s: ` +
