@@ -23,7 +23,13 @@ import { CHROMIUM_ARGS, chromiumPath, repoRoot, skipWithoutChromium } from '../b
 const CLI = join(repoRoot, 'build/native/hloscope');
 const MATMUL = join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul');
 const BUFFERS = 'module_0001.jit_matmul.cpu_after_optimizations-buffer-assignment.txt';
-const COPPER = 'rgb(184, 104, 46)'; // --copper of notebook/src/views/common.js
+import { tokensCss } from '../../notebook/src/design.js';
+
+// --copper of the design tokens (notebook/src/design.js), light scheme, as getComputedStyle gives it.
+const COPPER = (() => {
+  const hex = tokensCss(':root').match(/--copper: #([0-9a-f]{6});/i)[1];
+  return `rgb(${[0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+})();
 
 function loud(msg) {
   const bar = '!'.repeat(100);

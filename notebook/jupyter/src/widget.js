@@ -10,6 +10,7 @@
 // (bytes of an .xplane.pb or trace JSON), profile_name (its file name; a .gz is gunzipped here),
 // program (the timeline of one program: its name or id).
 import * as bundledApi from 'hs:api';
+import { tokensCss } from '../../src/design.js';
 import '../../src/views/xla-xray.js';
 import '../../src/views/xla-fusion-table.js';
 import '../../src/views/xla-summary.js';
@@ -27,27 +28,38 @@ function el(tag, props = {}, ...children) {
   return e;
 }
 
-/** `hloscope decisions` as a table: one row per decision, its kind in copper (text set as text). */
+/** `hloscope decisions` as a table: one row per decision, its kind in copper (text set as text;
+ * colours from the design tokens, light or dark as the user's scheme). */
 function decisionsTable(d) {
-  const cell = 'padding:.2rem .6rem;border-bottom:1px solid #e3e1dc;text-align:left;vertical-align:top;font-size:12px';
-  const mono = `${cell};font-family:ui-monospace,monospace`;
+  const style = el('style', { text: `${tokensCss('.hloscope-decisions')}
+    .hloscope-decisions { color: var(--ink); font-family: var(--sans); }
+    .hloscope-decisions p { margin: 0 0 .4rem; font-size: 13px; }
+    .hloscope-decisions p.warn { font-size: 12px; color: var(--dim); }
+    .hloscope-decisions table { border-collapse: collapse; }
+    .hloscope-decisions th, .hloscope-decisions td { padding: .2rem .6rem; border-bottom: 1px solid var(--line);
+      text-align: left; vertical-align: top; font-size: 12px; }
+    .hloscope-decisions th { color: var(--dim); font-weight: 500; }
+    .hloscope-decisions td.mono { font-family: var(--mono); }
+    .hloscope-decisions td.num { text-align: right; }
+    .hloscope-decisions td.kind { color: var(--copper); font-weight: 600; }` });
+  const td = (cls, text) => el('td', { class: cls, text });
   const head = ['line', 'kind', 'op', 'dtype', 'shape', 'detail', 'where'];
   const rows = (d.decisions || []).map((x) => el('tr', { 'data-testid': 'decision' },
-    el('td', { text: String(x.line), style: `${mono};text-align:right` }),
-    el('td', { text: x.kind, style: `${mono};color:#b8682e;font-weight:600` }),
-    el('td', { text: x.name ?? '', style: mono }),
-    el('td', { text: x.from && x.to && x.from !== x.to ? `${x.from} → ${x.to}` : (x.to ?? x.from ?? ''), style: mono }),
-    el('td', { text: x.shape ?? '', style: mono }),
-    el('td', { text: x.detail ?? '', style: cell }),
-    el('td', { text: [x.path ? `in ${x.path}` : '', x.source ? `at ${x.source}` : ''].filter(Boolean).join('  '), style: mono })));
+    td('mono num', String(x.line)),
+    td('mono kind', x.kind),
+    td('mono', x.name ?? ''),
+    td('mono', x.from && x.to && x.from !== x.to ? `${x.from} → ${x.to}` : (x.to ?? x.from ?? '')),
+    td('mono', x.shape ?? ''),
+    td('', x.detail ?? ''),
+    td('mono', [x.path ? `in ${x.path}` : '', x.source ? `at ${x.source}` : ''].filter(Boolean).join('  '))));
   const counts = {};
   for (const x of d.decisions || []) counts[x.kind] = (counts[x.kind] || 0) + 1;
   const words = Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ') || 'no decisions found';
-  return el('div', { 'data-testid': 'hloscope-decisions' },
-    el('p', { text: `${d.format}: ${words}`, style: 'margin:0 0 .4rem;font-size:13px' }),
-    ...(d.warnings || []).map((w) => el('p', { text: `warning: line ${w.line}: ${w.message}`, style: 'margin:0 0 .3rem;font-size:12px;color:#8a5a00' })),
-    rows.length ? el('table', { style: 'border-collapse:collapse' },
-      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h, style: cell })))),
+  return el('div', { class: 'hloscope-decisions', 'data-testid': 'hloscope-decisions' }, style,
+    el('p', { text: `${d.format}: ${words}` }),
+    ...(d.warnings || []).map((w) => el('p', { class: 'warn', text: `warning: line ${w.line}: ${w.message}` })),
+    rows.length ? el('table', {},
+      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))),
       el('tbody', {}, ...rows)) : '');
 }
 
