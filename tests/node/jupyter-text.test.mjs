@@ -73,3 +73,22 @@ test('node cli.mjs prints what the native CLI prints', { skip, timeout: 300000 }
   }
   t.diagnostic(`${n} commands equal`);
 });
+
+test('cli.mjs formats %.Nf as C does, exact ties to even included (coreutils printf as the reference)', async () => {
+  const { fixed } = await import('../../notebook/jupyter/src/cli.mjs');
+  // Ties a picosecond count makes (1062500 ps = 1.0625 us), shares (0.25, 0.75) and plain values.
+  const cases = [[1.0625, 3], [0.25, 1], [0.75, 1], [2.5, 0], [3.5, 0], [0.35, 1], [12.125, 2], [99.95, 1],
+    [-0.125, 2], [354.3045, 3], [0.0005, 3], [1.0005, 3], [1062.5, 0], [7.8125, 3], [100, 1], [1e-7, 3]];
+  // The double itself, exactly, as a C hex float (printf reads decimals as long doubles).
+  const hex = (x) => {
+    const v = new DataView(new ArrayBuffer(8));
+    v.setFloat64(0, x);
+    const bits = v.getBigUint64(0);
+    const exp = Number((bits >> 52n) & 0x7ffn) - 1023;
+    return `${x < 0 ? '-' : ''}0x1.${(bits & ((1n << 52n) - 1n)).toString(16).padStart(13, '0')}p${exp}`;
+  };
+  const want = spawnSync('printf', [cases.map(([, d]) => `%.${d}f\\n`).join(''), ...cases.map(([x]) => hex(x))],
+    { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+  assert.equal(want.status, 0, want.stderr);
+  assert.deepEqual(cases.map(([x, d]) => fixed(x, d)), want.stdout.trimEnd().split('\n'));
+});

@@ -91,7 +91,7 @@ function humanComputations(j) {
 }
 
 /** printf's %.Nf: toFixed rounds an exact tie (1.0625 to 3 places) up, glibc to even. */
-function fixed(x, d) {
+export function fixed(x, d) {
   const s = x.toFixed(d);
   if (!Number.isFinite(x) || x === 0) return s;
   // x = n / 2^k exactly (doubling is exact); a tie when 2·x·10^d is an odd integer.
