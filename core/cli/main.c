@@ -15,6 +15,8 @@
 
 #include "hloscope.h"
 
+int hs_cli_passes(int argc, char **argv); /* passes.c */
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hloscope <command> [--json] FILE...\n"
@@ -26,6 +28,9 @@ static void usage(FILE *f) {
           "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
           "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
           "                      .trace.json (a .gz file is decompressed first)\n"
+          "  passes PATH...      a dump folder (--xla_dump_to), its .tar.gz/.zip, or an `ls` listing:\n"
+          "                      modules, pass steps, pipelines, the layout watershed, per-step counts\n"
+          "  passes --compare A B  the passes only in A, only in B, and in both, per pipeline\n"
           "  version             print the version\n"
           "\n"
           "FILE may be - for standard input. --json prints the JSON the JS API returns.\n"
@@ -353,6 +358,7 @@ static void human_xray(json_t *j, const char *lpath, const char *rpath, const ch
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "passes") == 0) return hs_cli_passes(argc - 2, argv + 2);
   int json = 0;
   const char *args[4];
   int nargs = 0;
