@@ -55,15 +55,20 @@ static int ends_with(const char *s, const char *suf) {
   return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+static int ends_n(const char *s, size_t n, const char *suf) {
+  size_t b = strlen(suf);
+  return n >= b && memcmp(s + n - b, suf, b) == 0;
+}
+
 /* Only HLO-bearing names are worth their bytes. */
 static int wants_bytes(const char *name, size_t n) {
   const char *base = name;
   for (size_t i = 0; i < n; i++)
     if (name[i] == '/') base = name + i + 1;
   size_t bn = n - (size_t)(base - name);
-  return bn > 11 && memcmp(base, "module_", 7) == 0 && memcmp(name + n - 4, ".txt", 4) == 0 &&
-         !(bn > 25 && memcmp(name + n - 22, "-buffer-assignment.txt", 22) == 0) &&
-         !(bn > 29 && memcmp(name + n - 26, "-memory-usage-report.txt", 26) == 0);
+  return bn > 11 && memcmp(base, "module_", 7) == 0 && ends_n(name, n, ".txt") &&
+         !ends_n(name, n, "-buffer-assignment.txt") && !ends_n(name, n, "-memory-usage-report.txt") &&
+         !ends_n(name, n, "-buffer-assignment-values.txt") && !ends_n(name, n, "-live-range.txt");
 }
 
 static int fail(const char *path, const char *code, const char *msg) {

@@ -31,6 +31,8 @@
   X(STEP, "step", NULL, NULL)                                                                               \
   X(BEFORE_OPT, "before_optimizations", "^before_optimizations\\.txt$", NULL)                               \
   X(BUFFER_ASSIGNMENT, "buffer_assignment", "^(?:" BACKEND_PRE "_)?after_optimizations-buffer-assignment\\.txt$", NULL) \
+  X(BUFFER_VALUES, "buffer_assignment_values", "^(?:" BACKEND_PRE "_)?after_optimizations-buffer-assignment-values\\.txt$", NULL) \
+  X(LIVE_RANGE, "live_range", "^(?:" BACKEND_PRE "_)?after_optimizations-live-range\\.txt$", NULL) \
   X(MEMORY_REPORT, "memory_usage_report", "^(?:" BACKEND_PRE "_)?after_optimizations-memory-usage-report\\.txt$", NULL) \
   X(AFTER_OPT_BEFORE_BA, "after_optimizations_before_buffer_assignment",                                   \
     "^after_optimizations_before_buffer_assignment\\.txt$", "tpu")                                         \
@@ -50,8 +52,8 @@
   X(TARGET_CONFIG, "target_config", "^(?:gpu_)?target_config\\.pbtxt$", "gpu")                             \
   X(THUNK_SEQUENCE, "thunk_sequence", "^thunk_sequence\\.txt$", "gpu")                                      \
   X(PTX, "ptx", "(?:^|\\.)ptx$", "gpu")                                                                     \
-  X(LLVM_IR_NO_OPT, "llvm_ir_no_opt", "(?:^|\\.)ir-no-opt(?:-noconst)?\\.ll$", NULL)                        \
-  X(LLVM_IR_WITH_OPT, "llvm_ir_with_opt", "(?:^|\\.)ir-with-opt(?:-noconst)?\\.ll$", NULL)                  \
+  X(LLVM_IR_NO_OPT, "llvm_ir_no_opt", "(?:^|\\.)ir-no-opt(?:-noconst)?(?:\\.part_\\d+)?\\.ll$", NULL)                        \
+  X(LLVM_IR_WITH_OPT, "llvm_ir_with_opt", "(?:^|\\.)ir-with-opt(?:-noconst)?(?:\\.part_\\d+)?\\.ll$", NULL)                  \
   X(KERNEL_MLIR, "kernel_mlir", "_kernel_module-(?:pre-optimization|post-optimization|post-lowering)\\.mlir$", "cpu") \
   X(OBJECT_FILE, "object_file", "(?:^|\\.)obj-file\\..+\\.o$", NULL)                                                \
   X(TRITON_IR, "triton_ir", "\\.ttir$", "gpu")                                                              \
@@ -61,6 +63,10 @@
   X(GRAPH, "graph", "\\.(?:dot|html|svg|url)$", NULL)                                                       \
   X(MLIR, "mlir", "\\.mlir$", NULL)                                                                         \
   X(TEXT, "text", "\\.txt$", NULL)                                                                          \
+  X(MODULE_FOLDER, "module_folder", NULL, NULL)                                                             \
+  X(MODULE_MLIR, "module_mlir", NULL, NULL)                                                                 \
+  X(COMPILE_OPTIONS, "compile_options", NULL, NULL)                                                         \
+  X(TOPOLOGY, "topology", NULL, NULL)                                                                       \
   X(UNKNOWN, "unknown", NULL, NULL)
 
 enum {
@@ -86,6 +92,7 @@ static const char *const kind_hints[] = {
 };
 /* Kinds whose suffix is fixed: the text before it is the module name (plus a cl_ segment). */
 static bool kind_fixes_name(int k) { return k >= DS_BEFORE_OPT && k <= DS_THUNK_SEQUENCE; }
+static bool is_tail_kind(int k) { return k > DS_THUNK_SEQUENCE && k < DS_MODULE_FOLDER; }
 
 /* ---- the set ---------------------------------------------------------------------------- */
 typedef struct {
@@ -240,6 +247,24 @@ static void classify(hs_dumpset *s, ds_file *f) {
     if (!f->rest) return;
     rest = f->rest;
     rn = strlen(rest);
+    /* newer XLA: a folder per module, module_NNNN.<name>/{module.mlir,compile_options.textproto,...} */
+    const char *slash = strchr(rest, '/');
+    if (slash) {
+      f->name_guess = dup_n(rest, (size_t)(slash - rest));
+      const char *tail = slash + 1;
+      f->kind = !strcmp(tail, "module.mlir")                 ? DS_MODULE_MLIR
+                : !strcmp(tail, "compile_options.textproto") ? DS_COMPILE_OPTIONS
+                : !strcmp(tail, "topology.textproto")        ? DS_TOPOLOGY
+                : strstr(tail, ".textproto") || strstr(tail, ".pbtxt") ? DS_PROTO_TEXT
+                : strstr(tail, ".mlir")                      ? DS_MLIR
+                                                             : DS_UNKNOWN;
+      return;
+    }
+    if (!strchr(rest, '.')) { /* `ls` shows the module folder itself */
+      f->kind = DS_MODULE_FOLDER;
+      f->name_guess = dup_n(rest, rn);
+      return;
+    }
     if (match(s, s->re_step, rest, rn)) {
       f->kind = DS_STEP;
       f->name_guess = group(s, rest, 1);
@@ -282,7 +307,7 @@ static void classify(hs_dumpset *s, ds_file *f) {
     }
   }
   for (int k = DS_BEFORE_OPT; k < DS_UNKNOWN; k++) {
-    if (kind_fixes_name(k) || !s->re_kind[k]) continue;
+    if (!is_tail_kind(k) || !s->re_kind[k]) continue;
     if (match(s, s->re_kind[k], rest, rn)) {
       f->kind = k;
       return;
@@ -369,9 +394,14 @@ done:
 
 int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char *data, size_t len) {
   if (!s || (!name && name_len)) return HS_E_ARG;
-  /* a path: keep the base name */
+  /* a path: keep the base name, and the folder when it is a module's (module_NNNN.<name>/) */
   size_t b = name_len;
   while (b > 0 && name[b - 1] != '/' && name[b - 1] != '\\') b--;
+  if (b > 1) {
+    size_t a = b - 1;
+    while (a > 0 && name[a - 1] != '/' && name[a - 1] != '\\') a--;
+    if (b - 1 - a > 8 && memcmp(name + a, "module_", 7) == 0 && name[a + 7] >= '0' && name[a + 7] <= '9') b = a;
+  }
   bool ok;
   ds_file *f = HS_VEC_PUSH(s->files, s->n, s->cap, ok);
   if (!ok) return HS_E_NOMEM;
@@ -701,7 +731,7 @@ static json_t *module_json(const hs_dumpset *s, const ds_module *m) {
   json_object_set_new(o, "target", m->target ? json_string(m->target) : json_null());
   json_t *steps = json_array();
   json_t *runs = json_object(); /* pipeline -> run number so far */
-  long watershed = -1, first_fusion = -1;
+  long watershed = -1, first_fusion = -1, after_layout = -1;
   const ds_counts *prev = NULL;
   /* the step before the first: before_optimizations when it was read */
   for (uint32_t i = 0; i < s->n; i++)
@@ -722,13 +752,19 @@ static json_t *module_json(const hs_dumpset *s, const ds_module *m) {
     json_object_set_new(st, "diff", diff_json(&f->counts, prev, f->after, f->pipeline));
     if (f->counts.has) prev = &f->counts;
     if (watershed < 0 && f->before && strcmp(f->before, "layout-assignment") == 0) watershed = f->step;
+    if (after_layout < 0 && f->after && strcmp(f->after, "layout-assignment") == 0) after_layout = f->step;
     if (first_fusion < 0 && f->counts.has && f->counts.fusion_ops > 0) first_fusion = f->step;
     json_array_append_new(steps, st);
   }
   json_decref(runs);
   json_object_set_new(o, "steps", steps);
   json_object_set_new(o, "pipelines", pipelines_json(s, m));
+  /* XLA writes a step only when the pass before it changed the module: when no step is about to
+   * run layout-assignment, the first step after it marks the watershed */
+  const char *ws_from = watershed >= 0 ? "before_layout-assignment" : after_layout >= 0 ? "after_layout-assignment" : NULL;
+  if (watershed < 0) watershed = after_layout;
   json_object_set_new(o, "watershed", watershed >= 0 ? json_integer(watershed) : json_null());
+  json_object_set_new(o, "watershed_from", ws_from ? json_string(ws_from) : json_null());
   json_object_set_new(o, "first_fusion", first_fusion >= 0 ? json_integer(first_fusion) : json_null());
   json_t *files = json_object();
   for (uint32_t i = 0; i < s->n; i++) {
