@@ -237,6 +237,7 @@ static void classify(hs_dumpset *s, ds_file *f) {
   f->module_id = -1;
   f->step = -1;
   f->kind = DS_UNKNOWN;
+  if (n > 4096) return; /* no file system allows it; keeps the patterns' work bounded */
   const char *rest = nm;
   size_t rn = n;
   if (match(s, s->re_module, nm, n)) {
@@ -511,40 +512,51 @@ static json_t *op_delta(const ds_counts *x, const ds_counts *y, uint32_t *total)
   return o;
 }
 
-static void describe(char *buf, size_t cap, json_t *added, json_t *removed, uint32_t na, uint32_t nr, size_t formed,
-                     const char *pass, const char *pipeline) {
-  size_t n = 0;
-  bool start = pass && strcmp(pass, "pipeline-start") == 0;
-  if (start) n += (size_t)snprintf(buf + n, cap - n, "The module as it enters %s", pipeline);
-  else n += (size_t)snprintf(buf + n, cap - n, "%s", pass ? pass : "this pass");
-  if (!na && !nr) {
-    snprintf(buf + n, cap - n, start ? ": no opcode count changed since the last step."
-                                     : " changed no opcode counts (it rewrote operands, shapes, layouts or attributes).");
-    return;
-  }
-  if (start && n < cap) n += (size_t)snprintf(buf + n, cap - n, ": since the last step it");
+/* Appends to buf (NUL-terminated, truncated at cap); *n never passes cap - 1. */
+static void ap(char *buf, size_t cap, size_t *n, const char *fmt, ...) {
+  if (*n + 1 >= cap) return;
+  va_list va;
+  va_start(va, fmt);
+  int k = vsnprintf(buf + *n, cap - *n, fmt, va);
+  va_end(va);
+  if (k > 0) *n = *n + (size_t)k < cap - 1 ? *n + (size_t)k : cap - 1;
+}
+
+static void op_list(char *buf, size_t cap, size_t *n, json_t *ops) {
   const char *k;
   json_t *v;
   int shown = 0;
+  json_object_foreach(ops, k, v) {
+    if (shown++ < 4) ap(buf, cap, n, "%s%lld %s", shown > 1 ? ", " : "", json_integer_value(v), k);
+  }
+  if (shown > 4) ap(buf, cap, n, ", ...");
+}
+
+static void describe(char *buf, size_t cap, json_t *added, json_t *removed, uint32_t na, uint32_t nr, size_t formed,
+                     const char *pass, const char *pipeline) {
+  size_t n = 0;
+  buf[0] = 0;
+  bool start = pass && strcmp(pass, "pipeline-start") == 0;
+  if (start) ap(buf, cap, &n, "The module as it enters %.200s", pipeline);
+  else ap(buf, cap, &n, "%.200s", pass ? pass : "this pass");
+  if (!na && !nr) {
+    ap(buf, cap, &n, start ? ": no opcode count changed since the last step."
+                           : " changed no opcode counts (it rewrote operands, shapes, layouts or attributes).");
+    return;
+  }
+  if (start) ap(buf, cap, &n, ": since the last step it");
   if (nr) {
-    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " removed %u instruction%s (", nr, nr == 1 ? "" : "s");
-    json_object_foreach(removed, k, v) {
-      if (shown++ < 4 && n < cap) n += (size_t)snprintf(buf + n, cap - n, "%s%lld %s", shown > 1 ? ", " : "", json_integer_value(v), k);
-    }
-    if (shown > 4 && n < cap) n += (size_t)snprintf(buf + n, cap - n, ", ...");
-    if (n < cap) n += (size_t)snprintf(buf + n, cap - n, ")");
+    ap(buf, cap, &n, " removed %u instruction%s (", nr, nr == 1 ? "" : "s");
+    op_list(buf, cap, &n, removed);
+    ap(buf, cap, &n, ")");
   }
-  shown = 0;
-  if (na && n < cap) {
-    n += (size_t)snprintf(buf + n, cap - n, "%s added %u (", nr ? " and" : "", na);
-    json_object_foreach(added, k, v) {
-      if (shown++ < 4 && n < cap) n += (size_t)snprintf(buf + n, cap - n, "%s%lld %s", shown > 1 ? ", " : "", json_integer_value(v), k);
-    }
-    if (shown > 4 && n < cap) n += (size_t)snprintf(buf + n, cap - n, ", ...");
-    if (n < cap) n += (size_t)snprintf(buf + n, cap - n, ")");
+  if (na) {
+    ap(buf, cap, &n, "%s added %u (", nr ? " and" : "", na);
+    op_list(buf, cap, &n, added);
+    ap(buf, cap, &n, ")");
   }
-  if (formed && n < cap) n += (size_t)snprintf(buf + n, cap - n, ", forming %zu fusion%s", formed, formed == 1 ? "" : "s");
-  if (n < cap) snprintf(buf + n, cap - n, ".");
+  if (formed) ap(buf, cap, &n, ", forming %zu fusion%s", formed, formed == 1 ? "" : "s");
+  ap(buf, cap, &n, ".");
 }
 
 static json_t *counts_json(const ds_counts *c) {
