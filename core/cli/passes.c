@@ -188,7 +188,7 @@ static int add_tar(hs_dumpset *s, const char *path, const unsigned char *t, size
     if (longname[0]) {
       snprintf(name, sizeof name, "%s", longname);
       longname[0] = 0;
-    } else if (memcmp(h + 257, "ustar", 5) == 0 && h[345]) {
+    } else if (memcmp(h + 257, "ustar", 5) == 0 && h[262] == 0 && h[345]) { /* POSIX prefix, not GNU */
       snprintf(name, sizeof name, "%.155s/%.100s", (const char *)h + 345, (const char *)h + 0);
     } else {
       snprintf(name, sizeof name, "%.100s", (const char *)h);
