@@ -130,6 +130,8 @@ struct hs_dumpset {
   char *label;
   json_t *warnings; /* array */
   pcre2_code *re_module, *re_step, *re_kind[DS_NKINDS];
+  char ending[DS_NKINDS][64]; /* the literal every match of a kind's pattern ends with */
+  uint8_t ending_len[DS_NKINDS];
   pcre2_match_data *md;
   int junk_lines, listing_lines;
 };
@@ -148,6 +150,31 @@ static pcre2_code *compile(const char *pat) {
   return pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &e, &off, NULL);
 }
 
+/* The literal text a pattern's matches end with: the pattern's tail before '$', unescaped,
+ * back to the first regex syntax ("^(?:...)?before_x\\.txt$" -> "before_x.txt"). A cheap test
+ * that spares the regex most names. */
+static size_t literal_ending(const char *pat, char *out, size_t cap) {
+  size_t n = strlen(pat);
+  if (!n || pat[n - 1] != '$') return 0;
+  char rev[64];
+  size_t k = 0;
+  for (size_t i = n - 1; i-- > 0 && k < sizeof rev;) {
+    char c = pat[i];
+    if (i > 0 && pat[i - 1] == '\\' && (c == '.' || c == '-')) {
+      rev[k++] = c;
+      i--;
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
+      rev[k++] = c;
+    } else {
+      break;
+    }
+  }
+  if (k >= cap) k = cap - 1;
+  for (size_t j = 0; j < k; j++) out[j] = rev[k - 1 - j];
+  out[k] = 0;
+  return k;
+}
+
 hs_dumpset *hs_dumpset_new(void) {
   hs_dumpset *s = calloc(1, sizeof *s);
   if (!s) return NULL;
@@ -157,8 +184,10 @@ hs_dumpset *hs_dumpset_new(void) {
   s->re_step = compile("^(.+?)\\.(?:(cl_\\d+)\\.)?(\\d{4,})\\.([^.]+)\\.after_([^.]+?)(?:\\.before_([^.]+))?\\.txt$");
   s->md = pcre2_match_data_create(16, NULL);
   bool ok = s->warnings && s->re_module && s->re_step && s->md;
-  for (int k = 0; k < DS_NKINDS && ok; k++)
+  for (int k = 0; k < DS_NKINDS && ok; k++) {
     if (kind_patterns[k] && !(s->re_kind[k] = compile(kind_patterns[k]))) ok = false;
+    if (kind_patterns[k]) s->ending_len[k] = (uint8_t)literal_ending(kind_patterns[k], s->ending[k], sizeof s->ending[k]);
+  }
   if (!ok) {
     hs_dumpset_free(s);
     return NULL;
@@ -281,12 +310,18 @@ static void classify(hs_dumpset *s, ds_file *f) {
   }
   /* Module-level files: try each tail pattern on every dot-separated tail of the rest, from the
    * longest, so that a fixed suffix reads the module name off what comes before it. */
-  for (size_t p = 0; p <= rn; p++) {
+  bool maybe[DS_NKINDS], any = false;
+  for (int k = DS_BEFORE_OPT; k < DS_UNKNOWN; k++) {
+    size_t el = s->ending_len[k];
+    maybe[k] = kind_fixes_name(k) && rn >= el && memcmp(rest + rn - el, s->ending[k], el) == 0;
+    any = any || maybe[k];
+  }
+  for (size_t p = 0; any && p <= rn; p++) {
     if (p && rest[p - 1] != '.') continue;
     const char *tail = rest + p;
     size_t tn = rn - p;
     for (int k = DS_BEFORE_OPT; k < DS_UNKNOWN; k++) {
-      if (!kind_fixes_name(k)) continue;
+      if (!maybe[k] || tn < s->ending_len[k]) continue;
       if (!match(s, s->re_kind[k], tail, tn)) continue;
       if (f->module_id < 0 || p == 0) break; /* a fixed suffix needs a module name before it */
       f->kind = k;
@@ -309,6 +344,8 @@ static void classify(hs_dumpset *s, ds_file *f) {
   }
   for (int k = DS_BEFORE_OPT; k < DS_UNKNOWN; k++) {
     if (!is_tail_kind(k) || !s->re_kind[k]) continue;
+    size_t el = s->ending_len[k];
+    if (rn < el || memcmp(rest + rn - el, s->ending[k], el) != 0) continue;
     if (match(s, s->re_kind[k], rest, rn)) {
       f->kind = k;
       return;
@@ -346,29 +383,23 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
   uint32_t cap = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    char *op = dup_n(d->text + in->opcode.off, in->opcode.len);
-    if (!op) {
-      rc = HS_E_NOMEM;
-      goto done;
-    }
+    const char *ot = d->text + in->opcode.off;
+    size_t ol = in->opcode.len;
     bool found = false;
     for (uint32_t k = 0; k < c->n_ops; k++) /* few distinct opcodes: a linear probe is enough */
-      if (strcmp(c->ops[k].op, op) == 0) {
+      if (strncmp(c->ops[k].op, ot, ol) == 0 && c->ops[k].op[ol] == 0) {
         c->ops[k].n++;
         found = true;
         break;
       }
-    if (found) {
-      free(op);
-    } else {
+    if (!found) {
       bool ok;
       ds_opcount *slot = HS_VEC_PUSH(c->ops, c->n_ops, cap, ok);
-      if (!ok) {
-        free(op);
+      if (!ok || !(slot->op = dup_n(ot, ol))) {
+        if (ok) c->n_ops--;
         rc = HS_E_NOMEM;
         goto done;
       }
-      slot->op = op;
       slot->n = 1;
     }
     if (hs_slice_is(d, in->opcode, "fusion") && !(in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED)) {
