@@ -1017,3 +1017,40 @@ char *hs_dumpset_compare_json(hs_dumpset *a, hs_dumpset *b, hs_error *err, size_
 }
 
 uint32_t hs_dumpset_file_count(const hs_dumpset *s) { return s ? s->n : 0; }
+
+/* ---- format detection (the registry's PASS_LISTING line) ---------------------------------- */
+/* A pasted `ls` of a dump folder: the first line is a name XLA writes (module_NNNN.<...>), or
+ * `ls -l`'s "total N" / a permissions column followed by such names. Read with hs_dumpset_*
+ * (`hloscope passes`, readPasses()), not hs_parse. */
+static bool module_name_at(const char *t, size_t end, size_t p) {
+  if (!hs_starts(t, end, p, "module_")) return false;
+  p += 7;
+  size_t d = p;
+  while (p < end && t[p] >= '0' && t[p] <= '9') p++;
+  return p > d && p < end && t[p] == '.';
+}
+
+int hs_detect_pass_listing(const char *text, size_t len, size_t first) {
+  size_t eol = first;
+  while (eol < len && text[eol] != '\n') eol++;
+  if (module_name_at(text, eol, first)) {
+    for (size_t i = first; i < eol; i++)
+      if (text[i] == '{' || text[i] == '=' || text[i] == '(') return 0; /* not a name */
+    return 90;
+  }
+  if (!hs_starts(text, len, first, "total ") && !(eol - first > 10 && (text[first] == '-' || text[first] == 'd') &&
+                                                   (text[first + 1] == 'r' || text[first + 1] == '-')))
+    return 0;
+  /* ls -l: a module name at the end of one of the next lines */
+  size_t p = first, lines = 0;
+  while (p < len && lines < 8) {
+    size_t e = p;
+    while (e < len && text[e] != '\n') e++;
+    size_t b = e;
+    while (b > p && text[b - 1] != ' ') b--;
+    if (module_name_at(text, e, b)) return 60;
+    p = e + 1;
+    lines++;
+  }
+  return 0;
+}
