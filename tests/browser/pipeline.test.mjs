@@ -171,6 +171,22 @@ test('GYM·12: answers from the comparison, a streak shared like the other drill
   }
 });
 
+test('GYM·12 on a page\'s own two listings, given by attribute', { skip }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.waitForFunction(() => document.querySelector('#d3')?.shadowRoot?.querySelector('.choice[aria-disabled="false"]'), null, { timeout: 15000 });
+    const truth = { alpha: 'a', beta: 'both', gamma: 'b' };
+    const pass = await page.locator('#d3 .pass-name').textContent();
+    assert.ok(pass in truth, pass);
+    assert.match(await page.locator('#d3 .choice[data-value="a"]').textContent(), /dump one/);
+    await page.locator(`#d3 .choice[data-value="${truth[pass]}"]`).click();
+    await page.waitForFunction(() => /^right/.test(document.querySelector('#d3').shadowRoot.querySelector('.verdict').textContent));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('bench: a 5,000-file folder is read in under 2 s', { skip }, async () => {
   const names = shared('captures/pass-names/gpu_silencelamb_vllm_torchxla_a100_dump_debug.txt');
   const { page, close } = await open();
