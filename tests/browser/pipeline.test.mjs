@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { launch, openPage, repoRoot, distDir, skipWithoutChromium, shared as sharedInRepo } from './harness.mjs';
+import { launch, openPage, repoRoot, distDir, skipWithoutChromium, shared as sharedInRepo, serveDist, waitForNotebook, addCell, cell, waitSaved } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
 
 // HS_SHARED_DIR names the shared folder when it is not ../shared (a helper's worktree)
@@ -184,6 +184,30 @@ test('GYM·12 on a page\'s own two listings, given by attribute', { skip }, asyn
     assert.deepEqual(errors, []);
   } finally {
     await close();
+  }
+});
+
+test('notebook: a folder cell shows the stepper for a picked folder, and keeps it across a reload', { skip }, async () => {
+  const nb = await serveDist();
+  const { page, context, errors, external, close } = await openPage(chrome.browser, nb.url);
+  try {
+    await waitForNotebook(page);
+    const id = await addCell(page, 'folder');
+    await page.locator(`${cell(id)} [data-testid="pick-folder-a"]`).setInputFiles(folder);
+    await page.locator(`${cell(id)} [data-testid="stepper"]`).waitFor();
+    await page.locator(`${cell(id)} [data-testid="stepper"]`).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.locator(`${cell(id)} [data-testid="step-card"]`).textContent(), /0001/);
+    await waitSaved(page);
+    const again = await openPage(chrome.browser, nb.url, { context });
+    await waitForNotebook(again.page);
+    await again.page.locator(`${cell(id)} [data-testid="stepper"]`).waitFor();
+    assert.deepEqual([...errors, ...again.errors], []);
+    assert.deepEqual(external, []);
+    await again.close();
+  } finally {
+    await close();
+    await nb.close();
   }
 });
 

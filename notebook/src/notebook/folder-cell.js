@@ -1,23 +1,26 @@
 // The notebook's folder cell: a dump folder (dropped, picked, an archive, or a pasted `ls`
-// listing) shown by <xla-pipeline>. What is saved is the folder as read (the Passes object of
-// readPasses, as JSON in the cell's text), not the files: a reload shows the same stepper.
+// listing) shown by <xla-pipeline> (views/xla-pipeline.js). What is saved is the folder as read
+// (the Passes object of readPasses, as JSON in the cell's text), not its files: a reload shows
+// the same stepper, a new drop replaces it.
 import '../views/xla-pipeline.js';
-import { el } from '../views/common.js';
+import { Cell } from './cell.js';
+import { el } from '../dom.js';
 
-/**
- * The body of a folder cell. `cell.text` holds the saved Passes JSON ('' when empty);
- * `onChange()` is called after a new folder was read (the caller saves the cell).
- */
-export function folderCellBody(cell, onChange) {
-  const view = document.createElement('xla-pipeline');
-  view.dataset.testid = 'folder-view';
-  if (cell.text) {
-    try { view.data = JSON.parse(cell.text); } catch { /* a damaged record: show the empty cell */ }
+export class FolderCell extends Cell {
+  /** @type {HTMLElement} the <xla-pipeline> of this cell */ view = null;
+
+  buildBody() {
+    this.view = document.createElement('xla-pipeline');
+    this.view.dataset.testid = 'folder-view';
+    if (this.text) {
+      try { this.view.data = JSON.parse(this.text); } catch { /* a damaged record: the empty cell */ }
+    }
+    this.view.addEventListener('pipeline-load', (e) => {
+      this.text = JSON.stringify(e.detail.passes);
+      this.page.store.cellChanged(this.id);
+    });
+    this.body.replaceChildren(el('div', { class: 'folder-cell' }, this.view));
   }
-  view.addEventListener('pipeline-load', (e) => {
-    cell.text = JSON.stringify(e.detail.passes);
-    onChange?.(cell);
-  });
-  cell.view = view;
-  return el('div', { class: 'folder-cell' }, view);
+
+  focus() { this.view?.shadowRoot?.querySelector('button')?.focus(); }
 }
