@@ -88,6 +88,26 @@ test('a dump folder picked as a folder shows the stepper; arrow keys step', { sk
   }
 });
 
+test('the folder\'s files dropped together show the stepper', { skip }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    const names = readFileSync(join(folder, 'FILES.txt'), 'utf8').split('\n').filter(Boolean);
+    const files = names.map((n) => ({ name: n, b64: readFileSync(join(folder, n)).toString('base64') }));
+    const dt = await page.evaluateHandle((files) => {
+      const d = new DataTransfer();
+      for (const f of files) d.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+      return d;
+    }, files);
+    await page.locator('#p [data-testid="drop-a"]').dispatchEvent('drop', { dataTransfer: dt });
+    await page.locator('#p [data-testid="stepper"]').waitFor();
+    const n = await page.evaluate(() => document.querySelector('#p').data.modules[0].steps.filter((s) => s.counts).length);
+    assert.equal(n, names.filter((x) => /\.\d{4}\.[^.]+\.after_/.test(x)).length);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('its .tar.gz dropped shows the stepper; compare with a pasted listing', { skip }, async () => {
   const { page, errors, close } = await open();
   try {
