@@ -10,7 +10,7 @@ what=${1:-all}
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-pkgs=(cmake make gcc pkg-config libjansson-dev libpcre2-dev libcmocka-dev zlib1g-dev)
+pkgs=(cmake make gcc pkg-config libjansson-dev libpcre2-dev libcmocka-dev zlib1g-dev python3) # python3: the pass-dump tests (JSON checks, a .zip)
 if [ "$what" = all ]; then pkgs+=(emscripten chromium clang-14 libclang-rt-14-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do
