@@ -144,6 +144,35 @@ static char *dup_n(const char *s, size_t n) {
   return p;
 }
 
+/* Length of the valid UTF-8 sequence at s[0..n) (jansson's rules: no overlongs, surrogates or
+ * code points past U+10FFFF), or 0. NUL counts as invalid (names are C strings here). */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  if (c >= 0x01 && c < 0x80) return 1;
+  size_t k = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (!k || k > n) return 0;
+  for (size_t i = 1; i < k; i++)
+    if ((s[i] & 0xC0) != 0x80) return 0;
+  if (c == 0xE0 && s[1] < 0xA0) return 0;
+  if (c == 0xED && s[1] >= 0xA0) return 0;
+  if (c == 0xF0 && s[1] < 0x90) return 0;
+  if (c == 0xF4 && s[1] >= 0x90) return 0;
+  return k;
+}
+
+/* A copy with every byte that is not valid UTF-8 replaced by '?': names and opcodes become JSON
+ * strings and object keys, which must be UTF-8. */
+static char *dup_utf8(const char *s, size_t n) {
+  char *p = dup_n(s, n);
+  if (!p) return NULL;
+  for (size_t i = 0; i < n;) {
+    size_t k = utf8_len((const unsigned char *)p + i, n - i);
+    if (k) i += k;
+    else p[i++] = '?';
+  }
+  return p;
+}
+
 static pcre2_code *compile(const char *pat) {
   int e;
   PCRE2_SIZE off;
@@ -230,7 +259,7 @@ void hs_dumpset_free(hs_dumpset *s) {
 int hs_dumpset_set_label(hs_dumpset *s, const char *label, size_t len) {
   if (!s) return HS_E_ARG;
   free(s->label);
-  s->label = dup_n(label ? label : "", label ? len : 0);
+  s->label = dup_utf8(label ? label : "", label ? len : 0);
   return s->label ? 0 : HS_E_NOMEM;
 }
 
@@ -385,6 +414,15 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
     const hs_instr *in = &d->instrs[i];
     const char *ot = d->text + in->opcode.off;
     size_t ol = in->opcode.len;
+    char *clean = NULL; /* an opcode with bytes outside ASCII: compared as its stored, cleaned form */
+    for (size_t j = 0; j < ol && !clean; j++)
+      if ((unsigned char)ot[j] >= 0x80 || !ot[j]) {
+        if (!(clean = dup_utf8(ot, ol))) {
+          rc = HS_E_NOMEM;
+          goto done;
+        }
+        ot = clean;
+      }
     bool found = false;
     for (uint32_t k = 0; k < c->n_ops; k++) /* few distinct opcodes: a linear probe is enough */
       if (strncmp(c->ops[k].op, ot, ol) == 0 && c->ops[k].op[ol] == 0) {
@@ -395,13 +433,15 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
     if (!found) {
       bool ok;
       ds_opcount *slot = HS_VEC_PUSH(c->ops, c->n_ops, cap, ok);
-      if (!ok || !(slot->op = dup_n(ot, ol))) {
+      if (!ok || !(slot->op = dup_utf8(ot, ol))) {
         if (ok) c->n_ops--;
+        free(clean);
         rc = HS_E_NOMEM;
         goto done;
       }
       slot->n = 1;
     }
+    free(clean);
     if (hs_slice_is(d, in->opcode, "fusion") && !(in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED)) {
       uint32_t fcap = c->n_fusions; /* grows one by one; fusions per step are few hundred at most */
       char **nf = realloc(c->fusions, (fcap + 1) * sizeof *nf);
@@ -410,7 +450,7 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
         goto done;
       }
       c->fusions = nf;
-      if (!(c->fusions[c->n_fusions] = dup_n(d->text + in->name.off, in->name.len))) {
+      if (!(c->fusions[c->n_fusions] = dup_utf8(d->text + in->name.off, in->name.len))) {
         rc = HS_E_NOMEM;
         goto done;
       }
@@ -438,7 +478,7 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
   ds_file *f = HS_VEC_PUSH(s->files, s->n, s->cap, ok);
   if (!ok) return HS_E_NOMEM;
   memset(f, 0, sizeof *f);
-  if (!(f->name = dup_n(name + b, name_len - b))) {
+  if (!(f->name = dup_utf8(name + b, name_len - b))) {
     s->n--;
     return HS_E_NOMEM;
   }

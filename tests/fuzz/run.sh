@@ -21,8 +21,20 @@ for f in fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/stabl
   { printf '\x80'; head -c 65536 "$f"; } >"$out/seeds/seed$n"
   n=$((n + 1))
 done
+# dump folders: names and listings (seeds: our own pass-dump listings and the regressions)
+$CC -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+  -DPCRE2_CODE_UNIT_WIDTH=8 -Icore/include -Icore/src core/src/*.c tests/fuzz/fuzz_dumpset.c $jansson_flags \
+  -o "$out/fuzz_dumpset"
+mkdir -p "$out/seeds-dumpset"
+cp tests/fuzz/regressions/dumpset-* "$out/seeds-dumpset/" 2>/dev/null || true
+for f in fixtures/passes/*/*/FILES.txt fixtures/cpu-jax-0.4.38/attention/passes/FILES.txt; do
+  [ -f "$f" ] || continue
+  { printf '\x80'; cat "$f"; } >"$out/seeds-dumpset/$(echo "$f" | tr / _)"
+done
 if [ "${1:-}" = "--ci" ]; then
   "$out/fuzz_parse" -seed=1 -runs=4000 -max_len=65536 -rss_limit_mb=2048 "$out/seeds" 2>&1 | tail -n 3
+  "$out/fuzz_dumpset" -seed=1 -runs=1500 -max_len=16384 -rss_limit_mb=2048 "$out/seeds-dumpset" 2>&1 | tail -n 2
 else
+  "$out/fuzz_dumpset" -max_total_time="${1:-60}" -max_len=16384 -rss_limit_mb=2048 "$out/seeds-dumpset" 2>&1 | tail -n 3
   "$out/fuzz_parse" -max_total_time="${1:-60}" -max_len=65536 -rss_limit_mb=2048 "$out/corpus" "$out/seeds" 2>&1 | tail -n 5
 fi

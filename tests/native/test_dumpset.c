@@ -247,6 +247,17 @@ static void bad_input(void **state) {
   json_decref(j);
   hs_dumpset_free(s);
 
+  /* bytes that are not UTF-8 in names become '?': the JSON stays valid (found by fuzzing) */
+  s = hs_dumpset_new();
+  const char *bad8 = "module_0001.jit_f.0000.p\xff.after_pipeline-start.before_x\xc3.txt\n";
+  assert_int_equal(hs_dumpset_add_listing(s, bad8, strlen(bad8)), 0);
+  j = result(s);
+  json_t *st0 = json_array_get(json_object_get(json_array_get(json_object_get(j, "modules"), 0), "steps"), 0);
+  assert_string_equal(json_string_value(json_object_get(st0, "pipeline")), "p?");
+  assert_string_equal(json_string_value(json_object_get(st0, "before")), "x?");
+  json_decref(j);
+  hs_dumpset_free(s);
+
   /* a step file whose bytes are not HLO: counted as nothing, with a warning */
   s = hs_dumpset_new();
   const char *name = "module_0001.jit_f.0000.simp.after_pipeline-start.before_algsimp.txt";
