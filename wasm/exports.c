@@ -115,6 +115,29 @@ char *hsw_dumpset_compare(hs_dumpset *a, hs_dumpset *b) {
   char *r = hs_dumpset_compare_json(a, b, &last_error, &last_len);
   if (!r && !last_error.code) last_error.code = HS_E_NOMEM;
   return r;
+
+/* Memory texts and layouts (layout.c, memory.c, buffers.c): no document is kept. */
+/* `hlo` (may be empty) is the module's optimized HLO: allocations and values are joined to its
+ * instructions; an HLO that does not parse is only not joined. */
+char *hsw_memory(const char *text, size_t len, const char *hlo, size_t hlo_len) {
+  last_len = 0;
+  last_side = 0;
+  hs_error ignored;
+  hs_doc *d = hlo && !hs_is_blank(hlo, hlo_len) ? hs_parse(hlo, hlo_len, &ignored) : NULL;
+  char *s = hs_memory_join_json(text, len, d, &last_error, &last_len);
+  hs_doc_free(d);
+  return s;
+}
+
+char *hsw_layout(const char *text, size_t len) {
+  last_len = 0;
+  last_side = 0;
+  return hs_layout_json(text, len, &last_error, &last_len);
+}
+
+char *hsw_layouts(const hs_doc *d) {
+  last_len = 0;
+  return hs_layouts_json(d, &last_len);
 }
 
 /* The registry (formats, result kinds, codes) as JSON, read once by wasm/hloscope.mjs at load():

@@ -188,6 +188,11 @@ class HloDocument {
     if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
     return JSON.parse(takeString(p));
   }
+  /** The wasm handle, for module-internal calls (layouts). */
+  _handle() {
+    if (!this.#doc) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this document was freed' });
+    return this.#doc;
+  }
   summary() { return JSON.parse(this.json('summary')); }
   fusions() { return JSON.parse(this.json('fusions')); }
   spills() { return JSON.parse(this.json('spills')); }
@@ -401,3 +406,61 @@ export function comparePassesJSON(a, b, options = {}) {
 
 /** Two dump folders compared pass by pass: each pass's origin (a, b, both), per pipeline. */
 export function comparePasses(a, b, options = {}) { return JSON.parse(comparePassesJSON(a, b, options)); }
+
+// ---- memory texts and layouts (issue 14) ------------------------------------------------------
+
+function textCall(fn, text) {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  try {
+    const p = m[fn](ptr, len) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(ptr);
+  }
+}
+
+/** The raw JSON of an XLA out-of-memory message, buffer assignment or memory-usage report
+ * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO, joins
+ * allocations and values to its instructions. */
+export function readMemoryJSON(text, hlo = '') {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  let hp = 0;
+  let hl = 0;
+  try {
+    [hp, hl] = writeText(hlo ?? '');
+  } catch (e) {
+    m._free(ptr);
+    throw e;
+  }
+  try {
+    const p = m._hsw_memory(ptr, len, hp, hl) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(ptr);
+    m._free(hp);
+  }
+}
+
+/** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt
+ * into numbers (joined to the optimized HLO `hlo` when given); throws HloscopeError (HS_E_FORMAT)
+ * for any other text. */
+export function readMemory(text, hlo = '') { return JSON.parse(readMemoryJSON(text, hlo)); }
+
+/** One HLO type's layout in words with its padding (what `hloscope layout --json TYPE` prints). */
+export function layout(type) { return JSON.parse(textCall('_hsw_layout', type)); }
+
+/** A module's padding table (what `hloscope layouts --json FILE` prints). */
+export function layouts(text) {
+  const doc = parse(text);
+  try {
+    const p = core()._hsw_layouts(doc._handle()) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return JSON.parse(takeString(p));
+  } finally {
+    doc.free();
+  }
+}
