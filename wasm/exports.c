@@ -115,6 +115,7 @@ char *hsw_dumpset_compare(hs_dumpset *a, hs_dumpset *b) {
   char *r = hs_dumpset_compare_json(a, b, &last_error, &last_len);
   if (!r && !last_error.code) last_error.code = HS_E_NOMEM;
   return r;
+}
 
 /* Memory texts and layouts (layout.c, memory.c, buffers.c): no document is kept. */
 /* `hlo` (may be empty) is the module's optimized HLO: allocations and values are joined to its
