@@ -2,6 +2,7 @@
 //   <xla-drill skill="fusioncount|xray|...">   every drill kind (notebook/src/drills/kinds/)
 //   <xla-xray>                                 the notebook's fusion x-ray view
 //   <xla-pipeline>                             a dump folder's pass stepper (GYM·12's folder view)
+//   <xla-timeline>                             a profile's timeline (data = { timeline })
 //   <xla-path-progress>                        "the xla path · N/M", ticking itself
 //   <xla-memory>                               an XLA out-of-memory message or memory report in numbers
 //   <xla-padding>                              a module's padding table (layouts in words)
@@ -15,6 +16,7 @@ import './views/xla-xray.js';
 import './views/xla-pipeline.js';
 import './views/xla-memory.js';
 import './views/xla-padding.js';
+import './views/xla-timeline.js';
 
 defineDrill();
 definePathProgress();
