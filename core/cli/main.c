@@ -18,6 +18,8 @@
 
 #include "hloscope.h"
 
+int hs_cli_passes(int argc, char **argv); /* passes.c */
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hloscope <command> [--json] FILE...\n"
@@ -29,6 +31,9 @@ static void usage(FILE *f) {
           "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
           "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
           "                      .trace.json (a .gz file is decompressed first)\n"
+          "  passes PATH...      a dump folder (--xla_dump_to), its .tar.gz/.zip, or an `ls` listing:\n"
+          "                      modules, pass steps, pipelines, the layout watershed, per-step counts\n"
+          "  passes --compare A B  the passes only in A, only in B, and in both, per pipeline\n"
           "  layout 'TYPE'       one type's layout in words, with its padding (quote the type)\n"
           "  layouts FILE        a module's padding table: each value's tiled against logical size\n"
           "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
@@ -628,6 +633,7 @@ static int cmd_memory(const char *path, const char *hlo_path, int json) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "passes") == 0) return hs_cli_passes(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "timeline") == 0) return cmd_timeline(argc, argv);
   int json = 0;
   const char *args[4];

@@ -58,6 +58,14 @@ seed_dir() { # NAME PREFIX_BYTE GLOBS: up to 64 KB of each file (libFuzzer favou
 
 names=(parse)
 build fuzz_parse tests/fuzz/fuzz_parse.c
+# fuzz_dumpset: dump-folder names and listings (a leading split byte, then a listing)
+build fuzz_dumpset tests/fuzz/fuzz_dumpset.c
+mkdir -p "$out/seeds-dumpset"
+cp tests/fuzz/regressions/dumpset-* "$out/seeds-dumpset/" 2>/dev/null || true
+for f in fixtures/passes/*/*/FILES.txt fixtures/cpu-jax-0.4.38/attention/passes/FILES.txt; do
+  [ -f "$f" ] || continue
+  { printf '\x80'; cat "$f"; } >"$out/seeds-dumpset/$(echo "$f" | tr / _)"
+done
 # fuzz_parse: a leading split byte, then a real dump or profile
 seed_dir parse '\x80' fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/stablehlo.mlir ../shared/captures/tpu-v6e/* \
   fixtures/cpu-jax-0.4.38/{exp,softmax,scan}/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb \
@@ -76,11 +84,14 @@ if [ "${1:-}" = "--ci" ]; then
   # replay the regressions only (their seed pass under ASan costs minutes on 2 cores)
   echo "fuzz_parse: seed 1, 4000 runs"
   "$out/fuzz_parse" -seed=1 -runs=4000 $common "$out/seeds-parse" 2>&1 | tail -n 2
+  echo "fuzz_dumpset: seed 1, 1500 runs"
+  "$out/fuzz_dumpset" -seed=1 -runs=1500 -max_len=16384 -rss_limit_mb=2048 "$out/seeds-dumpset" 2>&1 | tail -n 2
   for name in "${names[@]:1}"; do
     echo "fuzz_$name: the regressions"
     "$out/fuzz_$name" $common tests/fuzz/regressions/* 2>&1 | tail -n 1
   done
 elif [ "${1:-}" = "--runs" ]; then
+  [ -z "${3:-}" ] || [ "$3" = dumpset ] && "$out/fuzz_dumpset" -runs="$2" -max_len=16384 -rss_limit_mb=2048 "$out/seeds-dumpset" 2>&1 | tail -n 3
   for name in "${names[@]}"; do
     [ -n "${3:-}" ] && [ "$3" != "$name" ] && continue
     mkdir -p "$out/corpus-$name"
@@ -88,6 +99,7 @@ elif [ "${1:-}" = "--runs" ]; then
     "$out/fuzz_$name" -runs="$2" $common "$out/corpus-$name" "$out/seeds-$name" 2>&1 | tail -n 5
   done
 else
+  "$out/fuzz_dumpset" -max_total_time="${1:-60}" -max_len=16384 -rss_limit_mb=2048 "$out/seeds-dumpset" 2>&1 | tail -n 3
   for name in "${names[@]}"; do
     mkdir -p "$out/corpus-$name"
     "$out/fuzz_$name" -max_total_time="${1:-60}" $common "$out/corpus-$name" "$out/seeds-$name" 2>&1 | tail -n 5
