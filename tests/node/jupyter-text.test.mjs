@@ -34,6 +34,7 @@ function cases() {
         out.push(['profile', path.join(d, p)], ['timeline', path.join(d, p)], ['timeline', path.join(d, p), '--hlo', hlo]);
       }
       const dump = path.join(d, 'dump');
+      if (existsSync(dump)) out.push(['passes', dump]);
       if (existsSync(dump)) {
         for (const f of readdirSync(dump).sort()) {
           if (/-(buffer-assignment|memory-usage-report)\.txt$/.test(f)) out.push(['memory', path.join(dump, f)], ['memory', path.join(dump, f), hlo]);
@@ -52,6 +53,17 @@ function cases() {
   if (existsSync(profiles)) {
     for (const f of readdirSync(profiles).sort()) if (f.endsWith('.xplane.pb')) out.push(['profile', path.join(profiles, f)], ['timeline', path.join(profiles, f)]);
   }
+  const passFx = path.join(root, 'fixtures/passes');
+  if (existsSync(passFx)) {
+    for (const v of readdirSync(passFx).sort()) {
+      for (const id of readdirSync(path.join(passFx, v)).sort()) {
+        const a = path.join(passFx, v, id, 'dump.tar.gz');
+        if (existsSync(a)) out.push(['passes', a]);
+      }
+    }
+  }
+  const listings = path.resolve(root, '../shared/captures/pass-names');
+  if (existsSync(listings)) for (const f of readdirSync(listings).sort()) if (f.endsWith('.txt')) out.push(['passes', path.join(listings, f)]);
   if (existsSync(memory)) {
     for (const f of readdirSync(memory).sort()) if (f.endsWith('.txt')) out.push(['memory', path.join(memory, f)]);
   }

@@ -82,6 +82,15 @@ def _memory_files(exc_or_text, hlo=None):
     return files, args
 
 
+def _passes_files(dump_dir):
+    # The CLI reads the folder (or archive, or listing) where it is: no copy, its own path.
+    path = Path(dump_dir).resolve()
+    if not path.exists():
+        raise FileNotFoundError(f"{dump_dir}: no such folder (give the --xla_dump_to folder, a .tar.gz/.zip of it, "
+                                "or a file holding its `ls` listing)")
+    return {}, [str(path)]
+
+
 # THE TABLE. To switch an entry on when its core analysis lands: name its CLI command and the
 # widget kind (and add that kind to src/widget.js), and delete `missing`. `files` returns the
 # files the command reads ({name: text or bytes}, the arguments in that order), or (files,
@@ -93,10 +102,7 @@ ANALYSES = {
     "timeline": Analysis(cli="timeline", widget="timeline", files=_timeline_files),
     "memory": Analysis(cli="memory", widget="memory", files=_memory_files),
     "decisions": Analysis(cli="decisions", widget="decisions", files=_decisions_file),
-    "passes": Analysis(
-        cli=None, widget=None, files=lambda dump_dir: {},
-        missing="a reader of --xla_dump_to folders and their pass pipelines (--xla_dump_hlo_pass_re) in the "
-                "core: issue 12, 'Dump folders and pass pipelines'"),
+    "passes": Analysis(cli="passes", widget="passes", files=lambda dump_dir: _passes_files(dump_dir)),
 }
 
 
@@ -155,6 +161,12 @@ class Result:
             if self.analysis.widget == "timeline":
                 kw.update(profile=self.files[first], profile_name=first, right=texts.get("after_optimizations.txt", ""),
                           program=self.args[self.args.index("--program") + 1] if "--program" in self.args else "")
+            elif self.analysis.widget == "passes":
+                path = Path(self.args[0])
+                if path.is_dir():
+                    kw.update(entries=_inputs.dump_entries(path), profile_name=path.name)
+                else:  # an archive or a listing: its bytes, read in the browser
+                    kw.update(profile=path.read_bytes(), profile_name=path.name)
             elif self.analysis.widget == "decisions":
                 kw.update(left=self.files[first], profile_name=first)
             elif self.analysis.widget == "memory":
@@ -222,7 +234,9 @@ def memory(exc_or_text, hlo=None) -> Result:
 
 
 def passes(dump_dir) -> Result:
-    """The pass pipeline of an ``--xla_dump_to`` folder."""
+    """The pass pipeline of an ``--xla_dump_to`` folder (``hloscope passes``): modules, pass steps,
+    pipelines, the layout watershed, per-step counts. ``dump_dir``: the folder, a .tar.gz/.tgz/
+    .tar/.zip of it, or a file holding its ``ls`` listing."""
     return _call("passes", dump_dir)
 
 

@@ -163,3 +163,26 @@ def decisions_file(what, *args, **kwargs):
     raise TypeError(
         f"hloscope cannot read a {type(what).__name__}: give a jaxpr (jax.make_jaxpr(f)(x)), a function with "
         "its arguments, a jax Lowered or Compiled, or the text of a jaxpr, StableHLO or HLO dump")
+
+
+def _wants_text(name: str) -> bool:
+    """The names whose text the core reads (passesWantsBytes of wasm/hloscope.mjs)."""
+    return (name.startswith("module_") and name.endswith(".txt")
+            and not name.endswith(("-buffer-assignment.txt", "-memory-usage-report.txt",
+                                   "-buffer-assignment-values.txt", "-live-range.txt")))
+
+
+def dump_entries(folder: Path, depth: int = 0, out=None):
+    """A dump folder's files as the CLI reads them (core/cli/passes.c, add_dir): every file under
+    it (8 levels), by its own name, with its text when the core reads it."""
+    out = [] if out is None else out
+    for p in sorted(folder.iterdir()):
+        if p.name.startswith("."):
+            continue
+        if p.is_dir():
+            if depth < 8:
+                dump_entries(p, depth + 1, out)
+        elif p.is_file():
+            text = p.read_text(encoding="utf-8", errors="replace") if _wants_text(p.name) else None
+            out.append({"name": p.name, "data": text})
+    return out

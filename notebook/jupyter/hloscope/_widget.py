@@ -17,7 +17,8 @@ class HloscopeWidget(anywidget.AnyWidget):
     profile = traitlets.Bytes(b"").tag(sync=True)
     profile_name = traitlets.Unicode("").tag(sync=True)
     program = traitlets.Unicode("").tag(sync=True)  # timeline: one program's name or id
-    sibling = traitlets.Bool(False).tag(sync=True)  # memory: `right` is the dump's own HLO (joined if it parses)
+    sibling = traitlets.Bool(False).tag(sync=True)
+    entries = traitlets.List([]).tag(sync=True)  # passes: a dump folder's files [{name, data}]  # memory: `right` is the dump's own HLO (joined if it parses)
 
     def __init__(self, **kwargs):
         if not ESM.is_file():

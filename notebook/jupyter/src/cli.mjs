@@ -9,11 +9,12 @@
 //   node cli.mjs profile [--json] FILE           (.xplane.pb, .trace.json, or gzipped: .gz)
 //   node cli.mjs timeline [--json] PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
 //   node cli.mjs memory [--json] FILE [HLO]      (a dump's report joins the HLO beside it)
+//   node cli.mjs passes [--json] PATH            (a dump folder, its .tar.gz/.tar/.zip, or an `ls` listing)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
 // Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HloscopeError, gunzip, load, parse, parseProfile, readMemoryJSON, xrayJSON } from '../../../wasm/hloscope.mjs';
+import { HloscopeError, gunzip, load, parse, parseProfile, passesJSON, passesWantsBytes, readArchive, readMemoryJSON, xrayJSON } from '../../../wasm/hloscope.mjs';
 
 let out = [];
 let err = [];
@@ -234,7 +235,7 @@ function humanXray(j, paths, texts) {
   });
 }
 
-const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|decisions|xray|profile|timeline|memory> [--json] FILE...\n';
+const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|decisions|xray|profile|timeline|memory|passes> [--json] FILE...\n';
 
 function readBytes(path) {
   return path === '-' ? readFileSync(0) : readFileSync(path);
@@ -335,12 +336,102 @@ async function memoryCmd(args) {
   }
 }
 
+/** human of core/cli/passes.c. */
+function humanPasses(j) {
+  for (const m of j.modules || []) {
+    const steps = m.steps || [];
+    const pipes = m.pipelines || [];
+    const target = typeof m.target === 'string';
+    let head = `module ${String(geti(m, 'id')).padStart(4, '0')} ${gets(m, 'name')} (${gets(m, 'backend')}${target ? ' ' : ''}${target ? m.target : ''}${m.backend_inferred === true ? ', inferred from the folder' : ''})`;
+    if (!steps.length) { line(`${head}: no pass steps`); continue; }
+    head += `: ${steps.length} steps over ${pipes.length} pipelines`;
+    if (Number.isInteger(m.watershed)) head += `, layout watershed at step ${m.watershed}`;
+    if (Number.isInteger(m.first_fusion)) head += `, first fusion at step ${m.first_fusion}`;
+    line(head);
+    line('  pipelines:');
+    for (const x of pipes) {
+      line('    ', pad(gets(x, 'name'), 44), ' ', pad(geti(x, 'steps'), 3, { left: false }), ' steps, ', pad(geti(x, 'runs'), 2, { left: false }),
+        ` run${geti(x, 'runs') === 1 ? ' ' : 's'}, ${(x.passes || []).length} passes`);
+    }
+    line('  steps:');
+    for (const x of steps) {
+      const c = x.counts;
+      const parts = ['    ', String(geti(x, 'n')).padStart(4, '0'), ' ', pad(gets(x, 'pipeline'), 40, { prec: 40 }), ' after ',
+        pad(gets(x, 'after'), 32, { prec: 32 }), ' before ', pad(gets(x, 'before'), 32, { prec: 32 })];
+      if (c && typeof c === 'object' && !Array.isArray(c)) {
+        parts.push(' ', pad(geti(c, 'instructions'), 5, { left: false }), ' instr ', pad(geti(c, 'fusion_ops'), 4, { left: false }), ' fusions');
+      }
+      if (geti(x, 'run') > 1) parts.push(` (run ${geti(x, 'run')})`);
+      line(...parts);
+      const d = x.diff;
+      if (d && typeof d === 'object' && !Array.isArray(d)) line(`         ${gets(d, 'sentence')}`);
+    }
+  }
+  const kinds = new Map();
+  for (const x of j.files || []) kinds.set(gets(x, 'kind'), (kinds.get(gets(x, 'kind')) || 0) + 1);
+  line(`files: ${(j.files || []).length}`);
+  for (const [k, n] of kinds) line('  ', pad(k, 48), ` ${n}`);
+  for (const w of j.warnings || []) line(`warning: ${gets(w, 'message')}`);
+}
+
+/** add_dir of core/cli/passes.c: every regular file under `dir` (8 levels), by its own name. */
+function dirEntries(dir, depth, out) {
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('.')) continue;
+    const p = `${dir}/${name}`;
+    let st;
+    try { st = statSync(p); } catch { continue; }
+    if (st.isDirectory()) { if (depth < 8) dirEntries(p, depth + 1, out); } else if (st.isFile()) {
+      out.push({ name, data: passesWantsBytes(name) && st.size <= 512 * 1024 * 1024 ? readFileSync(p) : null });
+    }
+  }
+  return out;
+}
+
+/** passes [--json] PATH: a folder, an archive of one, or a listing (hs_cli_passes, one path). */
+async function passesCmd(args) {
+  if (args.length !== 2) { stderr.write(USAGE); return { rc: 1 }; }
+  const path = args[1];
+  let st;
+  try { st = statSync(path); } catch (e) {
+    stderr.write(`hloscope: cannot read ${path}: ${e.message}\n`);
+    return { rc: 1 };
+  }
+  await load();
+  const label = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    let input;
+    if (st.isDirectory()) input = dirEntries(path, 0, []);
+    else {
+      const u = readFileSync(path);
+      const isArchive = (u[0] === 0x1f && u[1] === 0x8b) || u.readUInt32LE?.(0) === 0x04034b50
+        || (u.length >= 512 && u.subarray(257, 262).toString('latin1') === 'ustar');
+      if (isArchive) input = await readArchive(new Uint8Array(u.buffer, u.byteOffset, u.length));
+      else if (/\.(zip|tar|tgz|gz)$/.test(path)) {
+        stderr.write(`${path}:0:0: HS_E_FORMAT: not a readable archive (neither gzip, zip nor tar bytes)\n`);
+        return { rc: 2 };
+      } else input = u.toString('utf8');
+    }
+    return { text: passesJSON(input, { label }) };
+  } catch (e) {
+    if (!(e instanceof HloscopeError)) throw e;
+    stderr.write(`${path}:0:0: ${e.code}: ${e.message}\n`);
+    return { rc: e.code === 'HS_E_NOMEM' ? 1 : 2 };
+  }
+}
+
 async function main(argv) {
   if (argv[0] === 'timeline') return timelineCmd(argv);
   const json = argv.includes('--json');
   const args = argv.filter((a) => a !== '--json');
   const cmd = args[0];
   const human = { summary: humanSummary, fusions: humanFusions, spills: humanSpills, computations: humanComputations, decisions: humanDecisions };
+  if (cmd === 'passes') {
+    const r = await passesCmd(args);
+    if (r.rc !== undefined) return r.rc;
+    if (json) line(r.text); else humanPasses(JSON.parse(r.text));
+    return 0;
+  }
   if (cmd === 'memory') {
     const r = await memoryCmd(args);
     if (typeof r === 'number' || r.rc !== undefined) return typeof r === 'number' ? r : r.rc;

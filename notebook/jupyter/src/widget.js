@@ -16,6 +16,7 @@ import '../../src/views/xla-fusion-table.js';
 import '../../src/views/xla-summary.js';
 import '../../src/views/xla-timeline.js';
 import '../../src/views/xla-memory.js';
+import '../../src/views/xla-pipeline.js';
 
 function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -73,7 +74,7 @@ function core() {
 }
 
 async function show(model, box) {
-  const { gunzip, parse, parseProfile, readMemory, xray } = await core();
+  const { gunzip, parse, parseProfile, readArchive, readMemory, readPasses, xray } = await core();
   const kind = model.get('kind');
   const left = model.get('left') || null;
   const right = model.get('right') || null;
@@ -96,6 +97,20 @@ async function show(model, box) {
     } finally {
       doc.free();
     }
+  } else if (kind === 'passes') {
+    // `hloscope passes PATH`: the folder's files (entries), or an archive's or listing's bytes.
+    const label = model.get('profile_name');
+    let input = model.get('entries');
+    if (!input || !input.length) {
+      const dv = model.get('profile');
+      const u = new Uint8Array(dv.buffer, dv.byteOffset, dv.byteLength);
+      const archive = (u[0] === 0x1f && u[1] === 0x8b) || (u[0] === 0x50 && u[1] === 0x4b && u[2] === 3 && u[3] === 4)
+        || (u.length >= 512 && String.fromCharCode(...u.subarray(257, 262)) === 'ustar');
+      input = archive ? await readArchive(u) : new TextDecoder().decode(u);
+    }
+    const p = el('xla-pipeline', { 'data-testid': 'hloscope-passes' });
+    box.replaceChildren(p);
+    p.data = readPasses(input, { label });
   } else if (kind === 'decisions') {
     // `hloscope decisions FILE`: a jaxpr, StableHLO or optimized HLO.
     const doc = parse(left ?? '');
@@ -143,9 +158,9 @@ function render({ model, el: host }) {
     const where = e.line ? ` (${e.side ? `${e.side} side, ` : ''}line ${e.line}, column ${e.column})` : '';
     box.replaceChildren(el('pre', { 'data-testid': 'hloscope-error', style: 'color:#b3261e;white-space:pre-wrap', text: `hloscope: ${e.message}${where}` }));
   });
-  model.on('change:left change:right change:profile change:program', run);
+  model.on('change:left change:right change:profile change:program change:entries', run);
   run();
-  return () => model.off('change:left change:right change:profile change:program', run);
+  return () => model.off('change:left change:right change:profile change:program change:entries', run);
 }
 
 export default { render };
