@@ -161,6 +161,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
           'open("bcast.json.tmp", "w").write(json.dumps(n)); os.replace("bcast.json.tmp", "bcast.json")',
           'hloscope.decisions(closed)',
         ],
+        [`hloscope.passes(Path(${JSON.stringify(join(repoRoot, 'fixtures/passes/cpu-jax-0.4.38/mlp/dump.tar.gz'))}))`],
       ].map((lines, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source: lines.join('\n') })),
     };
     writeFileSync(join(work, 'xray.ipynb'), JSON.stringify(nb));
@@ -216,7 +217,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     await page.waitForFunction(() => {
       const w = window.jupyterapp?.shell?.currentWidget;
       const k = w?.sessionContext?.session?.kernel;
-      return w?.content?.widgets?.length === 8 && k?.connectionStatus === 'connected' && k?.status === 'idle';
+      return w?.content?.widgets?.length === 9 && k?.connectionStatus === 'connected' && k?.status === 'idle';
     }, null, { timeout: 120000 });
     const t1 = Date.now();
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
@@ -287,6 +288,12 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     assert.ok(bcast > 0 && dec.head.startsWith('jaxpr: '), dec.head);
     assert.equal(dec.kinds.filter((k) => k === 'broadcast').length, bcast, 'one broadcast row per broadcast_in_dim of jax\'s jaxpr');
     assert.deepEqual([...new Set(dec.kindColors)], [COPPER], 'kinds in copper');
+    const pipe = await page.waitForFunction(() => {
+      const p = document.querySelector('.jp-OutputArea xla-pipeline');
+      const t = p?.shadowRoot?.textContent ?? '';
+      return /jit_mlp/.test(t) ? t.slice(0, 300) : null;
+    }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
+    console.log(`passes: ${pipe.replace(/\s+/g, ' ').slice(0, 120)}`);
     // For a person to look at (build/ is git-ignored).
     await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
     await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });

@@ -176,7 +176,9 @@ def dump_entries(folder: Path, depth: int = 0, out=None):
     """A dump folder's files as the CLI reads them (core/cli/passes.c, add_dir): every file under
     it (8 levels), by its own name, with its text when the core reads it."""
     out = [] if out is None else out
-    for p in sorted(folder.iterdir()):
+    with os.scandir(folder) as it:  # the directory's own order, as the CLI's readdir(3)
+        paths = [Path(e.path) for e in it]
+    for p in paths:
         if p.name.startswith("."):
             continue
         if p.is_dir():

@@ -12,7 +12,7 @@
 //   node cli.mjs passes [--json] PATH            (a dump folder, its .tar.gz/.tar/.zip, or an `ls` listing)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
 // Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
-import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, opendirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HloscopeError, gunzip, load, parse, parseProfile, passesJSON, passesWantsBytes, readArchive, readMemoryJSON, xrayJSON } from '../../../wasm/hloscope.mjs';
 
@@ -376,7 +376,15 @@ function humanPasses(j) {
 
 /** add_dir of core/cli/passes.c: every regular file under `dir` (8 levels), by its own name. */
 function dirEntries(dir, depth, out) {
-  for (const name of readdirSync(dir)) {
+  // In the directory's own order, as readdir(3) gives it to the CLI (readdirSync sorts).
+  const names = [];
+  const d = opendirSync(dir);
+  try {
+    for (let e = d.readSync(); e; e = d.readSync()) names.push(e.name);
+  } finally {
+    d.closeSync();
+  }
+  for (const name of names) {
     if (name.startsWith('.')) continue;
     const p = `${dir}/${name}`;
     let st;
