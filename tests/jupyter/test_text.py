@@ -4,8 +4,8 @@ with the native CLI and with the wasm under Node; jax inputs of every accepted k
 of a fixture profile and of a fresh jax.profiler folder; the memory report of every real message
 in ../shared/captures/memory (read in place), of an XlaRuntimeError and of a dump's buffer
 assignment; the decisions of a jaxpr, Lowered and Compiled (counted against jax's own
-equations); the entries whose core analyses are missing raise NotImplementedError; no runner
-says so.
+equations); the passes of a dump folder, its archive and its listing; every entry is on, and
+one whose core analysis were missing would raise NotImplementedError; no runner says so.
 
 Environment: HLOSCOPE_TEST_CLI = the native CLI (build/native/hloscope); JAX_PLATFORMS=cpu;
 HLOSCOPE_SHARED = the shared folder (default: ../shared beside the repository).

@@ -6,6 +6,7 @@
     hloscope.timeline("/tmp/trace")          # a jax.profiler.trace folder: time per run, per op
     hloscope.memory(err)                     # an out-of-memory XlaRuntimeError read into numbers
     hloscope.decisions(jax.make_jaxpr(f)(x)) # upcasts, broadcasts, remat marks, transposes
+    hloscope.passes("/tmp/dump")             # an --xla_dump_to folder: the pass pipeline, step by step
 
 Each call returns a Result: a widget in a notebook (the wasm core runs in the browser; nothing
 is fetched), readable text in a terminal (``str()``: the native CLI, else the wasm under Node),
