@@ -105,6 +105,10 @@ hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
     memset(d->warn_counts, 0, sizeof d->warn_counts);
     hs_doc_warn(d, HS_W_SKIPPED_LINE, 0, 0, "%u more warnings like the ones above were not listed", n);
   }
+  if (rc == 0 && d->nomem) {
+    rc = HS_E_NOMEM;
+    hs_set_error(err, rc, NULL, 0, "out of memory while recording a warning");
+  }
   if (rc) {
     if (!err->code) hs_set_error(err, rc, d, 0, "%s", hs_code_message(rc));
     hs_doc_free(d);
@@ -115,15 +119,62 @@ hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
 
 void hs_doc_free(hs_doc *d) {
   if (!d) return;
-  free(d->lines);
-  free(d->comps);
-  free(d->instrs);
-  free(d->operands);
-  free(d->calls);
-  free(d->modules);
-  free(d->warnings);
+#define HS_DA_(type, field) free(d->field);
+  HS_DOC_ARRAYS(HS_DA_)
+#undef HS_DA_
   hs_arena_free(&d->arena);
   free(d);
+}
+
+const hs_hlo_instr hs_hlo_none;
+
+/* ---- builders shared by the text readers ----------------------------------------------- */
+int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line) {
+  bool ok;
+  hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
+  if (!ok) return -1;
+  memset(m, 0, sizeof *m);
+  m->name = name;
+  m->line = line;
+  m->first_comp = d->n_comps;
+  m->entry = -1;
+  return (int32_t)d->n_modules - 1;
+}
+
+int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t line, uint8_t role) {
+  bool ok;
+  hs_comp *c = HS_VEC_PUSH(d->comps, d->n_comps, d->cap_comps, ok);
+  if (!ok) return -1;
+  memset(c, 0, sizeof *c);
+  c->name = name;
+  c->line = line;
+  c->module = module;
+  c->first = d->n_instrs;
+  c->root = -1;
+  c->fused_by = -1;
+  c->role = role;
+  d->modules[module].comp_count++;
+  return (int32_t)d->n_comps - 1;
+}
+
+void hs_doc_close_comp(hs_doc *d, uint32_t comp, uint32_t end_line) {
+  hs_comp *c = &d->comps[comp];
+  c->count = d->n_instrs - c->first;
+  if (end_line) c->end_line = end_line;
+}
+
+hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opcode, uint32_t line, uint32_t comp) {
+  bool ok;
+  hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
+  if (!ok) return NULL;
+  memset(in, 0, sizeof *in);
+  in->name = name;
+  in->opcode = opcode;
+  in->line = line;
+  in->comp = comp;
+  in->op_first = d->n_operands;
+  in->call_first = d->n_calls;
+  return in;
 }
 
 hs_format hs_doc_format(const hs_doc *d) { return d ? d->format : HS_FORMAT_UNKNOWN; }
