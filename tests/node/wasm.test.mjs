@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fixtureDirs } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
@@ -21,15 +22,10 @@ if (api) await api.load();
 function inputs() {
   const files = [];
   if (hasCaptures) for (const f of readdirSync(captures).sort()) files.push(path.join(captures, f));
-  const fx = path.join(root, 'fixtures');
-  if (existsSync(fx)) {
-    for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-')).sort()) {
-      for (const id of readdirSync(path.join(fx, v)).sort()) {
-        for (const name of ['after_optimizations.txt', 'stablehlo.mlir', 'stablehlo.debug.mlir']) {
-          const p = path.join(fx, v, id, name);
-          if (existsSync(p) && statSync(p).size < 4e6) files.push(p);
-        }
-      }
+  for (const { dir } of fixtureDirs()) {
+    for (const name of ['after_optimizations.txt', 'stablehlo.mlir', 'stablehlo.debug.mlir']) {
+      const p = path.join(dir, name);
+      if (existsSync(p) && statSync(p).size < 4e6) files.push(p);
     }
   }
   return files;
@@ -42,15 +38,10 @@ function pairs() {
       out.push([path.join(captures, `${p}.stablehlo.mlir`), path.join(captures, `${p}.after_optimizations.trimmed.txt`)]);
     }
   }
-  const fx = path.join(root, 'fixtures');
-  if (existsSync(fx)) {
-    for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-')).sort()) {
-      for (const id of readdirSync(path.join(fx, v)).sort()) {
-        const l = path.join(fx, v, id, 'stablehlo.mlir');
-        const r = path.join(fx, v, id, 'after_optimizations.txt');
-        if (existsSync(l) && existsSync(r)) out.push([l, r]);
-      }
-    }
+  for (const { dir } of fixtureDirs()) {
+    const l = path.join(dir, 'stablehlo.mlir');
+    const r = path.join(dir, 'after_optimizations.txt');
+    if (existsSync(l) && existsSync(r)) out.push([l, r]);
   }
   return out;
 }
