@@ -191,7 +191,7 @@ static void read_metadata(hlo_parser *P, hs_hlo_instr *h, size_t s, size_t e) {
       size_t q = p + 15;
       uint64_t v = 0;
       while (q < e && t[q] >= '0' && t[q] <= '9') v = v * 10 + (uint64_t)(t[q++] - '0');
-      h->has_frame_ref = 1;
+      if (!P->first_ref_line) P->first_ref_line = P->line_no;
       P->d->frame_refs++;
       if (v > P->module_frames && P->module_frames > 0) {
         if (!P->d->frame_refs_dangling) P->d->first_dangling_line = P->line_no;
@@ -554,7 +554,6 @@ static int read_instr_line(hlo_parser *P, size_t r, bool root) {
   P->kind = HS_LINE_INSTR;
   hs_instr *in = &d->instrs[P->ref];
   if (root) d->comps[P->comp].root = (int32_t)P->ref;
-  if (d->hlo[P->ref].has_frame_ref && !P->first_ref_line) P->first_ref_line = P->line_no;
   if (partial)
     hs_doc_warn(d, HS_W_TRUNCATED, P->line_no, 1, "instruction %.*s at line %u is cut short (truncated dump?): read what was there",
                 (int)in->name.len, P->t + in->name.off, P->line_no);

@@ -138,7 +138,6 @@ typedef struct {
   hs_slice custom_call_target;
   hs_slice op_name;          /* metadata op_name (without quotes) */
   hs_slice backend_config;   /* raw value (JSON object or quoted string) */
-  uint8_t has_frame_ref;     /* metadata has stack_frame_id= */
 } hs_hlo_instr;
 
 typedef struct {
