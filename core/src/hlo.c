@@ -605,27 +605,27 @@ static int read_statement(hlo_parser *P) {
   return 0;
 }
 
-/* Records the line, and the continuation lines of a statement printed across lines. Returns
- * the start of the next line to read (P->len at the end). */
-static size_t add_lines(hlo_parser *P, int *rc) {
+/* Records the line, and the continuation lines of a statement printed across lines; sets
+ * *next to the start of the next line to read (P->len at the end). */
+static int add_lines(hlo_parser *P, size_t *next) {
   hs_doc *d = P->d;
   const char *t = P->t;
   size_t len = P->len;
-  *rc = 0;
-  if (!hs_doc_add_line(d, (uint32_t)P->ls, P->kind, P->ref)) return *rc = oom(P), len;
-  if (P->stmt_end > P->le) {
-    size_t r = P->le + 1;
-    while (r < P->stmt_end && r < len) {
-      if (!hs_doc_add_line(d, (uint32_t)r, HS_LINE_CONT, P->ref)) return *rc = oom(P), len;
-      const char *n2 = memchr(t + r, '\n', len - r);
-      if (!n2) break;
-      r = (size_t)(n2 - t) + 1;
-    }
-    if (P->stmt_end >= len) return len;
-    const char *n3 = memchr(t + P->stmt_end, '\n', len - P->stmt_end);
-    return n3 ? (size_t)(n3 - t) + 1 : len;
+  if (!hs_doc_add_line(d, (uint32_t)P->ls, P->kind, P->ref)) return oom(P);
+  if (P->stmt_end <= P->le) {
+    *next = P->last ? len : P->le + 1;
+    return 0;
   }
-  return P->last ? len : P->le + 1;
+  size_t r = P->le + 1;
+  while (r < P->stmt_end && r < len) {
+    if (!hs_doc_add_line(d, (uint32_t)r, HS_LINE_CONT, P->ref)) return oom(P);
+    const char *n2 = memchr(t + r, '\n', len - r);
+    if (!n2) break;
+    r = (size_t)(n2 - t) + 1;
+  }
+  const char *n3 = P->stmt_end < len ? memchr(t + P->stmt_end, '\n', len - P->stmt_end) : NULL;
+  *next = n3 ? (size_t)(n3 - t) + 1 : len;
+  return 0;
 }
 
 /* The warnings that need the whole text: a computation left open, frame references. */
@@ -707,8 +707,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       case L_CLOSE: rc = read_close_brace(&P); break;
       default: rc = read_statement(&P); break;
     }
-    if (rc) return rc;
-    p = add_lines(&P, &rc);
+    if (!rc) rc = add_lines(&P, &p);
     if (rc) return rc;
   }
   return finish(&P);
