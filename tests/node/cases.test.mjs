@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { caseDirs, root } from './fixtures.mjs';
+import { caseFolders, repoRoot as root } from '../fixtures.mjs';
 
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
@@ -29,7 +29,7 @@ function walk(value, steps) {
   return v;
 }
 
-for (const c of caseDirs()) {
+for (const c of caseFolders()) {
   test(`case ${c.name}`, { skip: !wasmBuilt && 'wasm not built (npm run build:wasm)' }, (t) => {
     const input = readInput(c.dir);
     if (input.skip) return t.skip(input.skip);

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { fixtureCases } from '../fixtures.mjs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { fixtureDirs } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const built = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
@@ -17,11 +17,12 @@ test('hbm_bytes (read + written) agrees with XLA cost_analysis "bytes accessed" 
   let n = 0;
   let exact = 0;
   const off = [];
-  for (const { set: v, id, dir } of fixtureDirs()) {
-    if (!existsSync(path.join(dir, 'oracle.json'))) continue;
-    const xla = JSON.parse(readFileSync(path.join(dir, 'oracle.json'), 'utf8')).cost_analysis?.['bytes accessed'];
+  for (const c of fixtureCases()) {
+    const { set: v, id } = c;
+    if (!c.file('oracle.json')) continue;
+    const xla = JSON.parse(readFileSync(c.file('oracle.json'), 'utf8')).cost_analysis?.['bytes accessed'];
     if (!xla) continue;
-    const doc = api.parse(readFileSync(path.join(dir, 'after_optimizations.txt'), 'utf8'));
+    const doc = api.parse(readFileSync(c.file('after_optimizations.txt'), 'utf8'));
     const { read, written } = doc.spills().hbm_bytes;
     doc.free();
     const ratio = (read + written) / xla;
