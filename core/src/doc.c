@@ -163,20 +163,6 @@ void hs_doc_close_comp(hs_doc *d, uint32_t comp, uint32_t end_line) {
   if (end_line) c->end_line = end_line;
 }
 
-hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opcode, uint32_t line, uint32_t comp) {
-  bool ok;
-  hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
-  if (!ok) return NULL;
-  memset(in, 0, sizeof *in);
-  in->name = name;
-  in->opcode = opcode;
-  in->line = line;
-  in->comp = comp;
-  in->op_first = d->n_operands;
-  in->call_first = d->n_calls;
-  return in;
-}
-
 hs_format hs_doc_format(const hs_doc *d) { return d ? d->format : HS_FORMAT_UNKNOWN; }
 size_t hs_doc_line_count(const hs_doc *d) { return d ? d->n_lines : 0; }
 size_t hs_doc_instruction_count(const hs_doc *d) { return d ? d->n_instrs : 0; }

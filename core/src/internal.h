@@ -254,8 +254,20 @@ int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t lin
  * leaves it open-ended (a dump cut inside it). */
 void hs_doc_close_comp(hs_doc *d, uint32_t comp, uint32_t end_line);
 /* An instruction of computation `comp` (zeroed; operands and calls start at the ends of those
- * arrays). The pointer is valid until the next push. */
-hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opcode, uint32_t line, uint32_t comp);
+ * arrays). The pointer is valid until the next push. Inline: the readers' hottest builder. */
+static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opcode, uint32_t line, uint32_t comp) {
+  bool ok;
+  hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
+  if (!ok) return NULL;
+  memset(in, 0, sizeof *in);
+  in->name = name;
+  in->opcode = opcode;
+  in->line = line;
+  in->comp = comp;
+  in->op_first = d->n_operands;
+  in->call_first = d->n_calls;
+  return in;
+}
 bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);
 /* Records a warning (past HS_MAX_WARNINGS_PER_CODE per code, only counts it); out of memory
  * sets d->nomem. */
