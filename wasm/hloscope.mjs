@@ -6,6 +6,7 @@
 //   doc.fusions(); doc.spills(); doc.summary(); doc.free();
 //   xray(stablehloText, optimizedHloText);
 //   const prof = parseProfile(bytes);   // .xplane.pb or trace JSON bytes (gunzip .gz first)
+//   prof.timeline({ hlo, stablehlo, program });   // per-run envelope, per-op share, async pairs
 //   prof.summary(); prof.free();
 //
 // Results are plain objects decoded from the JSON the core writes (the CLI's --json prints the
@@ -188,6 +189,11 @@ class HloDocument {
     if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
     return JSON.parse(takeString(p));
   }
+  /** The wasm handle, for module-internal calls (layouts). */
+  _handle() {
+    if (!this.#doc) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this document was freed' });
+    return this.#doc;
+  }
   summary() { return JSON.parse(this.json('summary')); }
   fusions() { return JSON.parse(this.json('fusions')); }
   spills() { return JSON.parse(this.json('spills')); }
@@ -259,6 +265,33 @@ class Profile {
     return takeString(p);
   }
   summary() { return JSON.parse(this.json()); }
+  /**
+   * The raw timeline JSON: byte for byte what `hloscope timeline --json PROFILE [...]` prints.
+   * options: { hlo?: string (an optimized HLO dump), stablehlo?: string, program?: string | number }.
+   */
+  timelineJSON(options = {}) {
+    if (!this.#p) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this profile was freed' });
+    const m = core();
+    const ptrs = [];
+    try {
+      const text = (t) => {
+        if (t == null || t === '') return [0, 0];
+        const r = writeText(t);
+        ptrs.push(r[0]);
+        return r;
+      };
+      const [hp, hl] = text(options.hlo);
+      const [sp, sl] = text(options.stablehlo);
+      const [pp] = options.program == null || options.program === '' ? [0] : text(`${options.program}\0`);
+      const p = m._hsw_profile_timeline(this.#p, hp, hl, sp, sl, pp) >>> 0;
+      if (!p) throw lastError();
+      return takeString(p);
+    } finally {
+      for (const p of ptrs) m._free(p);
+    }
+  }
+  /** The timeline: programs, rows per op, async pairs, the reading (see `Timeline` in hloscope.d.ts). */
+  timeline(options = {}) { return JSON.parse(this.timelineJSON(options)); }
   free() {
     if (!this.#p) return;
     profileRegistry?.unregister(this);
@@ -295,4 +328,62 @@ export async function gunzip(bytes) {
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const stream = new Blob([u8]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// ---- memory texts and layouts (issue 14) ------------------------------------------------------
+
+function textCall(fn, text) {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  try {
+    const p = m[fn](ptr, len) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(ptr);
+  }
+}
+
+/** The raw JSON of an XLA out-of-memory message, buffer assignment or memory-usage report
+ * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO, joins
+ * allocations and values to its instructions. */
+export function readMemoryJSON(text, hlo = '') {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  let hp = 0;
+  let hl = 0;
+  try {
+    [hp, hl] = writeText(hlo ?? '');
+  } catch (e) {
+    m._free(ptr);
+    throw e;
+  }
+  try {
+    const p = m._hsw_memory(ptr, len, hp, hl) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(ptr);
+    m._free(hp);
+  }
+}
+
+/** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt
+ * into numbers (joined to the optimized HLO `hlo` when given); throws HloscopeError (HS_E_FORMAT)
+ * for any other text. */
+export function readMemory(text, hlo = '') { return JSON.parse(readMemoryJSON(text, hlo)); }
+
+/** One HLO type's layout in words with its padding (what `hloscope layout --json TYPE` prints). */
+export function layout(type) { return JSON.parse(textCall('_hsw_layout', type)); }
+
+/** A module's padding table (what `hloscope layouts --json FILE` prints). */
+export function layouts(text) {
+  const doc = parse(text);
+  try {
+    const p = core()._hsw_layouts(doc._handle()) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return JSON.parse(takeString(p));
+  } finally {
+    doc.free();
+  }
 }

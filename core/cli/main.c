@@ -3,6 +3,8 @@
  *   hloscope summary FILE        hloscope fusions FILE      hloscope spills FILE
  *   hloscope computations FILE   hloscope xray LEFT RIGHT   (--json for JSON; FILE may be -)
  *   hloscope profile FILE        (.xplane.pb, .trace.json, or either gzipped: .gz is gunzipped here)
+ *   hloscope layout 'TYPE'       hloscope layouts FILE      hloscope memory FILE
+ *   hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
  *
  * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
  * other failures (a file that cannot be read, bad usage). */
@@ -26,6 +28,14 @@ static void usage(FILE *f) {
           "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
           "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
           "                      .trace.json (a .gz file is decompressed first)\n"
+          "  layout 'TYPE'       one type's layout in words, with its padding (quote the type)\n"
+          "  layouts FILE        a module's padding table: each value's tiled against logical size\n"
+          "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
+          "                      *-memory-usage-report.txt read into numbers, joined to the\n"
+          "                      optimized HLO (HLO, or the dump's own beside FILE)\n"
+          "  timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]\n"
+          "                      per program: runs and envelope; per op: time per run, share,\n"
+          "                      kind, who wrote it, its HLO line; async copies: hidden or exposed\n"
           "  version             print the version\n"
           "  registry            the formats, result kinds and codes the core knows (JSON)\n"
           "\n"
@@ -284,12 +294,14 @@ static void human_profile(json_t *j, const char *path) {
   print_warnings(json_object_get(j, "warnings"), path);
 }
 
-static int cmd_profile(const char *path, int json) {
+/* Reads and parses a profile (gunzipping .gz); NULL with *rc set (message on stderr). */
+static hs_profile *load_profile(const char *path, int *rc) {
   size_t len = 0;
   char *data = read_all(path, &len);
   if (!data) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
-    return 1;
+    *rc = 1;
+    return NULL;
   }
   size_t pl = strlen(path);
   if (pl > 3 && strcmp(path + pl - 3, ".gz") == 0) {
@@ -298,7 +310,8 @@ static int cmd_profile(const char *path, int json) {
     free(data);
     if (!raw) {
       fprintf(stderr, "%s:0:0: HS_E_FORMAT: not a readable gzip stream\n", path);
-      return 2;
+      *rc = 2;
+      return NULL;
     }
     data = raw;
     len = n;
@@ -308,8 +321,95 @@ static int cmd_profile(const char *path, int json) {
   free(data);
   if (!p) {
     fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
-    return err.code == HS_E_NOMEM ? 1 : 2;
+    *rc = err.code == HS_E_NOMEM ? 1 : 2;
   }
+  return p;
+}
+
+static void human_timeline(json_t *j, const char *path) {
+  size_t i;
+  json_t *x;
+  char a[32], b[32];
+  json_array_foreach(json_object_get(j, "programs"), i, x) {
+    fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
+    printf("program %s (id %s): %lld runs, %s per run\n", gets(x, "name"), gets(x, "program_id"), geti(x, "runs"), a);
+  }
+  printf("\n  %-12s %6s %7s %-10s %-9s %-32s %s\n", "per run", "share", "count", "kind", "by", "op", "program");
+  json_array_foreach(json_object_get(j, "rows"), i, x) {
+    fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
+    printf("  %-12s %5.1f%% %7lld %-10s %-9s %-32s %s\n", a, 100.0 * json_number_value(json_object_get(x, "share")),
+           geti(x, "occurrences"), gets(x, "kind"), gets(x, "written_by"), gets(x, "name"), gets(x, "module"));
+    json_t *h = json_object_get(x, "hlo");
+    if (json_is_object(h)) printf("               line %lld: %.100s\n", geti(h, "line"), gets(h, "text"));
+  }
+  json_t *as = json_object_get(j, "async");
+  if (json_array_size(as)) printf("\nasync pairs (per run):\n");
+  json_array_foreach(as, i, x) {
+    fmt_ps((unsigned long long)geti(x, "hidden_ps"), b, sizeof b);
+    printf("  %s -> %s: %s (hidden %s)\n", gets(x, "start"), gets(x, "done"), gets(x, "sentence"), b);
+  }
+  printf("\n%s\n", gets(j, "reading"));
+  print_warnings(json_object_get(j, "warnings"), path);
+}
+
+/* hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] */
+static int cmd_timeline(int argc, char **argv) {
+  const char *path = NULL, *hlo_path = NULL, *shlo_path = NULL, *program = NULL;
+  int json = 0;
+  for (int i = 2; i < argc; i++) {
+    const char **opt = strcmp(argv[i], "--hlo") == 0         ? &hlo_path
+                       : strcmp(argv[i], "--stablehlo") == 0 ? &shlo_path
+                       : strcmp(argv[i], "--program") == 0   ? &program
+                                                             : NULL;
+    if (opt && i + 1 < argc) *opt = argv[++i];
+    else if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (!opt && !path && argv[i][0] != '-') path = argv[i];
+    else {
+      usage(stderr);
+      return 1;
+    }
+  }
+  if (!path) {
+    usage(stderr);
+    return 1;
+  }
+  int rc = 0;
+  hs_profile *p = load_profile(path, &rc);
+  if (!p) return rc;
+  input h = {0}, s = {0};
+  if ((hlo_path && (rc = open_input(&h, hlo_path)) != 0) || (shlo_path && (rc = open_input(&s, shlo_path)) != 0)) {
+    close_input(&h);
+    close_input(&s);
+    hs_profile_free(p);
+    return rc;
+  }
+  hs_timeline_options opt = {h.doc, s.doc, program};
+  size_t n = 0;
+  char *out = hs_profile_timeline_json(p, &opt, &n);
+  hs_profile_free(p);
+  close_input(&h);
+  close_input(&s);
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    return 1;
+  }
+  if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    human_timeline(j, path);
+    json_decref(j);
+  }
+  hs_free(out);
+  return 0;
+}
+
+static int cmd_profile(const char *path, int json) {
+  int rc = 0;
+  hs_profile *p = load_profile(path, &rc);
+  if (!p) return rc;
   size_t n = 0;
   char *out = hs_profile_json(p, &n);
   hs_profile_free(p);
@@ -353,7 +453,162 @@ static void human_xray(json_t *j, const char *lpath, const char *rpath, const ch
   }
 }
 
+/* ---- layouts and memory ---------------------------------------------------------------- */
+static void human_bytes(long long b, char *buf, size_t cap) {
+  static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)b;
+  int k = 0;
+  while (v >= 1024 && k < 4) v /= 1024, k++;
+  if (k == 0) snprintf(buf, cap, "%lld B", b);
+  else snprintf(buf, cap, "%.2f %s", v, u[k]);
+}
+
+static int print_result(char *out, size_t n, int json, void (*human)(json_t *)) {
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    return 1;
+  }
+  if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    human(j);
+    json_decref(j);
+  }
+  hs_free(out);
+  return 0;
+}
+
+static void human_layout(json_t *j) {
+  char a[32], b[32], c[32];
+  human_bytes(geti(j, "logical_bytes"), a, sizeof a);
+  human_bytes(geti(j, "padded_bytes"), b, sizeof b);
+  human_bytes(geti(j, "padding_bytes"), c, sizeof c);
+  printf("%s\n%s\n", gets(j, "type"), gets(j, "words"));
+  printf("logical %s (%lld bytes), laid out %s (%lld bytes): padding %s (%lld bytes)\n", a, geti(j, "logical_bytes"), b,
+         geti(j, "padded_bytes"), c, geti(j, "padding_bytes"));
+}
+
+static void human_layouts(json_t *j) {
+  char a[32], b[32], c[32];
+  human_bytes(geti(j, "padding_bytes"), c, sizeof c);
+  human_bytes(geti(j, "padded_bytes"), b, sizeof b);
+  printf("%lld values, laid out %s, of which padding %s\n", geti(j, "values"), b, c);
+  printf("%12s %12s %6s  %-28s %s\n", "padding", "padded", "line", "value", "type");
+  size_t i;
+  json_t *r;
+  json_array_foreach(json_object_get(j, "rows"), i, r) {
+    human_bytes(geti(r, "padding_bytes"), a, sizeof a);
+    human_bytes(geti(r, "padded_bytes"), b, sizeof b);
+    printf("%12s %12s %6lld  %-28s %s\n", a, b, geti(r, "line"), gets(r, "name"), gets(r, "type"));
+  }
+}
+
+static void human_memory(json_t *j) {
+  char a[32];
+  printf("%s (%s)\n", gets(j, "kind"), gets(j, "backend"));
+  static const char *keys[] = {"requested_bytes", "used_bytes", "capacity_bytes", "exceeded_bytes"};
+  for (int i = 0; i < 4; i++) {
+    json_t *v = json_object_get(j, keys[i]);
+    if (!json_is_integer(v)) continue;
+    human_bytes(json_integer_value(v), a, sizeof a);
+    printf("  %-16s %14lld  %s\n", keys[i], (long long)json_integer_value(v), a);
+  }
+  const char *k;
+  json_t *v;
+  json_object_foreach(json_object_get(j, "totals"), k, v) {
+    human_bytes(json_integer_value(v), a, sizeof a);
+    printf("  total %-30s %14lld  %s\n", k, (long long)json_integer_value(v), a);
+  }
+  size_t i;
+  json_t *al;
+  json_array_foreach(json_object_get(j, "allocations"), i, al) {
+    if (i == 20) {
+      printf("  ... %zu more\n", json_array_size(json_object_get(j, "allocations")) - 20);
+      break;
+    }
+    human_bytes(geti(al, "bytes"), a, sizeof a);
+    printf("%4lld. %12s  %-12s %s  %s  %s\n", geti(al, "rank"), a, gets(al, "kind"), gets(al, "shape"), gets(al, "label"),
+           gets(al, "source"));
+  }
+  printf("%s\n", gets(j, "explanation"));
+  json_t *w;
+  json_array_foreach(json_object_get(j, "warnings"), i, w) {
+    printf("warning: %lld:%lld: %s\n", geti(w, "line"), geti(w, "column"), gets(w, "message"));
+  }
+}
+
+static int cmd_layout(const char *type, int json) {
+  hs_error err;
+  size_t n = 0;
+  char *out = hs_layout_json(type, strlen(type), &err, &n);
+  if (!out && err.code != HS_E_NOMEM) {
+    fprintf(stderr, "type:%u:%u: %s: %s\n", err.line, err.col, hs_code_name(err.code), err.message);
+    return 2;
+  }
+  return print_result(out, n, json, human_layout);
+}
+
+/* The optimized HLO beside a dump's report: module_X.after_optimizations-buffer-assignment.txt
+ * -> module_X.after_optimizations.txt. */
+static char *sibling_hlo(const char *path) {
+  static const char *suffixes[] = {"-buffer-assignment-values.txt", "-buffer-assignment.txt", "-memory-usage-report.txt"};
+  size_t pl = strlen(path);
+  for (int i = 0; i < 3; i++) {
+    size_t sl = strlen(suffixes[i]);
+    if (pl > sl && strcmp(path + pl - sl, suffixes[i]) == 0) {
+      char *h = malloc(pl + 8);
+      if (!h) return NULL;
+      memcpy(h, path, pl - sl);
+      strcpy(h + pl - sl, ".txt");
+      FILE *f = fopen(h, "rb");
+      if (f) {
+        fclose(f);
+        return h;
+      }
+      free(h);
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+static int cmd_memory(const char *path, const char *hlo_path, int json) {
+  input in = {0}, hlo = {0};
+  int rc = read_input(&in, path);
+  if (rc) return rc;
+  char *auto_hlo = hlo_path ? NULL : sibling_hlo(path);
+  if (hlo_path || auto_hlo) {
+    rc = open_input(&hlo, hlo_path ? hlo_path : auto_hlo);
+    if (rc && hlo_path) {
+      free(in.text);
+      close_input(&hlo);
+      return rc;
+    }
+    if (rc) { /* a sibling that does not parse is only not joined */
+      close_input(&hlo);
+      memset(&hlo, 0, sizeof hlo);
+    }
+  }
+  free(auto_hlo);
+  hs_error err;
+  size_t n = 0;
+  char *out = hs_memory_join_json(in.text, in.len, hlo.doc, &err, &n);
+  close_input(&hlo);
+  if (!out && err.code != HS_E_NOMEM) {
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
+    free(in.text);
+    return 2;
+  }
+  rc = print_result(out, n, json, human_memory);
+  free(in.text);
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "timeline") == 0) return cmd_timeline(argc, argv);
   int json = 0;
   const char *args[4];
   int nargs = 0;
@@ -396,6 +651,13 @@ int main(int argc, char **argv) {
     }
     return cmd_profile(args[1], json);
   }
+  if (strcmp(cmd, "layout") == 0 || strcmp(cmd, "memory") == 0) {
+    if (nargs != 2 && !(nargs == 3 && cmd[0] == 'm')) {
+      usage(stderr);
+      return 1;
+    }
+    return cmd[0] == 'l' ? cmd_layout(args[1], json) : cmd_memory(args[1], nargs == 3 ? args[2] : NULL, json);
+  }
   int is_xray = strcmp(cmd, "xray") == 0;
   if ((is_xray && nargs != 3) || (!is_xray && nargs != 2)) {
     usage(stderr);
@@ -407,6 +669,7 @@ int main(int argc, char **argv) {
   else if (strcmp(cmd, "fusions") == 0) fn = hs_fusions_json, human = human_fusions;
   else if (strcmp(cmd, "spills") == 0) fn = hs_spills_json, human = human_spills;
   else if (strcmp(cmd, "computations") == 0) fn = hs_computations_json, human = human_computations;
+  else if (strcmp(cmd, "layouts") == 0) fn = hs_layouts_json, human = human_layouts;
   else if (!is_xray) {
     fprintf(stderr, "hloscope: unknown command '%s'\n", cmd);
     usage(stderr);

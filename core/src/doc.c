@@ -99,12 +99,7 @@ hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
   if (!err) err = &local;
   int rc = READERS[f].parse(d, err);
   if (rc == 0) rc = hs_resolve(d);
-  if (rc == 0 && d->warn_suppressed) {
-    uint32_t n = d->warn_suppressed;
-    d->warn_suppressed = 0;
-    memset(d->warn_counts, 0, sizeof d->warn_counts);
-    hs_doc_warn(d, HS_W_SKIPPED_LINE, 0, 0, "%u more warnings like the ones above were not listed", n);
-  }
+  if (rc == 0) hs_diag_finish(&d->diag, &d->arena, HS_W_SKIPPED_LINE);
   if (rc == 0 && d->nomem) {
     rc = HS_E_NOMEM;
     hs_set_error(err, rc, NULL, 0, "out of memory while recording a warning");
@@ -122,6 +117,7 @@ void hs_doc_free(hs_doc *d) {
 #define HS_DA_(type, field) free(d->field);
   HS_DOC_ARRAYS(HS_DA_)
 #undef HS_DA_
+  hs_diag_free(&d->diag);
   hs_arena_free(&d->arena);
   free(d);
 }

@@ -9,6 +9,7 @@
 
 #include "hloscope.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -184,17 +185,33 @@ enum {
   HS_WARNING_MAP(HS_WX_)
 #undef HS_WX_
 };
-enum { /* HS_W_COUNT: the codes are listed in increasing order */
-#define HS_WX_(name, value) name##_COUNT_ = value,
-  HS_WARNING_MAP(HS_WX_)
-#undef HS_WX_
-  HS_W_COUNT /* one past the largest code */
-};
 const char *hs_warning_name(int code);
 #define HS_MAX_WARNINGS_PER_CODE 20
 
+/* ---- diagnostics (diag.c): one piece shared by every model (documents, profiles, ...) -- */
+/* Warnings in an arena, at most HS_MAX_WARNINGS_PER_CODE listed per code (the rest only
+ * counted, then summarised once by hs_diag_finish), and whether memory ran out on the way. */
+#define HS_DIAG_CODES 32
+#define HS_DIAG_FIELDS                                                                       \
+  hs_warning *warnings;                                                                      \
+  uint32_t n_warnings, cap_warnings;                                                         \
+  uint32_t warn_counts[HS_DIAG_CODES]; /* per code; past the limit they are only counted */ \
+  uint32_t warn_suppressed;                                                                  \
+  bool nomem;
+typedef struct hs_diag {
+  HS_DIAG_FIELDS
+} hs_diag;
+/* Adds a warning (line/col 0 when the input has no lines). False when memory ran out; then
+ * g->nomem is set too, so callers may check once at the end. */
+bool hs_diag_warn(hs_diag *g, hs_arena *a, int code, uint32_t line, uint32_t col, const char *fmt, ...);
+bool hs_diag_vwarn(hs_diag *g, hs_arena *a, int code, uint32_t line, uint32_t col, const char *fmt, va_list ap);
+/* Lists the count of suppressed warnings once, under `code`, and resets the counters. */
+void hs_diag_finish(hs_diag *g, hs_arena *a, int code);
+void hs_diag_free(hs_diag *g);
+
 /* The growable arrays of a document, one line each: X(element type, field). Gives the fields
- * `type *field; uint32_t n_field, cap_field;` of struct hs_doc, and hs_doc_free frees them all. */
+ * `type *field; uint32_t n_field, cap_field;` of struct hs_doc, and hs_doc_free frees them all.
+ * The warnings are in the document's hs_diag (below). */
 #define HS_DOC_ARRAYS(X)      \
   X(hs_line, lines)           \
   X(hs_comp, comps)           \
@@ -202,8 +219,7 @@ const char *hs_warning_name(int code);
   X(hs_hlo_instr, hlo)        \
   X(hs_operand, operands)     \
   X(hs_call, calls)           \
-  X(hs_module, modules)       \
-  X(hs_warning, warnings)
+  X(hs_module, modules)
 
 struct hs_doc {
   const char *text;
@@ -216,10 +232,13 @@ struct hs_doc {
   uint32_t n_##field, cap_##field;
   HS_DOC_ARRAYS(HS_DA_)
 #undef HS_DA_
-
-  uint32_t warn_counts[HS_W_COUNT]; /* per code; past HS_MAX_WARNINGS_PER_CODE they are only counted */
-  uint32_t warn_suppressed;
-  bool nomem; /* memory ran out while recording a warning: hs_parse fails with HS_E_NOMEM */
+  /* diagnostics: one hs_diag, also reachable by its field names (d->warnings, ...) */
+  union {
+    hs_diag diag;
+    struct {
+      HS_DIAG_FIELDS
+    };
+  };
 
   /* HLO only: frame tables */
   uint32_t stack_frames;    /* entries in StackFrames tables */

@@ -133,29 +133,10 @@ void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const
 }
 
 void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...) {
-  if (code >= 0 && code < HS_W_COUNT && d->warn_counts[code]++ >= HS_MAX_WARNINGS_PER_CODE) {
-    d->warn_suppressed++;
-    return;
-  }
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  hs_diag_vwarn(&d->diag, &d->arena, code, line, col, fmt, ap); /* OOM: d->nomem */
   va_end(ap);
-  if (n < 0) return; /* an encoding error in the format: nothing to record */
-  if ((size_t)n >= sizeof buf) n = (int)sizeof buf - 1;
-  char *m = hs_arena_alloc(&d->arena, (size_t)n + 1);
-  bool ok = m != NULL;
-  hs_warning *w = ok ? HS_VEC_PUSH(d->warnings, d->n_warnings, d->cap_warnings, ok) : NULL;
-  if (!ok) {
-    d->nomem = true;
-    return;
-  }
-  memcpy(m, buf, (size_t)n + 1);
-  w->code = code;
-  w->line = line;
-  w->col = col;
-  w->message = m;
 }
 
 void hs_warn_truncated_line(hs_doc *d, uint32_t line) {

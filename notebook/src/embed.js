@@ -1,7 +1,10 @@
 // dist/hloscope-drills.js: one classic script for course pages. It registers
 //   <xla-drill skill="fusioncount|xray|...">   every drill kind (notebook/src/drills/kinds/)
 //   <xla-xray>                                 the notebook's fusion x-ray view
+//   <xla-timeline>                             a profile's timeline (data = { timeline })
 //   <xla-path-progress>                        "the xla path · N/M", ticking itself
+//   <xla-memory>                               an XLA out-of-memory message or memory report in numbers
+//   <xla-padding>                              a module's padding table (layouts in words)
 // and exposes `window.hloscope.drills` (streaks: get, export, import; registerKind).
 // Everything (the wasm core, the captures) is inside the script: no request leaves the page.
 import { defineDrill, XlaDrill } from './drills/xla-drill.js';
@@ -9,6 +12,9 @@ import { definePathProgress, XlaPathProgress } from './drills/path-progress.js';
 import { registerKind } from './drills/registry.js';
 import * as streaks from './streaks.js';
 import './views/xla-xray.js';
+import './views/xla-memory.js';
+import './views/xla-padding.js';
+import './views/xla-timeline.js';
 
 defineDrill();
 definePathProgress();

@@ -77,6 +77,13 @@ export function sideBuffers(side) {
 export function analyzeText(api, text) {
   const { starts, maxLen } = lineStarts(text);
   const out = { format: sniffFormat(text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
+  // An XLA memory text (out-of-memory message, buffer assignment, usage report) is no document:
+  // the core reads it into numbers (readMemory), and its dump cell offers the memory view.
+  if (!out.format && api.detectFormat?.(text) === 'memory') {
+    out.format = 'memory';
+    try { out.memory = api.readMemory(text); } catch (e) { out.error = errorInfo(e); }
+    return out;
+  }
   let doc;
   // Several modules in one text: a module that fails is left out (its lines blanked, so line
   // numbers hold) and named in module_errors; the others are read.
