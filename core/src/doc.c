@@ -56,6 +56,7 @@ hs_format hs_detect_format(const char *text, size_t len) {
       best_score = score;
       best = (hs_format)f;
     }
+    if (best_score >= 100) break; /* certain: no later format can win (ties go to the first) */
   }
   return best;
 }
