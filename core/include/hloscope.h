@@ -67,7 +67,8 @@ typedef struct hs_error {
  *   int detect_fn(const char *text, size_t len, size_t first): 0 = not this format, else a
  *     confidence 1..100 (100 = certain); `first` is the offset of the first byte that is not
  *     blank, a // comment or a byte order mark. hs_detect_format picks the highest (the first
- *     listed on a tie).
+ *     listed on a tie) and stops at the first 100, so a detector that must scan far into the
+ *     text (not just its head) runs only when no earlier format is certain; keep it cheap.
  *   int parse_fn(hs_doc *d, hs_error *err): fills a fresh document; 0 or a negative HS_E_*.
  *     A format whose reader builds another model (not lines and computations) names
  *     hs_parse_not_document: hs_parse then fails with HS_E_FORMAT and says so.
