@@ -216,6 +216,7 @@ struct hs_doc {
 int hs_parse_hlo_text(hs_doc *d, hs_error *err);
 int hs_parse_stablehlo_text(hs_doc *d, hs_error *err);
 int hs_parse_jaxpr_text(hs_doc *d, hs_error *err);
+int hs_detect_llvm(const char *text, size_t len, size_t first); /* llvm.c: 0 or a confidence */
 
 /* Helpers shared by parsers and analyses. */
 bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);
