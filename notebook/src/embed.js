@@ -1,6 +1,7 @@
 // dist/hloscope-drills.js: one classic script for course pages. It registers
 //   <xla-drill skill="fusioncount|xray|...">   every drill kind (notebook/src/drills/kinds/)
 //   <xla-xray>                                 the notebook's fusion x-ray view
+//   <xla-levels>                               one fusion at three levels (HLO, no-opt LLVM, optimized LLVM)
 //   <xla-path-progress>                        "the xla path · N/M", ticking itself
 // and exposes `window.hloscope.drills` (streaks: get, export, import; registerKind).
 // Everything (the wasm core, the captures) is inside the script: no request leaves the page.
@@ -9,6 +10,7 @@ import { definePathProgress, XlaPathProgress } from './drills/path-progress.js';
 import { registerKind } from './drills/registry.js';
 import * as streaks from './streaks.js';
 import './views/xla-xray.js';
+import './views/xla-levels.js';
 
 defineDrill();
 definePathProgress();
