@@ -22,16 +22,10 @@ int hsw_doc_format(const hs_doc *d) { return (int)hs_doc_format(d); }
 
 void hsw_doc_free(hs_doc *d) { hs_doc_free(d); }
 
-/* kind: 0 summary, 1 fusions, 2 spills, 3 computations */
+/* kind: an hs_kind (HS_KIND_MAP; JS reads the ids from hsw_registry_json) */
 char *hsw_result(const hs_doc *d, int kind) {
   last_len = 0;
-  switch (kind) {
-    case 0: return hs_summary_json(d, &last_len);
-    case 1: return hs_fusions_json(d, &last_len);
-    case 2: return hs_spills_json(d, &last_len);
-    case 3: return hs_computations_json(d, &last_len);
-    default: return NULL;
-  }
+  return hs_kind_json(d, kind, &last_len);
 }
 
 size_t hsw_result_len(void) { return last_len; }
@@ -98,6 +92,16 @@ char *hsw_profile_json(const hs_profile *p) {
 void hsw_profile_free(hs_profile *p) { hs_profile_free(p); }
 
 void hsw_free(void *p) { free(p); }
+
+/* The registry (formats, result kinds, codes) as JSON, read once by wasm/hloscope.mjs at load():
+ * malloc'd like every result (length in hsw_result_len, free with hsw_free). */
+char *hsw_registry_json(void) {
+  last_len = 0;
+  return hs_registry_json(&last_len);
+}
+
+/* The format of a text (an hs_format id: the registry's formats[id]). */
+int hsw_detect(const char *text, size_t len) { return (int)hs_detect_format(text, len); }
 
 /* LLVM IR (issue 15): one call reads the .ll text, and the optimized HLO when hn > 0 (to join
  * kernels to fusions), returns the JSON and frees both models. On an error the last error's

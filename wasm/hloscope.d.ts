@@ -220,6 +220,26 @@ export function parseProfile(bytes: Uint8Array | ArrayBuffer): ProfileHandle;
 /** Gunzips bytes with DecompressionStream('gzip') (Node 18+, Chromium, Firefox, Safari 16.4+). */
 export function gunzip(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array>;
 
+/** The core's registry, read from the wasm at `load()` (C: HS_FORMAT_MAP, HS_KIND_MAP,
+ * HS_ERROR_MAP, HS_WARNING_MAP). Every format, result kind and code JS knows comes from here. */
+export interface Registry {
+  version: string;
+  /** id = the C hs_format value; document: read by `parse()` (false: a reader of its own). */
+  formats: { id: number; name: string; label: string; document: boolean }[];
+  /** The result kinds of `HloDocument.json(kind)`. */
+  kinds: { id: number; name: string }[];
+  /** Error codes, the JS-only ones (HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM) included. */
+  codes: { name: string; value: number; message: string }[];
+  /** Warning codes (Warning.code). */
+  warnings: { name: string; value: number }[];
+}
+
+/** The registry (frozen). Needs `load()`. */
+export function registry(): Registry;
+
+/** The format the core detects for a text, as `parse()` would: a registry format name, "unknown" when none. Needs `load()`. */
+export function detectFormat(text: string): Format | "unknown" | string;
+
 // ---- LLVM IR ---------------------------------------------------------------------------------
 
 /** A loop as LLVM's LoopInfo finds it. */

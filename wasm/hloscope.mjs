@@ -12,11 +12,13 @@
 // same bytes). No view into wasm memory is kept across calls: memory growth replaces it.
 import createHloscopeCore from './gen/hloscope_core.mjs';
 
-const KINDS = { summary: 0, fusions: 1, spills: 2, computations: 3 };
-const FORMATS = ['unknown', 'hlo', 'stablehlo', 'jaxpr'];
-
 let loading = null;
 let M = null;
+// The core's registry (formats, result kinds, codes), read from the wasm once at load(): no
+// format, kind or code table is copied into JS. KINDS: name -> id; FORMATS: id -> name.
+let REGISTRY = null;
+let KINDS = null;
+let FORMATS = null;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8');
 
@@ -49,7 +51,14 @@ export function load(options = {}) {
           // a single-file build (wasm inlined) needs nothing
         }
       }
-      M = await createHloscopeCore(opts);
+      const m = await createHloscopeCore(opts);
+      M = m;
+      try {
+        readRegistry();
+      } catch (e) {
+        M = null;
+        throw e;
+      }
     })();
     loading.catch(() => { loading = null; });
   }
@@ -64,6 +73,44 @@ function core() {
 }
 
 export function version() { return core().UTF8ToString(core()._hsw_version()); }
+
+function readRegistry() {
+  const p = M._hsw_registry_json() >>> 0;
+  if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory reading the registry' });
+  REGISTRY = deepFreeze(JSON.parse(takeString(p)));
+  KINDS = Object.fromEntries(REGISTRY.kinds.map((k) => [k.name, k.id]));
+  FORMATS = [];
+  for (const f of REGISTRY.formats) FORMATS[f.id] = f.name;
+}
+
+function deepFreeze(o) {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/**
+ * The core's registry, as the wasm hands it over: { version, formats: [{id, name, label,
+ * document}], kinds: [{id, name}], codes: [{name, value, message}], warnings: [{name, value}] }.
+ * Frozen; every format, result kind and error code JS knows comes from here.
+ */
+export function registry() {
+  core();
+  return REGISTRY;
+}
+
+/** The format of a text as the core detects it: a registry format name ('hlo', 'stablehlo', 'jaxpr', 'unknown', ...). */
+export function detectFormat(text) {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  try {
+    return FORMATS[m._hsw_detect(ptr, len)] || 'unknown';
+  } finally {
+    m._free(ptr);
+  }
+}
 
 /** Copies a JS string into wasm memory as UTF-8 without quadratic copies; returns [ptr, len]. */
 function writeText(text) {
@@ -111,7 +158,7 @@ function lastError() {
   return new HloscopeError(info, side);
 }
 
-const registry = typeof FinalizationRegistry !== 'undefined'
+const docFinalizer = typeof FinalizationRegistry !== 'undefined'
   ? new FinalizationRegistry(({ doc, text }) => { if (M) { M._hsw_doc_free(doc); M._free(text); } })
   : null;
 
@@ -123,13 +170,13 @@ class HloDocument {
     this.#doc = doc;
     this.#text = text;
     this.#format = FORMATS[core()._hsw_doc_format(doc)] || 'unknown';
-    registry?.register(this, { doc, text }, this);
+    docFinalizer?.register(this, { doc, text }, this);
   }
   get format() { return this.#format; }
   /** The raw JSON text of a result, byte for byte what `hloscope <kind> --json` prints. */
   json(kind) {
     if (!this.#doc) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this document was freed' });
-    if (!(kind in KINDS)) throw new HloscopeError({ code: 'HS_E_ARG', message: `unknown result kind ${kind}` });
+    if (!Object.hasOwn(KINDS, kind)) throw new HloscopeError({ code: 'HS_E_ARG', message: `unknown result kind ${kind}` });
     const p = core()._hsw_result(this.#doc, KINDS[kind]) >>> 0;
     if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
     return takeString(p);
@@ -147,7 +194,7 @@ class HloDocument {
   computations() { return JSON.parse(this.json('computations')); }
   free() {
     if (!this.#doc) return;
-    registry?.unregister(this);
+    docFinalizer?.unregister(this);
     core()._hsw_doc_free(this.#doc);
     core()._free(this.#text);
     this.#doc = 0;

@@ -31,6 +31,7 @@ static void usage(FILE *f) {
           "                      after_optimizations HLO, or the dump folder holding it) each kernel\n"
           "                      is joined to its fusion and what the lowering dropped is listed\n"
           "  version             print the version\n"
+          "  registry            the formats, result kinds and codes the core knows (JSON)\n"
           "\n"
           "FILE may be - for standard input. --json prints the JSON the JS API returns.\n"
           "Get the inputs from jax: jax.jit(f).lower(x).as_text() (StableHLO) and\n"
@@ -544,6 +545,15 @@ int main(int argc, char **argv) {
   const char *cmd = args[0];
   if (strcmp(cmd, "version") == 0) {
     printf("hloscope %s\n", HS_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "registry") == 0) {
+    size_t n = 0;
+    char *r = hs_registry_json(&n);
+    if (!r) return 1;
+    fwrite(r, 1, n, stdout);
+    fputc('\n', stdout);
+    hs_free(r);
     return 0;
   }
   if (strcmp(cmd, "profile") == 0) {

@@ -22,7 +22,9 @@ extern "C" {
 
 #define HS_VERSION "0.1.0"
 
-/* Error codes, generated from one list (name, value, default message). */
+/* Error codes, generated from one list (name, value, default message). The last four are
+ * raised by the JS side only (wasm/hloscope.mjs, the notebook); they are listed here so that one
+ * registry (hs_registry_json) names every code JS can see. */
 #define HS_ERROR_MAP(X)                                                          \
   X(HS_OK, 0, "no error")                                                        \
   X(HS_E_NOMEM, -1, "out of memory")                                             \
@@ -31,7 +33,11 @@ extern "C" {
   X(HS_E_EMPTY, -4, "empty input")                                               \
   X(HS_E_TOO_LARGE, -5, "input too large")                                       \
   X(HS_E_ARG, -6, "invalid argument")                                            \
-  X(HS_E_UNSUPPORTED, -7, "not supported for this format")
+  X(HS_E_UNSUPPORTED, -7, "not supported for this format")                     \
+  X(HS_E_FREED, -8, "this object was freed")                                     \
+  X(HS_E_NOT_LOADED, -9, "the WebAssembly core is not loaded: call `await load()` first") \
+  X(HS_E_NOTFOUND, -10, "no such item")                                          \
+  X(HS_E_NOWASM, -11, "the WebAssembly core is missing from this build")
 
 typedef enum {
 #define HS_X_(name, value, msg) name = value,
@@ -53,10 +59,37 @@ typedef struct hs_error {
   char message[256];
 } hs_error;
 
-typedef enum { HS_FORMAT_UNKNOWN = 0, HS_FORMAT_HLO, HS_FORMAT_STABLEHLO, HS_FORMAT_JAXPR } hs_format;
+/* The formats hloscope recognises, one line each: X(ID, name, label, detect_fn, parse_fn).
+ * A new format is one line here plus its own .c file in core/src (nothing in JS: the wasm hands
+ * this list to wasm/hloscope.mjs, see hs_registry_json). The public expansion gives hs_format
+ * (HS_FORMAT_<ID>), hs_format_name and hs_format_label; core/src/internal.h declares the two
+ * functions from the same list:
+ *   int detect_fn(const char *text, size_t len, size_t first): 0 = not this format, else a
+ *     confidence 1..100 (100 = certain); `first` is the offset of the first byte that is not
+ *     blank, a // comment or a byte order mark. hs_detect_format picks the highest (the first
+ *     listed on a tie).
+ *   int parse_fn(hs_doc *d, hs_error *err): fills a fresh document; 0 or a negative HS_E_*.
+ *     A format whose reader builds another model (not lines and computations) names
+ *     hs_parse_not_document: hs_parse then fails with HS_E_FORMAT and says so.
+ * UNKNOWN must stay first (value 0); its detect_fn, hs_detect_none, never matches. */
+#define HS_FORMAT_MAP(X)                                                                          \
+  X(UNKNOWN, "unknown", "unknown format", hs_detect_none, hs_parse_not_document)                 \
+  X(HLO, "hlo", "HLO", hs_detect_hlo, hs_parse_hlo_text)                                         \
+  X(STABLEHLO, "stablehlo", "StableHLO", hs_detect_stablehlo, hs_parse_stablehlo_text)           \
+  X(JAXPR, "jaxpr", "jaxpr", hs_detect_jaxpr, hs_parse_jaxpr_text)                              \
+  X(LLVM, "llvm", "LLVM IR", hs_detect_llvm, hs_parse_not_document)
 
-/* "hlo", "stablehlo", "jaxpr" or "unknown"; static strings. */
+typedef enum {
+#define HS_FX_(id, name, label, detect_fn, parse_fn) HS_FORMAT_##id,
+  HS_FORMAT_MAP(HS_FX_)
+#undef HS_FX_
+  HS_FORMAT_COUNT
+} hs_format;
+
+/* The format's name ("hlo", "stablehlo", "jaxpr", "unknown") and label ("StableHLO"); static
+ * strings ("unknown" / "unknown format" for a value outside the list). */
 const char *hs_format_name(hs_format f);
+const char *hs_format_label(hs_format f);
 
 /* Guesses the format from the first meaningful line of the text. */
 hs_format hs_detect_format(const char *text, size_t len);
@@ -94,6 +127,32 @@ char *hs_summary_json(const hs_doc *doc, size_t *len);
 char *hs_fusions_json(const hs_doc *doc, size_t *len);
 char *hs_spills_json(const hs_doc *doc, size_t *len);
 char *hs_computations_json(const hs_doc *doc, size_t *len);
+
+/* The result kinds over one document, one line each: X(ID, name, json_fn). A new analysis over
+ * hs_doc adds one line here (and its json_fn above); the wasm and JS read the list from
+ * hs_registry_json. Gives hs_kind (HS_KIND_<ID>). */
+#define HS_KIND_MAP(X)                              \
+  X(SUMMARY, "summary", hs_summary_json)            \
+  X(FUSIONS, "fusions", hs_fusions_json)            \
+  X(SPILLS, "spills", hs_spills_json)               \
+  X(COMPUTATIONS, "computations", hs_computations_json)
+
+typedef enum {
+#define HS_KX_(id, name, json_fn) HS_KIND_##id,
+  HS_KIND_MAP(HS_KX_)
+#undef HS_KX_
+  HS_KIND_COUNT
+} hs_kind;
+
+/* "summary", ...; NULL for a value outside the list. */
+const char *hs_kind_name(int kind);
+/* The result of that kind (what its json_fn gives); NULL for an unknown kind or on OOM. */
+char *hs_kind_json(const hs_doc *doc, int kind, size_t *len);
+
+/* The registry as JSON, for the wasm boundary and tools: {"version", "formats":[{"id","name",
+ * "label","document"}], "kinds":[{"id","name"}], "codes":[{"name","value","message"}],
+ * "warnings":[{"name","value"}]}. Malloc'd: free with hs_free; NULL on allocation failure. */
+char *hs_registry_json(size_t *len);
 
 /* The x-ray of a pair: `left` is what XLA received (StableHLO, or any format), `right` what it
  * decided (optimized HLO). Both documents are only read. `left` may be NULL: the x-ray of a lone

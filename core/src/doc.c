@@ -1,4 +1,4 @@
-/* Documents: format detection, the parse entry point, name resolution and computation roles. */
+/* Documents: format detection (over HS_FORMAT_MAP), the parse entry point, name resolution and computation roles. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -16,32 +16,48 @@ static size_t skip_blank(const char *t, size_t len, size_t p) {
   }
 }
 
-hs_format hs_detect_format(const char *text, size_t len) {
-  if (!text) return HS_FORMAT_UNKNOWN;
+/* Each format's detect and parse functions, in HS_FORMAT_MAP order (index = hs_format). */
+static const struct {
+  int (*detect)(const char *text, size_t len, size_t first);
+  int (*parse)(hs_doc *d, hs_error *err);
+} READERS[HS_FORMAT_COUNT] = {
+#define HS_FX_(id, name, label, detect_fn, parse_fn) {detect_fn, parse_fn},
+    HS_FORMAT_MAP(HS_FX_)
+#undef HS_FX_
+};
+
+int hs_detect_none(const char *text, size_t len, size_t first) { return 0; }
+
+int hs_parse_not_document(hs_doc *d, hs_error *err) {
+  hs_set_error(err, HS_E_FORMAT, d, 0,
+               "this is %s, not a document of computations and instructions: read it with its own "
+               "entry point (see README.md)",
+               hs_format_label(d->format));
+  return HS_E_FORMAT;
+}
+
+/* The offset of the first byte that is not blank, a // comment or a UTF-8 byte order mark. */
+static size_t first_meaningful(const char *text, size_t len) {
   size_t p = skip_blank(text, len, 0);
-  /* a UTF-8 byte order mark */
   if (len - p >= 3 && (uint8_t)text[p] == 0xEF && (uint8_t)text[p + 1] == 0xBB && (uint8_t)text[p + 2] == 0xBF)
     p = skip_blank(text, len, p + 3);
+  return p;
+}
+
+hs_format hs_detect_format(const char *text, size_t len) {
+  if (!text) return HS_FORMAT_UNKNOWN;
+  size_t p = first_meaningful(text, len);
   if (p >= len) return HS_FORMAT_UNKNOWN;
-  if (hs_starts(text, len, p, "HloModule") || hs_starts(text, len, p, "ENTRY ") || hs_starts(text, len, p, "FileNames"))
-    return HS_FORMAT_HLO;
-  if (hs_starts(text, len, p, "module") || hs_starts(text, len, p, "func.func") || hs_starts(text, len, p, "#loc") ||
-      hs_starts(text, len, p, "\"builtin.module\"") || hs_starts(text, len, p, "#map") || hs_starts(text, len, p, "func @"))
-    return HS_FORMAT_STABLEHLO;
-  if (hs_starts(text, len, p, "{ lambda") || hs_starts(text, len, p, "{lambda") || hs_starts(text, len, p, "let "))
-    return HS_FORMAT_JAXPR;
-  /* a computation without a module line: "%name (" / "name {" */
-  size_t q = p;
-  if (q < len && text[q] == '%') q++;
-  size_t s = q;
-  while (q < len && (text[q] == '_' || text[q] == '.' || text[q] == '-' || (text[q] >= 'a' && text[q] <= 'z') ||
-                     (text[q] >= 'A' && text[q] <= 'Z') || (text[q] >= '0' && text[q] <= '9')))
-    q++;
-  if (q > s) {
-    while (q < len && text[q] == ' ') q++;
-    if (q < len && (text[q] == '(' || text[q] == '{')) return HS_FORMAT_HLO;
+  hs_format best = HS_FORMAT_UNKNOWN;
+  int best_score = 0;
+  for (int f = 0; f < HS_FORMAT_COUNT; f++) {
+    int score = READERS[f].detect(text, len, p);
+    if (score > best_score) {
+      best_score = score;
+      best = (hs_format)f;
+    }
   }
-  return HS_FORMAT_UNKNOWN;
+  return best;
 }
 
 hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
@@ -81,12 +97,7 @@ hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
   d->format = f;
   hs_error local;
   if (!err) err = &local;
-  int rc;
-  switch (f) {
-    case HS_FORMAT_HLO: rc = hs_parse_hlo_text(d, err); break;
-    case HS_FORMAT_STABLEHLO: rc = hs_parse_stablehlo_text(d, err); break;
-    default: rc = hs_parse_jaxpr_text(d, err); break;
-  }
+  int rc = READERS[f].parse(d, err);
   if (rc == 0) rc = hs_resolve(d);
   if (rc == 0 && d->warn_suppressed) {
     uint32_t n = d->warn_suppressed;

@@ -431,6 +431,22 @@ static void close_comp(hlo_parser *P) {
   P->comp = -1;
 }
 
+/* "HloModule", "ENTRY " or a frame table at the start: certain. A bare computation header
+ * ("%name (" or "name {", a module without its HloModule line): likely. */
+int hs_detect_hlo(const char *text, size_t len, size_t p) {
+  if (hs_starts(text, len, p, "HloModule") || hs_starts(text, len, p, "ENTRY ") || hs_starts(text, len, p, "FileNames"))
+    return 100;
+  size_t q = p;
+  if (q < len && text[q] == '%') q++;
+  size_t s = q;
+  while (q < len && is_name_char(text[q])) q++;
+  if (q > s) {
+    while (q < len && text[q] == ' ') q++;
+    if (q < len && (text[q] == '(' || text[q] == '{')) return 50;
+  }
+  return 0;
+}
+
 int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   hlo_parser P = {d, err, d->text, d->len, -1, -1, 0, 0, 0, false};
   /* reserve for typical dumps (a line per ~80 bytes, an instruction per ~160) so the arrays

@@ -212,11 +212,13 @@ struct hs_doc {
   uint32_t first_dangling_line;
 };
 
-/* Parsers (each fills a fresh document; return 0 or a negative HS_E* and fill err). */
-int hs_parse_hlo_text(hs_doc *d, hs_error *err);
-int hs_parse_stablehlo_text(hs_doc *d, hs_error *err);
-int hs_parse_jaxpr_text(hs_doc *d, hs_error *err);
-int hs_detect_llvm(const char *text, size_t len, size_t first); /* llvm.c: 0 or a confidence */
+/* Each format's detect and parse functions, declared from HS_FORMAT_MAP (hloscope.h says what
+ * they return). A parser fills a fresh document: d->text, d->len and d->format are set. */
+#define HS_FX_(id, name, label, detect_fn, parse_fn)          \
+  int detect_fn(const char *text, size_t len, size_t first); \
+  int parse_fn(hs_doc *d, hs_error *err);
+HS_FORMAT_MAP(HS_FX_)
+#undef HS_FX_
 
 /* Helpers shared by parsers and analyses. */
 bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);

@@ -172,7 +172,13 @@ static int64_t parse_int(const char *t, size_t end, size_t p, bool *ok) {
  * the first meaningful byte; 0 otherwise. */
 int hs_detect_llvm(const char *t, size_t len, size_t first) {
   size_t p = first;
-  if (hs_starts(t, len, 0, "; ModuleID = ")) return 100;
+  /* ';' comment lines ("; ModuleID = ...", "; Function Attrs: ...") and blank lines first */
+  for (int k = 0; k < 64 && p < len && (t[p] == ';' || t[p] == '\n' || t[p] == ' ' || t[p] == '\r' || t[p] == '\t'); k++) {
+    if (hs_starts(t, len, p, "; ModuleID = ")) return 100;
+    if (t[p] == ';')
+      while (p < len && t[p] != '\n') p++;
+    while (p < len && (t[p] == '\n' || t[p] == ' ' || t[p] == '\r' || t[p] == '\t')) p++;
+  }
   static const char *const heads[] = {"source_filename = ", "target datalayout = ", "target triple = ",
                                       "define ", "declare "};
   for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)

@@ -101,15 +101,6 @@ const char *hs_warning_name(int code) {
   return "HS_W_UNKNOWN";
 }
 
-const char *hs_format_name(hs_format f) {
-  switch (f) {
-    case HS_FORMAT_HLO: return "hlo";
-    case HS_FORMAT_STABLEHLO: return "stablehlo";
-    case HS_FORMAT_JAXPR: return "jaxpr";
-    default: return "unknown";
-  }
-}
-
 void hs_free(void *p) { free(p); }
 
 /* ---- positions ------------------------------------------------------------------------- */

@@ -84,6 +84,19 @@ static void test_nest(void **state) {
   json_decref(j);
 }
 
+static void test_registry(void **state) {
+  (void)state;
+  /* the registry line: LLVM IR is detected, and hs_parse sends it to its own reader */
+  assert_int_equal(hs_detect_format(NEST, strlen(NEST)), HS_FORMAT_LLVM);
+  const char *commented = "; Function Attrs: uwtable\ndefine ptr @k(ptr %0) {\n  ret ptr null\n}\n";
+  assert_int_equal(hs_detect_format(commented, strlen(commented)), HS_FORMAT_LLVM);
+  assert_string_equal(hs_format_name(HS_FORMAT_LLVM), "llvm");
+  hs_error err;
+  assert_null(hs_parse(NEST, strlen(NEST), &err));
+  assert_int_equal(err.code, HS_E_FORMAT);
+  assert_non_null(strstr(err.message, "LLVM IR"));
+}
+
 static void test_not_llvm(void **state) {
   (void)state;
   hs_error err;
@@ -171,7 +184,7 @@ static void test_torture(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_not_llvm),
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_not_llvm),
                                      cmocka_unit_test(test_truncated), cmocka_unit_test(test_torture)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

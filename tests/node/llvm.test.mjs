@@ -86,4 +86,8 @@ test('bad input: a cut file keeps the functions before the cut; HLO is not LLVM 
   const hlo = readFileSync(path.join(root, 'fixtures/levels/cpu-jax-0.4.38/add/module_0001.jit_add.cpu_after_optimizations.txt'), 'utf8');
   assert.throws(() => api.readLlvm(hlo), (e) => e.code === 'HS_E_FORMAT' && /not LLVM IR/.test(e.message) && e.side === 'left' && e.line === 1);
   assert.throws(() => api.readLlvm(text, 'not hlo at all {'), (e) => e.side === 'right');
+  // the registry knows the format: detectFormat names it, parse() points elsewhere
+  assert.equal(api.detectFormat(text), 'llvm');
+  assert.ok(api.registry().formats.some((f) => f.name === 'llvm' && f.document === false));
+  assert.throws(() => api.parse(text), (e) => e.code === 'HS_E_FORMAT' && /LLVM IR/.test(e.message));
 });
