@@ -284,7 +284,7 @@ export interface LlvmDropped {
   function: string;
   hlo: string;
   opcode: string;
-  shapes: { hlo_operands: (string | null)[]; hlo_result: string | null; llvm_pointer_params: number; llvm_getelementptr: number; llvm_index_ops: number };
+  shapes: { hlo_operands: (string | null)[]; hlo_result: string | null; llvm_pointer_params: number; llvm_pointer_loads: number; llvm_getelementptr: number; llvm_index_ops: number };
   layouts: { hlo_layouts: string[]; llvm_array_types: string[] };
   fusion: { hlo_kind: string | null; hlo_body: string | null; hlo_body_instructions: number; llvm_function: string };
   names: { hlo_names: string[]; llvm_numbered: number; llvm_named: number };

@@ -434,10 +434,11 @@ static void human_llvm(json_t *j, const char *path) {
   json_array_foreach(json_object_get(j, "dropped"), i, f) {
     json_t *sh = json_object_get(f, "shapes"), *fu = json_object_get(f, "fusion"), *nm = json_object_get(f, "names");
     printf("\ndropped between HLO %s and @%s:\n", gets(f, "hlo"), gets(f, "function"));
-    printf("  shapes and dtypes: %zu operands and a %s result became %lld pointer parameters and %lld getelementptr\n",
+    printf("  shapes and dtypes: %zu operand(s) and a %s result became untyped pointers (%lld parameters, %lld loaded "
+           "from memory) and index arithmetic (%lld getelementptr)\n",
            json_array_size(json_object_get(sh, "hlo_operands")),
            json_is_string(json_object_get(sh, "hlo_result")) ? json_string_value(json_object_get(sh, "hlo_result")) : "?",
-           geti(sh, "llvm_pointer_params"), geti(sh, "llvm_getelementptr"));
+           geti(sh, "llvm_pointer_params"), geti(sh, "llvm_pointer_loads"), geti(sh, "llvm_getelementptr"));
     printf("  layouts: ");
     json_array_foreach(json_object_get(json_object_get(f, "layouts"), "hlo_layouts"), k, x) printf("%s ", json_string_value(x));
     printf("became index arithmetic over");

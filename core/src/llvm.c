@@ -1138,7 +1138,7 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
   }
   json_object_set_new(sh, "hlo_operands", hs);
   json_object_set_new(sh, "hlo_result", hs_json_type(in->type));
-  uint32_t ptrs = 0, geps = 0, index_ops = 0;
+  uint32_t ptrs = 0, geps = 0, index_ops = 0, ptr_loads = 0;
   for (uint32_t k = 0; k < f->n_params; k++) {
     const ll_param *p = &m->params[f->param_first + k];
     if (p->type.len >= 3 && memcmp(m->text + p->type.off, "ptr", 3) == 0) ptrs++;
@@ -1148,6 +1148,7 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
     const ll_block *bl = &m->blocks[f->block_first + b];
     for (uint32_t k = 0; k < bl->count; k++) {
       const ll_instr *ii = &m->instrs[bl->first + k];
+      if (ii->kind == LL_I_LOAD && ii->vtype.len == 3 && memcmp(m->text + ii->vtype.off, "ptr", 3) == 0) ptr_loads++;
       if (ii->kind == LL_I_GEP) {
         geps++;
         /* the source element type: "[inbounds] [nuw] <type>," */
@@ -1173,6 +1174,7 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
     }
   }
   json_object_set_new(sh, "llvm_pointer_params", json_integer(ptrs));
+  json_object_set_new(sh, "llvm_pointer_loads", json_integer(ptr_loads));
   json_object_set_new(sh, "llvm_getelementptr", json_integer(geps));
   json_object_set_new(sh, "llvm_index_ops", json_integer(index_ops));
   json_object_set_new(o, "shapes", sh);
