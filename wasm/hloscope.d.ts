@@ -39,7 +39,18 @@ export interface Summary {
   computations: number;       // HLO computations / StableHLO functions
   instructions: number;       // HLO instructions / StableHLO ops (module and func headers excluded)
   warnings: Warning[];
+  /** HLO: where in XLA's pipeline the text is, from the text (null for other formats). */
+  stage: Stage | null;
+  /** The text was cut: it ends at `line`, inside computation `inside` (null when none was open);
+   *  `entry`: whether an entry computation was read. null when the text is whole. */
+  partial: Partial | null;
 }
+
+/** after_optimizations: the header says is_scheduled=true; pass_step: fused, not scheduled;
+ *  after_spmd_partitioning: unfused, unscheduled, partitioned; before_optimizations: none of that. */
+export type Stage = "before_optimizations" | "after_spmd_partitioning" | "pass_step" | "after_optimizations";
+
+export interface Partial { line: number; inside: string | null; entry: boolean; }
 
 export interface Fusion {
   name: string;               // the fusion instruction, e.g. "fusion.1" (no "%")
@@ -68,6 +79,7 @@ export interface Carrier {
   name: string;               // instruction name, or the computation's name for a header line
   memory_space: number;
   spill: boolean;             // materialized in memory space 0 (HBM)
+  counted: boolean;           // one of the lines that count (computes, writes or reads it); the others are context
 }
 
 export interface Spills {
@@ -78,8 +90,12 @@ export interface Spills {
   carriers: Carrier[];
   /** bytes written to HBM once plus read by each consuming kernel; 0 when big is on chip. */
   spill_bytes: number;
-  /** Estimated HBM traffic of the top-level kernels (memory-space aware). */
-  hbm_bytes: { read: number; written: number };
+  /** Estimated HBM traffic of the top-level kernels (memory-space aware); null when `needs` is set. */
+  hbm_bytes: { read: number; written: number } | null;
+  /** What the text lacks for kernel-level claims: "optimized" (HLO before optimizations or after
+   *  SPMD partitioning: no kernels yet), "entry" (cut before its entry computation); else null.
+   *  When set, big is null and the explanation says what to paste instead. */
+  needs: "optimized" | "entry" | null;
   explanation: string;        // one or two plain sentences
 }
 
@@ -99,6 +115,7 @@ export interface XrayLine {
   line: number;               // 1-based
   class: LineClass;           // precedence: fusion > carry > hot > dim > plain
   carries: boolean;           // the value this line defines has the big intermediate's type (underline)
+  carrier: boolean;           // counted: computes the big intermediate (inside a fused body), the kernel writing it, or a kernel reading it
   memory_space: number | null;// S(n) of the value this line defines, when it has a layout
   note: string;               // one sentence explaining the line
 }
@@ -108,9 +125,12 @@ export interface Xray {
     lines_in: number;         // lines of the left text (StableHLO)
     lines_out: number;        // lines of the right text (optimized HLO)
     fusion_ops: number;
-    carry: number;            // lines on the right that carry the big intermediate
+    carry: number;            // lines on the right that carry the big intermediate and count (XrayLine.carrier)
     big: (TypeSize & { memory_space: number }) | null;
     stat: string;             // "21 lines in -> 31 lines decided · 3 fusion ops · 3 carry bf16[1024,1024]"
+    explanation: string;
+    stage: Stage | null;      // the right side's stage
+    partial: { left: Partial | null; right: Partial | null };
   };
   left: XrayLine[];
   right: XrayLine[];

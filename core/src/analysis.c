@@ -138,6 +138,18 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   memset(out, 0, sizeof *out);
   out->big = out->kept = -1;
   if (d->format != HS_FORMAT_HLO || !d->n_instrs) return;
+  /* Kernel-level claims need kernels: a module XLA has not fused and scheduled has none yet. */
+  int stage = hs_doc_stage(d);
+  if (stage == HS_STAGE_BEFORE_OPT || stage == HS_STAGE_AFTER_SPMD) {
+    out->needs = HS_NEEDS_OPTIMIZED;
+    return;
+  }
+  /* Without its entry computation a module's fused bodies cannot be told from top-level code:
+   * a value inside a fusion would pass for one written to memory. */
+  if (!hs_doc_has_entry(d)) {
+    out->needs = HS_NEEDS_ENTRY;
+    return;
+  }
   uint32_t *eff = calloc(d->n_instrs, sizeof *eff);
   if (!eff) return;
   /* consumers, counted through pass-through ops; users come after their operands in HLO text */
@@ -159,6 +171,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   uint64_t best = 0, kept_best = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
+    if (!hs_module_has_entry(d, d->comps[in->comp].module)) continue; /* a module cut before its entry */
     bool inner = hs_comp_in_fused(d, in->comp);
     if (inner) {
       /* values the fusions kept off memory */
@@ -232,4 +245,55 @@ bool hs_line_carries(const hs_doc *d, uint32_t li, const hs_type *t, int *mem_sp
   }
   if (mem_space) *mem_space = ms;
   return true;
+}
+
+/* The lines that carry the big intermediate and count (DESIGN.md): the instruction that computes
+ * it (inside a fused body, the one that produces it), the kernel that writes it (the fusion op or
+ * the top-level op), and each kernel that reads it (through pass-through ops such as bitcast and
+ * get-tuple-element). Other lines of that type are context, not counted. */
+uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *marks) {
+  if (si->big < 0 || !marks) return 0;
+  uint32_t n = 0;
+#define MARK(ix)                                                      \
+  do {                                                                \
+    uint32_t l_ = d->instrs[(ix)].line;                               \
+    if (l_ >= 1 && l_ <= d->n_lines && !marks[l_ - 1]) marks[l_ - 1] = 1, n++; \
+  } while (0)
+  const hs_instr *w = &d->instrs[si->big];
+  MARK(si->big);
+  /* the producer inside the fused body: its root, or the root tuple's element of that type */
+  if (op_is(d, w, "fusion")) {
+    for (uint32_t c = 0; c < w->call_count; c++) {
+      const hs_call *cl = &d->calls[w->call_first + c];
+      if (cl->attr != HS_CALL_CALLS || cl->target < 0 || d->comps[cl->target].root < 0) continue;
+      int32_t p = d->comps[cl->target].root;
+      const hs_instr *r = &d->instrs[p];
+      if (op_is(d, r, "tuple") && w->type && w->type->kind == HS_T_TUPLE) {
+        for (uint32_t k = 0; k < w->type->n && k < r->op_count; k++)
+          if (w->type->elems[k] == si->big_type) p = d->operands[r->op_first + k].target;
+      }
+      while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
+        p = d->operands[d->instrs[p].op_first].target;
+      if (p >= 0) MARK(p);
+    }
+  }
+  /* the kernels reading it: users come after their operands in HLO text */
+  uint8_t *via = calloc(d->n_instrs, 1); /* W and the pass-through ops that forward it */
+  if (!via) return n;
+  via[si->big] = 1;
+  for (uint32_t j = (uint32_t)si->big + 1; j < d->n_instrs; j++) {
+    const hs_instr *u = &d->instrs[j];
+    if (u->comp != w->comp) continue;
+    bool reads = false;
+    for (uint32_t k = 0; k < u->op_count && !reads; k++) {
+      int32_t t = d->operands[u->op_first + k].target;
+      reads = t >= 0 && via[t];
+    }
+    if (!reads) continue;
+    if (forwards(d, u)) via[j] = 1;
+    else if (!hs_instr_is_alias(d, u)) MARK(j);
+  }
+  free(via);
+#undef MARK
+  return n;
 }

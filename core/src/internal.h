@@ -271,11 +271,23 @@ typedef struct {
   const hs_type *kept_type;
   uint32_t consumers;   /* kernels consuming big */
   uint64_t hbm_read, hbm_written;
+  uint8_t needs;        /* HS_NEEDS_*: what the text lacks for kernel-level claims (0: nothing) */
 } hs_spill_info;
+enum { HS_NEEDS_NOTHING = 0, HS_NEEDS_OPTIMIZED, HS_NEEDS_ENTRY };
 void hs_spill_analyse(const hs_doc *d, hs_spill_info *out);
 bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in);
 bool hs_line_carries(const hs_doc *d, uint32_t line_index, const hs_type *t, int *mem_space);
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp);
+/* Lines that carry the big intermediate and count (the rule in DESIGN.md): marks[line] = 1 for
+ * the instruction computing it, the kernel writing it and each kernel reading it. Returns the count. */
+uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *marks);
+
+/* Pipeline stage of an HLO text, and whether it is whole (stage.c). */
+enum { HS_STAGE_NONE = 0, HS_STAGE_BEFORE_OPT, HS_STAGE_AFTER_SPMD, HS_STAGE_PASS_STEP, HS_STAGE_AFTER_OPT };
+int hs_doc_stage(const hs_doc *d);
+const char *hs_stage_name(int stage); /* "before_optimizations", ...; NULL for HS_STAGE_NONE */
+bool hs_doc_has_entry(const hs_doc *d);
+bool hs_module_has_entry(const hs_doc *d, uint32_t module);
 
 /* ---- protobuf wire format (protobuf.c) ------------------------------------------------- */
 /* A cursor over one message: [p, end) inside the whole input that starts at base. */

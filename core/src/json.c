@@ -109,6 +109,9 @@ char *hs_summary_json(const hs_doc *d, size_t *len) {
   json_object_set_new(o, "computations", json_integer(d->n_comps));
   json_object_set_new(o, "instructions", json_integer(d->n_instrs));
   json_object_set_new(o, "warnings", hs_warnings_json(d->warnings, d->n_warnings));
+  const char *stage = hs_stage_name(hs_doc_stage(d));
+  json_object_set_new(o, "stage", stage ? json_string(stage) : json_null());
+  json_object_set_new(o, "partial", hs_partial_json(d));
   return hs_json_finish(o, len);
 }
 
@@ -155,6 +158,9 @@ char *hs_fusions_json(const hs_doc *d, size_t *len) {
       }
       json_object_set_new(f, "calls", calls.len ? hs_json_slice(d, calls) : json_null());
       json_object_set_new(f, "type", hs_json_type(in->type));
+      json_object_set_new(f, "bytes", json_integer((json_int_t)hs_type_bytes(in->type)));
+      uint32_t m = in->comp < d->n_comps ? d->comps[in->comp].module : 0;
+      json_object_set_new(f, "module", m < d->n_modules && d->modules[m].name.len ? hs_json_slice(d, d->modules[m].name) : json_null());
       json_object_set_new(f, "memory_space", json_integer(hs_type_mem_space(in->type)));
       json_object_set_new(f, "line", json_integer(in->line));
       json_object_set_new(f, "nested", json_boolean(in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED));
@@ -180,6 +186,20 @@ void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_
   char ty[160], by[40];
   if (d->format != HS_FORMAT_HLO) {
     snprintf(buf, cap, "Kernel boundaries are decided by XLA: paste the optimized HLO (compile().as_text()) to see what crosses them.");
+    return;
+  }
+  if (s->needs == HS_NEEDS_OPTIMIZED) {
+    snprintf(buf, cap,
+             "This is HLO %s: XLA has not decided its kernels yet (no fusion pass has run, nothing is scheduled), so "
+             "nothing can be said about spills or HBM traffic. Paste the HLO after optimizations "
+             "(compile().as_text(), or *after_optimizations.txt from a dump folder).",
+             hs_doc_stage(d) == HS_STAGE_AFTER_SPMD ? "after SPMD partitioning" : "before optimizations");
+    return;
+  }
+  if (s->needs == HS_NEEDS_ENTRY) {
+    snprintf(buf, cap,
+             "The dump ends before its entry computation (ENTRY): without it the fused bodies cannot be told from "
+             "the kernels, so no big intermediate or HBM traffic is reported. Paste the whole module.");
     return;
   }
   if (s->big >= 0) {
@@ -242,6 +262,8 @@ char *hs_spills_json(const hs_doc *d, size_t *len) {
   }
   json_t *carriers = json_array();
   uint64_t spill = 0;
+  uint8_t *counted = s.big >= 0 ? calloc(d->n_lines ? d->n_lines : 1, 1) : NULL;
+  if (counted) hs_big_carriers(d, &s, counted);
   if (s.big >= 0) {
     for (uint32_t li = 0; li < d->n_lines; li++) {
       int ms = 0;
@@ -259,16 +281,25 @@ char *hs_spills_json(const hs_doc *d, size_t *len) {
       }
       json_object_set_new(c, "memory_space", json_integer(ms));
       json_object_set_new(c, "spill", json_boolean(is_spill));
+      json_object_set_new(c, "counted", json_boolean(counted && counted[li]));
       json_array_append_new(carriers, c);
     }
     if (hs_type_mem_space(s.big_type) == 0) spill = hs_type_bytes(s.big_type) * (1 + (uint64_t)s.consumers);
   }
+  free(counted);
   json_object_set_new(o, "carriers", carriers);
   json_object_set_new(o, "spill_bytes", json_integer((json_int_t)spill));
-  json_t *h = json_object();
-  json_object_set_new(h, "read", json_integer((json_int_t)s.hbm_read));
-  json_object_set_new(h, "written", json_integer((json_int_t)s.hbm_written));
-  json_object_set_new(o, "hbm_bytes", h);
+  if (s.needs) {
+    json_object_set_new(o, "hbm_bytes", json_null());
+  } else {
+    json_t *h = json_object();
+    json_object_set_new(h, "read", json_integer((json_int_t)s.hbm_read));
+    json_object_set_new(h, "written", json_integer((json_int_t)s.hbm_written));
+    json_object_set_new(o, "hbm_bytes", h);
+  }
+  json_object_set_new(o, "needs", s.needs == HS_NEEDS_OPTIMIZED ? json_string("optimized")
+                                  : s.needs == HS_NEEDS_ENTRY   ? json_string("entry")
+                                                                : json_null());
   char ex[600];
   hs_spills_explain(d, &s, ex, sizeof ex);
   json_object_set_new(o, "explanation", hs_json_bytes(ex, strlen(ex)));

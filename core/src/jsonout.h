@@ -16,5 +16,7 @@ char *hs_json_finish(json_t *root, size_t *len);
 /* "2,097,152" */
 void hs_fmt_bytes(uint64_t b, char *buf, size_t cap);
 const char *hs_mem_space_words(int ms);
+/* null, or {"line","inside","entry"} when the text was cut (stage.c) */
+json_t *hs_partial_json(const hs_doc *d);
 void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_t cap);
 #endif

@@ -295,7 +295,8 @@ static const char *class_name(int k) {
 }
 enum { C_FUSION, C_CARRY, C_HOT, C_DIM, C_PLAIN };
 
-static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty, bool right, uint32_t *carry_count) {
+/* marks: the lines that carry the big intermediate and count (hs_big_carriers), or NULL. */
+static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty, const uint8_t *marks) {
   json_t *arr = json_array();
   char buf[768];
   remat_matcher rm = {0};
@@ -314,7 +315,6 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
                                          : (hs_slice_is(d, in->opcode, "return") || hs_slice_is(d, in->opcode, "func.return") ||
                                             hs_slice_is(d, in->opcode, "stablehlo.return")))
       cls = C_DIM;
-    if (carries && right && carry_count) (*carry_count)++;
     sbuf s = {buf, sizeof buf, 0};
     buf[0] = 0;
     if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &rm, &s);
@@ -323,6 +323,7 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
     json_object_set_new(o, "line", json_integer(li + 1));
     json_object_set_new(o, "class", json_string(class_name(cls)));
     json_object_set_new(o, "carries", json_boolean(carries));
+    json_object_set_new(o, "carrier", json_boolean(marks && marks[li]));
     json_t *msj = json_null();
     if (d->format == HS_FORMAT_HLO) {
       if (carries) msj = json_integer(ms);
@@ -350,15 +351,23 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   hs_fusion_census(right, &c);
   char bigty[160] = "";
   if (si.big >= 0) hs_type_format(si.big_type, bigty, sizeof bigty);
-  uint32_t carry = 0;
-  json_t *rj = side_json(right, si.big >= 0 ? si.big_type : NULL, bigty, true, &carry);
-  json_t *lj = left ? side_json(left, si.big >= 0 ? si.big_type : NULL, bigty, false, NULL) : json_array();
+  uint8_t *marks = calloc(right->n_lines ? right->n_lines : 1, 1);
+  uint32_t carry = hs_big_carriers(right, &si, marks);
+  json_t *rj = side_json(right, si.big >= 0 ? si.big_type : NULL, bigty, marks);
+  free(marks);
+  json_t *lj = left ? side_json(left, si.big >= 0 ? si.big_type : NULL, bigty, NULL) : json_array();
   json_t *o = json_object();
   json_t *sum = json_object();
   json_object_set_new(sum, "lines_in", json_integer(left ? left->n_lines : 0));
   json_object_set_new(sum, "lines_out", json_integer(right->n_lines));
   json_object_set_new(sum, "fusion_ops", json_integer((json_int_t)c.fusion_ops));
   json_object_set_new(sum, "carry", json_integer(carry));
+  const char *stage = hs_stage_name(hs_doc_stage(right));
+  json_object_set_new(sum, "stage", stage ? json_string(stage) : json_null());
+  json_t *partial = json_object();
+  json_object_set_new(partial, "left", left ? hs_partial_json(left) : json_null());
+  json_object_set_new(partial, "right", hs_partial_json(right));
+  json_object_set_new(sum, "partial", partial);
   if (si.big >= 0) {
     json_t *b = json_object();
     json_object_set_new(b, "type", json_string(bigty));

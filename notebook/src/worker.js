@@ -14,10 +14,13 @@
 //   xray    { left, right }       -> xrayTexts() result; left/right are { key } or { text } or null
 //   note    { ref: { id, side }, index } -> a note held back from a big x-ray (see NOTES_INLINE)
 //   forget  { key }
+//   keys    {}                    -> the keys of the texts held (for tests: views release theirs)
+//   version {}                    -> the core's version
+// Each op is one entry of OPS below.
 import * as api from 'hs:api';
-import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, lineStarts, sideBuffers, xrayTexts } from './views/analysis-core.js';
+import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, sideBuffers, xrayTexts } from './views/analysis-core.js';
 
-const texts = new Map(); // key -> { text, starts, maxLen, full: { census, spills } | null }
+const texts = new Map(); // key -> { text, starts, maxLen }
 const SLICE = 4_000_000;
 const incoming = new Map(); // key -> slices of a big text still arriving (text-begin / text-part)
 const held = new Map(); // "id:side" -> notes of a big x-ray (the 8 latest)
@@ -52,19 +55,21 @@ function textOf(ref) {
   if (typeof ref.text === 'string') return { text: ref.text, known: null };
   const t = texts.get(ref.key);
   if (!t) throw Object.assign(new Error(`no dump named by key ${ref.key} in the worker`), { code: 'HS_E_NOTFOUND' });
-  return { text: t.text, known: { starts: t.starts, maxLen: t.maxLen }, full: t.full };
+  return { text: t.text, known: { starts: t.starts, maxLen: t.maxLen } };
 }
 
-async function handle(msg) {
-  const { id, op } = msg;
-  if (op === 'init') {
-    // The page hands over its copy of the wasm bytes (see hs:api in notebook/build.mjs).
+/** The worker's ops, by name: each takes the message and returns { result, transfer? }, or null (no answer). */
+const OPS = {
+  /** The page hands over its copy of the wasm bytes (see hs:api in notebook/build.mjs). */
+  init(msg) {
     if (msg.wasmBinary && api.setWasmBinary) api.setWasmBinary(msg.wasmBinary);
     return null;
-  }
-  if (op === 'text-begin') { incoming.set(msg.key, []); return null; }
-  if (op === 'text-part') { incoming.get(msg.key)?.push(msg.part); return null; }
-  if (op === 'analyze') {
+  },
+  'text-begin'(msg) { incoming.set(msg.key, []); return null; },
+  'text-part'(msg) { incoming.get(msg.key)?.push(msg.part); return null; },
+
+  async analyze(msg) {
+    const { id } = msg;
     const fromFile = !!msg.file;
     let text = msg.text;
     if (fromFile) text = await readFile(id, msg.file);
@@ -78,7 +83,7 @@ async function handle(msg) {
     await api.load();
     progress(id, 'parsing', 0, text.length);
     const out = analyzeText(api, text);
-    texts.set(msg.key, { text, starts: out.starts, maxLen: out.maxLen, full: out.full || null });
+    texts.set(msg.key, { text: out.readable ?? text, starts: out.starts, maxLen: out.maxLen });
     // A text read here goes back to the page in slices, one message (one task there) each.
     if (fromFile) {
       for (let i = 0; i < text.length; i += SLICE) self.postMessage({ id, textPart: text.slice(i, i + SLICE) });
@@ -90,18 +95,17 @@ async function handle(msg) {
     const starts = out.starts.slice();
     out.starts = starts;
     return { result: out, transfer: [starts.buffer] };
-  }
-  if (op === 'xray') {
-    progress(id, 'loading core');
+  },
+
+  async xray(msg) {
+    progress(msg.id, 'loading core');
     await api.load();
     const L = textOf(msg.left);
     const R = textOf(msg.right);
-    progress(id, 'x-ray');
+    progress(msg.id, 'x-ray');
     const known = {};
     if (L?.known) known.left = { starts: L.known.starts.slice(), maxLen: L.known.maxLen };
     if (R?.known) known.right = { starts: R.known.starts.slice(), maxLen: R.known.maxLen };
-    if (L?.full) known.leftFull = L.full;
-    if (R?.full) known.rightFull = R.full;
     const out = xrayTexts(api, L ? L.text : null, R ? R.text : null, known);
     // The texts stay on the page already when they came by key: do not clone them back.
     if (out.left && msg.left?.key) out.left.text = null;
@@ -119,23 +123,31 @@ async function handle(msg) {
     }
     while (held.size > 8) held.delete(held.keys().next().value);
     return { result: out, transfer: [...sideBuffers(out.left), ...sideBuffers(out.right)] };
-  }
-  if (op === 'note') {
+  },
+
+  note(msg) {
     const notes = held.get(`${msg.ref.id}:${msg.ref.side}`);
     return { result: notes ? notes[msg.index] ?? '' : null };
-  }
-  if (op === 'forget') {
+  },
+
+  forget(msg) {
     texts.delete(msg.key);
     return { result: true };
-  }
-  if (op === 'version') {
+  },
+
+  /** The keys of the texts held here (tests check that views release theirs). */
+  keys() { return { result: [...texts.keys()] }; },
+
+  async version() {
     await api.load();
     return { result: api.version() };
-  }
-  if (op === 'lines') {
-    return { result: lineStarts(msg.text) };
-  }
-  throw new Error(`unknown worker op ${op}`);
+  },
+};
+
+function handle(msg) {
+  const op = Object.hasOwn(OPS, msg.op) ? OPS[msg.op] : null;
+  if (!op) throw new Error(`unknown worker op ${msg.op}`);
+  return op(msg);
 }
 
 // One message at a time, in order: the core is single-threaded anyway.

@@ -12,9 +12,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { launch, openPage, repoRoot, distDir, skipWithoutChromium } from './harness.mjs';
+import { ensureBuilt, launch, openPage, repoRoot, skipWithoutChromium } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
 
 const capDir = join(repoRoot, 'fixtures/cpu-jax-0.4.38');
@@ -32,9 +31,7 @@ let embedUrl;
 
 before(async () => {
   if (skip) return;
-  if (!existsSync(join(distDir, 'gym.html')) || !existsSync(join(distDir, 'hloscope-drills.js'))) {
-    execFileSync(process.execPath, [join(repoRoot, 'notebook/build.mjs')], { stdio: 'inherit', cwd: repoRoot });
-  }
+  ensureBuilt();
   // One origin for the gym and the embedding page, so they share localStorage as a course
   // site and its gym would.
   server = await startServer({ root: repoRoot, port: 0 });

@@ -23,7 +23,8 @@ import { startServer } from '../../notebook/serve.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const distDir = process.env.HLOSCOPE_DIST ? resolve(process.env.HLOSCOPE_DIST) : join(repoRoot, 'dist');
-export const sharedDir = resolve(repoRoot, '../shared');
+// HLOSCOPE_SHARED points elsewhere (a git worktree whose ../shared is not beside it).
+export const sharedDir = process.env.HLOSCOPE_SHARED ? resolve(process.env.HLOSCOPE_SHARED) : resolve(repoRoot, '../shared');
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or null. */
@@ -36,8 +37,11 @@ export function shared(rel) {
   return existsSync(p) ? p : null;
 }
 
+/** What `node notebook/build.mjs` writes that the browser tests open. */
+const BUILT = ['index.html', 'hloscope.html', 'gym.html', 'hloscope-drills.js'];
+
 export function ensureBuilt() {
-  if (process.env.HLOSCOPE_REBUILD === '1' || !existsSync(join(distDir, 'index.html')) || !existsSync(join(distDir, 'hloscope.html'))) {
+  if (process.env.HLOSCOPE_REBUILD === '1' || BUILT.some((f) => !existsSync(join(distDir, f)))) {
     execFileSync(process.execPath, [join(repoRoot, 'notebook/build.mjs')], { stdio: 'inherit', cwd: repoRoot });
   }
 }

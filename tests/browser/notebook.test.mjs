@@ -300,7 +300,14 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     const rowText = await p.page.$eval(`${cell(c)} xla-xray`, (x) =>
       [...x.shadowRoot.querySelectorAll('.col.right .row .tx')].map((r) => r.textContent));
     assert.ok(rowText.some((r) => r.includes(`op_name="${evil}"`)), 'the x-ray shows the op_name verbatim');
-    await p.page.waitForTimeout(300);
+    // Every view the cell asked for has drawn (the fusion table's rows, the summary's card) and
+    // the page has painted twice since: anything the hostile text could have started has run.
+    await p.page.waitForFunction((sel) => {
+      const root = document.querySelector(sel);
+      return root?.querySelector('xla-fusion-table')?.shadowRoot.querySelector('tbody tr')
+        && root.querySelector('xla-summary')?.shadowRoot.querySelector('.card:not([hidden]) dl');
+    }, cell(c));
+    await p.page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
     assert.equal(await deepCount(p.page, 'img:not(.cm-widgetBuffer)'), 0, 'no <img> element was created anywhere');
     assert.equal(dialogs, 0, 'no script ran');
     clean(p);

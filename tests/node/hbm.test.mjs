@@ -3,7 +3,8 @@
 // the same bytes: wasm.test.mjs checks that).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fixtureCases } from '../fixtures.mjs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -13,25 +14,22 @@ const built = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 test('hbm_bytes (read + written) agrees with XLA cost_analysis "bytes accessed" on every fixture', { skip: !built && 'wasm not built (npm run build:wasm)' }, async () => {
   const api = await import('../../wasm/hloscope.mjs');
   await api.load();
-  const fx = path.join(root, 'fixtures');
   let n = 0;
   let exact = 0;
   const off = [];
-  for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-'))) {
-    for (const id of readdirSync(path.join(fx, v))) {
-      const dir = path.join(fx, v, id);
-      if (!existsSync(path.join(dir, 'oracle.json'))) continue;
-      const xla = JSON.parse(readFileSync(path.join(dir, 'oracle.json'), 'utf8')).cost_analysis?.['bytes accessed'];
-      if (!xla) continue;
-      const doc = api.parse(readFileSync(path.join(dir, 'after_optimizations.txt'), 'utf8'));
-      const { read, written } = doc.spills().hbm_bytes;
-      doc.free();
-      const ratio = (read + written) / xla;
-      n++;
-      if (read + written === xla) exact++;
-      else off.push(`${v}/${id}: ours ${read + written}, XLA ${xla} (${((ratio - 1) * 100).toFixed(3)}%)`);
-      assert.ok(Math.abs(ratio - 1) < 0.005, `${v}/${id}: ours ${read + written} vs XLA ${xla}`);
-    }
+  for (const c of fixtureCases()) {
+    const { set: v, id } = c;
+    if (!c.file('oracle.json')) continue;
+    const xla = JSON.parse(readFileSync(c.file('oracle.json'), 'utf8')).cost_analysis?.['bytes accessed'];
+    if (!xla) continue;
+    const doc = api.parse(readFileSync(c.file('after_optimizations.txt'), 'utf8'));
+    const { read, written } = doc.spills().hbm_bytes;
+    doc.free();
+    const ratio = (read + written) / xla;
+    n++;
+    if (read + written === xla) exact++;
+    else off.push(`${v}/${id}: ours ${read + written}, XLA ${xla} (${((ratio - 1) * 100).toFixed(3)}%)`);
+    assert.ok(Math.abs(ratio - 1) < 0.005, `${v}/${id}: ours ${read + written} vs XLA ${xla}`);
   }
   assert.ok(n >= 50, `fixtures with a cost analysis: ${n}`);
   assert.ok(exact >= 40, `exact on ${exact} of ${n}`);

@@ -5,7 +5,8 @@
 // message when a build is missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fixtureCases, sharedCaptures } from '../fixtures.mjs';
 import { execFileSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -21,17 +22,11 @@ const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
 
 function profiles() {
-  const files = [];
-  if (hasShared) for (const f of readdirSync(profilesDir).sort()) if (f.endsWith('.xplane.pb')) files.push(path.join(profilesDir, f));
-  const fx = path.join(root, 'fixtures');
-  if (existsSync(fx)) {
-    for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-')).sort()) {
-      for (const id of readdirSync(path.join(fx, v)).sort()) {
-        for (const name of ['profile.xplane.pb', 'profile.trace.json.gz']) {
-          const p = path.join(fx, v, id, name);
-          if (existsSync(p)) files.push(p);
-        }
-      }
+  const files = sharedCaptures('profiles', (f) => f.endsWith('.xplane.pb'));
+  for (const c of fixtureCases()) {
+    for (const name of ['profile.xplane.pb', 'profile.trace.json.gz']) {
+      const p = c.file(name);
+      if (p) files.push(p);
     }
   }
   return files;

@@ -3,7 +3,8 @@
 // missing; `npm test` builds both first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fixtureCases, sharedCaptures } from '../fixtures.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -19,17 +20,11 @@ if (api) await api.load();
 
 /** Every dump we can test: the shared TPU captures (in place) and our own fixtures. */
 function inputs() {
-  const files = [];
-  if (hasCaptures) for (const f of readdirSync(captures).sort()) files.push(path.join(captures, f));
-  const fx = path.join(root, 'fixtures');
-  if (existsSync(fx)) {
-    for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-')).sort()) {
-      for (const id of readdirSync(path.join(fx, v)).sort()) {
-        for (const name of ['after_optimizations.txt', 'stablehlo.mlir', 'stablehlo.debug.mlir']) {
-          const p = path.join(fx, v, id, name);
-          if (existsSync(p) && statSync(p).size < 4e6) files.push(p);
-        }
-      }
+  const files = hasCaptures ? sharedCaptures('tpu-v6e') : [];
+  for (const c of fixtureCases()) {
+    for (const name of ['after_optimizations.txt', 'stablehlo.mlir', 'stablehlo.debug.mlir']) {
+      const p = c.file(name);
+      if (p && statSync(p).size < 4e6) files.push(p);
     }
   }
   return files;
@@ -42,15 +37,10 @@ function pairs() {
       out.push([path.join(captures, `${p}.stablehlo.mlir`), path.join(captures, `${p}.after_optimizations.trimmed.txt`)]);
     }
   }
-  const fx = path.join(root, 'fixtures');
-  if (existsSync(fx)) {
-    for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-')).sort()) {
-      for (const id of readdirSync(path.join(fx, v)).sort()) {
-        const l = path.join(fx, v, id, 'stablehlo.mlir');
-        const r = path.join(fx, v, id, 'after_optimizations.txt');
-        if (existsSync(l) && existsSync(r)) out.push([l, r]);
-      }
-    }
+  for (const c of fixtureCases()) {
+    const l = c.file('stablehlo.mlir');
+    const r = c.file('after_optimizations.txt');
+    if (l && r) out.push([l, r]);
   }
   return out;
 }

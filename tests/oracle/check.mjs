@@ -24,6 +24,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fixtureCases } from '../fixtures.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PER_COMPUTATION_LIMIT = 12; // instruction mismatches printed per computation before "... and N more"
@@ -31,22 +32,15 @@ const PER_COMPUTATION_LIMIT = 12; // instruction mismatches printed per computat
 /** Every fixture folder holding an oracle.json, as { label, dir, oracle, hlo } sorted by label. */
 export function findFixtures(fixturesDir = join(ROOT, 'fixtures'), { dump = false } = {}) {
   const out = [];
-  if (!existsSync(fixturesDir)) return out;
-  for (const set of readdirSync(fixturesDir).sort()) {
-    if (!set.startsWith('cpu-jax-')) continue;
-    const setDir = join(fixturesDir, set);
-    if (!statSync(setDir).isDirectory()) continue;
-    for (const id of readdirSync(setDir).sort()) {
-      const dir = join(setDir, id);
-      const oracle = join(dir, 'oracle.json');
-      if (!existsSync(oracle)) continue;
-      out.push({ label: `${set}/${id}`, dir, oracle, hlo: join(dir, 'after_optimizations.txt') });
-      const dumpDir = join(dir, 'dump');
-      if (dump && existsSync(dumpDir)) {
-        for (const f of readdirSync(dumpDir).sort()) {
-          if (f.endsWith('.cpu_after_optimizations.txt')) {
-            out.push({ label: `${set}/${id}[dump]`, dir, oracle, hlo: join(dumpDir, f) });
-          }
+  for (const { label, dir, file } of fixtureCases(fixturesDir)) {
+    const oracle = file('oracle.json');
+    if (!oracle) continue;
+    out.push({ label, dir, oracle, hlo: join(dir, 'after_optimizations.txt') });
+    const dumpDir = file('dump');
+    if (dump && dumpDir) {
+      for (const f of readdirSync(dumpDir).sort()) {
+        if (f.endsWith('.cpu_after_optimizations.txt')) {
+          out.push({ label: `${label}[dump]`, dir, oracle, hlo: join(dumpDir, f) });
         }
       }
     }

@@ -28,8 +28,4 @@ export async function withDoc(text, f) {
 }
 
 /** An error from the core (or anything else) in words, with its position when it has one. */
-export function errorWords(e) {
-  if (!e) return 'unknown error';
-  const where = e.line ? ` (line ${e.line}${e.column ? `, column ${e.column}` : ''}${e.side ? `, ${e.side} side` : ''})` : '';
-  return `${e.message || String(e)}${e.code ? ` [${e.code}]` : ''}${where}`;
-}
+export { errorWords } from '../core-words.js';

@@ -2,8 +2,7 @@
 // imports, so node tests (tests/node/drills.test.mjs) run them on the core's real output.
 import { plural, listWords } from './dom.js';
 
-// Instructions that move or name data rather than compute: not "ops left on their own".
-const BOOKKEEPING = new Set(['parameter', 'constant', 'tuple', 'get-tuple-element', 'bitcast', 'copy', 'after-all', 'partition-id', 'replica-id']);
+import { BOOKKEEPING_OPS as BOOKKEEPING, memorySpaceWords } from '../core-words.js';
 
 const KIND_WORDS = {
   kLoop: ['a loop fusion', 'loop fusions', 'every op in it done in one pass over the data'],
@@ -78,16 +77,9 @@ export function explainCensus(census, computations) {
   return sentences.join(' ');
 }
 
-export function memoryWords(space) {
-  switch (space) {
-    case null: case undefined: return null;
-    case 0: return 'S(0): the default memory (HBM on an accelerator, RAM on the CPU)';
-    case 1: return 'S(1): the fast on-chip memory (VMEM on a TPU)';
-    case 2: return 'S(2): TPU sync-flag memory';
-    case 5: return 'S(5): pinned host memory';
-    case 6: return 'S(6): unpinned host memory';
-    default: return `S(${space}): memory space ${space}`;
-  }
+/** A memory space in words (one wording for every page: ../core-words.js). */
+export function memoryWords(space, backend = null) {
+  return memorySpaceWords(space, backend);
 }
 
 /** The lines the learner must find: right-side fusion lines that carry the big intermediate. */

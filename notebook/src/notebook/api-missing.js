@@ -3,13 +3,16 @@
 const MESSAGE = 'the hloscope wasm core is not in this build (run `npm run build:wasm`, then `npm run build`)';
 
 export class HloscopeError extends Error {
-  constructor(message, code = 'HS_E_NOWASM') {
-    super(message);
+  // Same shape as wasm/hloscope.mjs's: (info = { message, code, line, column }, side), or a message.
+  constructor(info, side) {
+    const i = typeof info === 'string' ? { message: info, code: 'HS_E_NOWASM' } : info || {};
+    super(i.message || i.code);
     this.name = 'HloscopeError';
-    this.code = code;
-    this.line = 0;
-    this.column = 0;
-    this.offset = 0;
+    this.code = i.code;
+    this.line = i.line | 0;
+    this.column = i.column | 0;
+    this.offset = i.offset | 0;
+    if (side) this.side = side;
   }
 }
 export const missing = true;

@@ -1,7 +1,7 @@
 // A small Markdown renderer that builds DOM nodes (never HTML strings): headings, paragraphs,
 // emphasis, inline code, fenced code, lists, block quotes, rules and links. Raw HTML in the
 // source shows as text. Links open only http(s) and in-page anchors, in a new tab.
-import { el } from '../views/common.js';
+import { el } from '../dom.js';
 
 function inline(text) {
   const out = [];

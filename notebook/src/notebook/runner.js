@@ -4,7 +4,7 @@
 // the user's own, typed into their own notebook.
 import * as api from 'hs:api';
 import * as engine from '../views/engine.js';
-import { el } from '../views/common.js';
+import { el } from '../dom.js';
 import '../views/xla-xray.js';
 import '../views/xla-fusion-table.js';
 import '../views/xla-summary.js';
@@ -143,7 +143,7 @@ export async function runCode(code, { dumps, output }) {
     output.append(v);
     if (d instanceof Dump) {
       if (!d.fusions) throw new Error(`${d.name} is not an optimized HLO dump (format: ${d.format ?? 'unknown'})`);
-      v.data = { ...d.fusions, total: d.analysis.fusions_total };
+      v.data = { ...d.fusions, total: d.analysis.fusions_total, partial: d.summary?.partial ?? null };
     } else if (d && Array.isArray(d.fusions)) v.data = d;
     else v.text = textOf(d);
     return v;

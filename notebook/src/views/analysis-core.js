@@ -2,6 +2,7 @@
 // (notebook/src/worker.js) and the main-thread fallback (engine.js, when no Worker can start)
 // run the same code. Results are shaped for cheap transfer: big per-line columns are typed
 // arrays, notes are a deduplicated string table.
+import { programEvidence, sniffFormat } from '../core-words.js';
 
 /** Line classes, in the x-ray's precedence order (index = code in the compact columns). */
 export const CLASSES = ['plain', 'dim', 'hot', 'carry', 'fusion'];
@@ -34,14 +35,7 @@ export function lineStarts(text) {
   return { starts, maxLen };
 }
 
-/** Guesses the format from the first non-blank lines (for the UI only; the core decides). */
-export function sniffFormat(text) {
-  const head = text.slice(0, 4096);
-  if (/^\s*HloModule\s/m.test(head)) return 'hlo';
-  if (/^\s*(module\b|func\.func\b)|stablehlo\.|mhlo\./m.test(head)) return 'stablehlo';
-  if (/^\s*\{\s*lambda\b|^\s*let\b/m.test(head)) return 'jaxpr';
-  return null;
-}
+export { sniffFormat };
 
 /** Compact per-line columns from the core's XrayLine[] for a text with `starts`. */
 export function compactSide(lines, text, starts, maxLen) {
@@ -56,7 +50,8 @@ export function compactSide(lines, text, starts, maxLen) {
     const i = l.line - 1;
     if (i < 0 || i >= n) continue;
     cls[i] = CLASS_CODE[l.class] ?? 0;
-    carries[i] = l.carries ? 1 : 0;
+    // 2: a carrier that counts (the core's rule); 1: a line of that type, underlined as context
+    carries[i] = l.carrier ? 2 : l.carries ? 1 : 0;
     if (l.memory_space !== null && l.memory_space !== undefined) ms[i] = l.memory_space;
     const note = l.note || '';
     let k = seen.get(note);
@@ -83,22 +78,40 @@ export function analyzeText(api, text) {
   const { starts, maxLen } = lineStarts(text);
   const out = { format: sniffFormat(text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
   let doc;
-  try {
-    doc = api.parse(text);
-  } catch (e) {
-    out.error = errorInfo(e);
-    return out;
+  // Several modules in one text: a module that fails is left out (its lines blanked, so line
+  // numbers hold) and named in module_errors; the others are read.
+  let readable = text;
+  const moduleErrors = [];
+  for (;;) {
+    try {
+      doc = api.parse(readable);
+      break;
+    } catch (e) {
+      const cut = moduleErrors.length < 50 && e.line ? blankModuleAt(readable, e.line) : null;
+      if (!cut) {
+        out.error = errorInfo(e);
+        if (moduleErrors.length) out.module_errors = moduleErrors;
+        return out;
+      }
+      moduleErrors.push({ ...errorInfo(e), module: cut.name });
+      readable = cut.text;
+    }
+  }
+  if (moduleErrors.length) {
+    out.module_errors = moduleErrors;
+    // What the worker keeps for later x-rays of this dump (not sent to the page).
+    Object.defineProperty(out, 'readable', { value: readable, enumerable: false });
   }
   try {
     out.format = doc.format;
     out.summary = doc.summary();
+    // What pairs this dump with another (module name, entry signature): suggest.js, the x-ray.
+    out.evidence = programEvidence(text, doc.format);
     if (doc.format === 'hlo') {
       const census = doc.fusions();
       let spills = null;
       try { spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
-      // The complete results stay with the caller (the worker reuses them for a one-sided x-ray);
-      // what crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
-      Object.defineProperty(out, 'full', { value: { census, spills }, enumerable: false });
+      // What crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
       out.fusions_total = census.fusions.length;
       out.fusions = census.fusions.length > FUSION_ROWS ? { ...census, fusions: census.fusions.slice(0, FUSION_ROWS) } : census;
       if (spills) {
@@ -146,6 +159,27 @@ export function xrayTexts(api, left, right, known = {}) {
   }
   const side = compactSide([], text, S.starts, S.maxLen);
   return right != null ? { summary, left: null, right: side } : { summary, left: side, right: null };
+}
+
+/**
+ * The text with the module holding 1-based `line` blanked (its characters gone, its line breaks
+ * kept), and that module's name; null when the text has fewer than two modules left.
+ */
+export function blankModuleAt(text, line) {
+  const heads = [...text.matchAll(/^(?:HloModule\s+([^\s,]+)|module\s+@([\w.$-]+))/gm)];
+  if (heads.length < 2) return null;
+  // line -> offset
+  let off = 0;
+  for (let k = 1; k < line && off !== -1; k++) off = text.indexOf('\n', off) + 1 || -1;
+  if (off < 0) return null;
+  let i = heads.length - 1;
+  while (i > 0 && heads[i].index > off) i--;
+  const start = heads[i].index;
+  const end = i + 1 < heads.length ? heads[i + 1].index : text.length;
+  const live = heads.filter((h, k) => k !== i);
+  if (!live.length) return null;
+  const blank = text.slice(start, end).replace(/[^\n]+/g, '');
+  return { text: text.slice(0, start) + blank + text.slice(end), name: heads[i][1] || heads[i][2] };
 }
 
 /** A structured-clone-safe description of a thrown error. */

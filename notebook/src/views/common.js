@@ -1,23 +1,10 @@
 // Shared helpers of the view components. Dump text is only ever put into the page with
-// textContent (never innerHTML): el() below has no way to set HTML.
+// textContent (never innerHTML): el() has no way to set HTML.
 
-/** Creates an element: el('div', { class: 'x', title: 't' }, child, 'text', ...). */
-export function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
-    else if (k === 'dataset') Object.assign(e.dataset, v);
-    else e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
+// el: the one DOM helper (../dom.js); memory-space and error words: ../core-words.js.
+import { el } from '../dom.js';
+export { el };
+export { memorySpaceLabel, memorySpaceWords, errorWhere, partialWords, dumpLabel, stageWords } from '../core-words.js';
 
 const sheets = new Map();
 /**
@@ -51,20 +38,6 @@ export function formatBytes(n) {
 
 export function formatInt(n) {
   return n == null ? '' : Number(n).toLocaleString('en-US');
-}
-
-/** Words for a memory space number: 0 is the default space (HBM on accelerators). */
-export function memorySpaceLabel(ms) {
-  if (ms === null || ms === undefined || ms < 0) return '';
-  if (ms === 0) return 'HBM';
-  return `S(${ms})`;
-}
-
-export function memorySpaceWords(ms) {
-  if (ms === null || ms === undefined || ms < 0) return 'no layout printed';
-  if (ms === 0) return 'default memory space (HBM on TPU/GPU)';
-  if (ms === 1) return 'memory space S(1): on chip (VMEM on TPU)';
-  return `memory space S(${ms})`;
 }
 
 /** Reads a URL attribute's text (same-origin pages only; the notebook's CSP allows 'self'). */

@@ -5,7 +5,8 @@
 //
 //   analyze({ key, text | file }, onProgress) -> Promise<analysis>
 //   xray({ left, right }, onProgress)         -> Promise<{ summary, left, right }> (compact sides)
-//   forget(key)
+//   forget(key)                               the text held under key is released
+//   keys()                                    -> Promise<string[]> the keys held (tests)
 import { workerSource, workerUrl } from 'hs:worker-source';
 import * as api from 'hs:api';
 import { BLOB_MIN, analyzeText, lineStarts, xrayTexts } from './analysis-core.js';
@@ -59,10 +60,12 @@ function startWorker() {
   return worker;
 }
 
+/** A worker's error description back as an error: the core's failures as HloscopeError. */
 function toError(info) {
+  if (info.name === 'HloscopeError') return new api.HloscopeError(info, info.side || undefined);
   const e = new Error(info.message);
-  e.name = info.name === 'HloscopeError' ? 'HloscopeError' : info.name;
-  e.code = info.code;
+  if (info.name) e.name = info.name;
+  if (info.code != null) e.code = info.code;
   e.line = info.line;
   e.column = info.column;
   if (info.side) e.side = info.side;
@@ -115,7 +118,7 @@ function analyzeNow({ key, text, file, sliced = false, fallbackText }, onProgres
     onProgress?.({ stage: 'parsing' });
     await api.load();
     const out = analyzeText(api, t);
-    localTexts.set(key, t);
+    localTexts.set(key, out.readable ?? t);
     if (file) out.text = t;
     if (t.length >= BLOB_MIN) out.blob = file || new Blob([t], { type: 'text/plain;charset=utf-8' });
     return out;
@@ -142,6 +145,11 @@ export function note(ref, index) {
 export function forget(key) {
   localTexts.delete(key);
   if (worker) call({ op: 'forget', key }, null, async () => true).catch(() => {});
+}
+
+/** The keys of the texts the engine holds (worker and main-thread copies): views must release theirs. */
+export function keys() {
+  return call({ op: 'keys' }, null, async () => [...localTexts.keys()]);
 }
 
 export function version() {

@@ -6,8 +6,8 @@
 // el.text = optimized HLO text (analysed in the worker); <xla-fusion-table src="m.txt">.
 // Attribute `limit` (default 500): rows drawn before a "show all" button.
 // Event 'fusion-click', detail { fusion } (the Fusion object).
-import { adoptStyles, defineOnce, el, fetchText, formatInt, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
-import * as engine from './engine.js';
+import { adoptStyles, defineOnce, el, formatBytes, formatInt, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
+import { AnalysedElement } from './analysed-element.js';
 
 const css = theme + `
   :host { display: block; font-size: 13px; }
@@ -26,11 +26,18 @@ const css = theme + `
   .more { margin: .4rem 0; }
   .status { font-size: 12px; color: var(--dim); }
   .status.err { color: var(--bad); white-space: pre-wrap; }
+  .partial { color: var(--bad); }
   button { font: inherit; font-size: 12px; }
+  th button.sort { all: unset; cursor: pointer; font-weight: 600; }
+  th button.sort:focus-visible { outline: 2px solid var(--accent); }
+  td.size { text-align: right; white-space: nowrap; }
+  .picker { display: block; margin: 0 0 .4rem; font-size: 12px; }
+  .picker[hidden] { display: none; }
 `;
 
-class XlaFusionTable extends HTMLElement {
+class XlaFusionTable extends AnalysedElement {
   static get observedAttributes() { return ['src', 'limit']; }
+  static viewName = 'fusion table';
 
   constructor() {
     super();
@@ -39,46 +46,40 @@ class XlaFusionTable extends HTMLElement {
     this._head = el('p', { class: 'head' });
     this._status = el('div', { class: 'status', role: 'status' });
     this._body = el('tbody');
-    this._table = el('table', {},
-      el('thead', {}, el('tr', {}, ['fusion', 'kind', 'ops held', 'output type', 'memory space'].map((t) => el('th', { text: t })))),
-      this._body);
+    this._headRow = el('tr');
+    this._table = el('table', {}, el('thead', {}, this._headRow), this._body);
     this._more = el('div', { class: 'more' });
-    root.append(this._head, this._status, el('div', { class: 'wrap' }, this._table), this._more);
-    this._data = null;
+    this._picker = el('label', { class: 'picker', hidden: true }, 'module ');
+    this._select = el('select', { 'data-testid': 'module-picker' });
+    this._picker.append(this._select);
+    this._select.addEventListener('change', () => { this._module = this._select.value || null; this._render(); });
+    root.append(this._head, this._picker, this._status, el('div', { class: 'wrap' }, this._table), this._more);
     this._all = false;
-    this._gen = 0;
+    /** @type {{ key: string, dir: 1 | -1 } | null} the column rows are sorted by (null: printed order) */
+    this._sort = null;
+    /** @type {string|null} the module shown (null: all) */
+    this._module = null;
+  }
+
+  /** Sorts by a column (a second call on the same column reverses it). */
+  sortBy(key) {
+    this._sort = this._sort?.key === key ? { key, dir: -this._sort.dir } : { key, dir: key === 'bytes' ? -1 : 1 };
+    this._render();
   }
 
   attributeChangedCallback(name) {
     if (name === 'limit') { this._render(); return; }
-    const src = this.getAttribute('src');
-    if (!src) return;
-    const gen = ++this._gen;
-    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
+    super.attributeChangedCallback(name);
   }
 
-  get data() { return this._data; }
-  set data(census) { this._gen++; this._data = census || null; this._all = false; this._render(); }
+  get data() { return super.data; }
+  set data(census) { this._all = false; this._module = null; super.data = census; }
 
-  get text() { return this._text ?? null; }
-  set text(t) {
-    this._text = t;
-    const gen = ++this._gen;
-    this._status.className = 'status';
-    this._status.textContent = 'analysing…';
-    engine.analyze({ key: `fusion-table:${gen}:${Math.random()}`, text: String(t) }).then((a) => {
-      if (gen !== this._gen) return;
-      if (a.error) throw Object.assign(new Error(a.error.message), a.error);
-      if (!a.fusions) throw new Error(`not an optimized HLO module (format: ${a.format ?? 'unknown'})`);
-      this._data = { ...a.fusions, total: a.fusions_total };
-      this._all = false;
-      this._render();
-    }).catch((e) => { if (gen === this._gen) this._fail(e); });
-  }
-
-  _fail(e) {
-    this._status.className = 'status err';
-    this._status.textContent = `fusion table: ${e.message}`;
+  _analysed(a) {
+    if (!a.fusions) throw new Error(`not an optimized HLO module (format: ${a.format ?? 'unknown'})`);
+    this._data = { ...a.fusions, total: a.fusions_total, partial: a.summary?.partial ?? null };
+    this._all = false;
+    this._render();
   }
 
   _render() {
@@ -87,12 +88,41 @@ class XlaFusionTable extends HTMLElement {
     this._body.replaceChildren();
     this._more.replaceChildren();
     if (!d) { this._head.textContent = ''; return; }
-    const fusions = d.fusions || [];
-    const total = d.total ?? fusions.length;
+    const all = d.fusions || [];
+    const total = d.total ?? all.length;
+    // Several modules in one text: a module column and a picker.
+    const modules = [...new Set(all.map((f) => f.module ?? ''))];
+    const many = modules.length > 1;
+    if (this._module !== null && !modules.includes(this._module)) this._module = null;
+    this._picker.hidden = !many;
+    if (many && this._select.options.length !== modules.length + 1) {
+      this._select.replaceChildren(el('option', { value: '', text: `all ${modules.length} modules` }),
+        ...modules.map((m) => el('option', { value: m, text: m || '(unnamed)' })));
+    }
+    this._select.value = this._module ?? '';
+    let fusions = this._module === null ? all : all.filter((f) => (f.module ?? '') === this._module);
+    const cols = [['name', 'fusion'], ['kind', 'kind'], ['ops', 'ops held'], ['type', 'output type'], ['bytes', 'size'],
+      ['memory_space', 'memory space'], ...(many ? [['module', 'module']] : [])];
+    this._headRow.replaceChildren(...cols.map(([key, label]) => {
+      const on = this._sort?.key === key;
+      return el('th', { 'aria-sort': on ? (this._sort.dir > 0 ? 'ascending' : 'descending') : 'none' },
+        el('button', { type: 'button', class: 'sort', 'data-key': key, title: `sort by ${label}`, onclick: () => this.sortBy(key),
+          text: `${label}${on ? (this._sort.dir > 0 ? ' ▲' : ' ▼') : ''}` }));
+    }));
+    if (this._sort) {
+      const { key, dir } = this._sort;
+      const v = (f) => (key === 'ops' ? f.ops.length : f[key] ?? '');
+      fusions = [...fusions].sort((a, b) => {
+        const x = v(a);
+        const y = v(b);
+        return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * dir || a.line - b.line;
+      });
+    }
     this._head.replaceChildren(
       el('b', { text: formatInt(d.fusion_ops) }), ' fusion ops (',
       formatInt(d.fusion_ops_top_level), ' top-level, ', formatInt(d.fusion_ops_nested), ' nested) · ',
       el('b', { text: formatInt(d.fusion_computations) }), ' fusion computations');
+    if (d.partial) this._head.append(el('span', { class: 'partial', 'data-testid': 'partial', text: ` · ${partialWords(d.partial)}` }));
     const limit = this._all ? Infinity : Number(this.getAttribute('limit') || 500);
     const shown = fusions.slice(0, limit);
     for (const f of shown) {
@@ -101,15 +131,20 @@ class XlaFusionTable extends HTMLElement {
         el('td', { text: f.kind + (f.backend_kind ? ` (${f.backend_kind})` : '') }),
         el('td', { class: 'ops', text: f.ops.length ? f.ops.join(' · ') : '(none)' }),
         el('td', { text: f.type }),
-        el('td', { class: f.memory_space > 0 ? 'ms on' : 'ms', title: memorySpaceWords(f.memory_space), text: memorySpaceLabel(f.memory_space) }));
+        el('td', { class: 'size', text: f.bytes != null ? formatBytes(f.bytes) : '' }),
+        el('td', { class: f.memory_space > 0 ? 'ms on' : 'ms', title: memorySpaceWords(f.memory_space), text: memorySpaceLabel(f.memory_space) }),
+        many ? el('td', { class: 'module', text: f.module ?? '' }) : null);
       tr.addEventListener('click', () => this.dispatchEvent(new CustomEvent('fusion-click', { detail: { fusion: f }, bubbles: true, composed: true })));
       this._body.append(tr);
     }
+    if (this._module !== null) {
+      this._more.append(`${formatInt(fusions.length)} of ${formatInt(all.length)} fusions: module ${this._module} `);
+    }
     if (shown.length < fusions.length) {
-      this._more.append(`${formatInt(shown.length)} of ${formatInt(total)} rows shown `,
+      this._more.append(`${formatInt(shown.length)} of ${formatInt(this._module === null ? total : fusions.length)} rows shown `,
         el('button', { type: 'button', text: `show ${formatInt(fusions.length)}`, onclick: () => { this._all = true; this._render(); } }));
-    } else if (total > fusions.length) {
-      this._more.append(`${formatInt(fusions.length)} of ${formatInt(total)} fusions listed (the counts above are complete)`);
+    } else if (total > all.length) {
+      this._more.append(`${formatInt(all.length)} of ${formatInt(total)} fusions listed (the counts above are complete)`);
     }
   }
 }

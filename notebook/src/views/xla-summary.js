@@ -5,10 +5,8 @@
 // Inputs (any one): el.data = { summary, fusions?, spills?, name?, bytes? } (the notebook's
 // analysis, or API results: { summary: doc.summary(), fusions: doc.fusions(), spills: doc.spills() });
 // el.text = a dump's text (analysed in the worker); <xla-summary src="m.txt">.
-import { adoptStyles, defineOnce, el, fetchText, formatBytes, formatInt, memorySpaceWords, theme } from './common.js';
-import * as engine from './engine.js';
-
-const FORMAT_NAMES = { hlo: 'optimized HLO', stablehlo: 'StableHLO', jaxpr: 'jaxpr' };
+import { adoptStyles, defineOnce, dumpLabel, stageWords, el, formatBytes, formatInt, memorySpaceWords, partialWords, theme } from './common.js';
+import { AnalysedElement } from './analysed-element.js';
 
 const css = theme + `
   :host { display: block; font-size: 13px; }
@@ -22,10 +20,11 @@ const css = theme + `
   ul.warn { margin: .5rem 0 0; padding-left: 1.1rem; color: #8a5a00; font-size: 12px; }
   .status { font-size: 12px; color: var(--dim); }
   .status.err { color: var(--bad); white-space: pre-wrap; }
+  p.partial { margin: 0 0 .5rem; color: var(--bad); font-size: 12.5px; }
 `;
 
-class XlaSummary extends HTMLElement {
-  static get observedAttributes() { return ['src']; }
+class XlaSummary extends AnalysedElement {
+  static viewName = 'summary';
 
   constructor() {
     super();
@@ -35,36 +34,11 @@ class XlaSummary extends HTMLElement {
     this._card = el('div', { class: 'card', part: 'card' });
     root.append(this._status, this._card);
     this._card.hidden = true;
-    this._gen = 0;
   }
 
-  attributeChangedCallback() {
-    const src = this.getAttribute('src');
-    if (!src) return;
-    const gen = ++this._gen;
-    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
-  }
-
-  get data() { return this._data ?? null; }
-  set data(d) { this._gen++; this._data = d || null; this._render(); }
-
-  get text() { return this._text ?? null; }
-  set text(t) {
-    this._text = t;
-    const gen = ++this._gen;
-    this._status.className = 'status';
-    this._status.textContent = 'analysing…';
-    engine.analyze({ key: `summary:${gen}:${Math.random()}`, text: String(t) }).then((a) => {
-      if (gen !== this._gen) return;
-      if (a.error) throw Object.assign(new Error(a.error.message), a.error);
-      this._data = a;
-      this._render();
-    }).catch((e) => { if (gen === this._gen) this._fail(e); });
-  }
-
-  _fail(e) {
-    this._status.className = 'status err';
-    this._status.textContent = `summary: ${e.message}${e.line ? ` (line ${e.line}, column ${e.column})` : ''}`;
+  _analysed(a) {
+    this._data = a;
+    this._render();
   }
 
   _render() {
@@ -77,6 +51,7 @@ class XlaSummary extends HTMLElement {
     const rows = [];
     const add = (k, v) => { if (v !== undefined && v !== null && v !== '') rows.push(el('dt', { text: k }), el('dd', { text: String(v) })); };
     add('module', s.module);
+    add('stage', stageWords(s.stage));
     if (d.bytes != null) add('size', formatBytes(d.bytes));
     add('lines', formatInt(s.lines ?? d.lines));
     if (s.modules > 1) add('modules', formatInt(s.modules));
@@ -94,8 +69,13 @@ class XlaSummary extends HTMLElement {
       if (sp.spill_bytes) add('spill traffic', formatBytes(sp.spill_bytes));
       if (sp.hbm_bytes) add('HBM traffic (est.)', `${formatBytes(sp.hbm_bytes.read)} read · ${formatBytes(sp.hbm_bytes.written)} written`);
     }
-    const fmt = FORMAT_NAMES[s.format || d.format] || s.format || d.format || 'dump';
-    this._card.append(el('h3', {}, d.name ? `${d.name} · ` : '', el('span', { class: 'fmt', text: fmt })), el('dl', {}, rows));
+    const fmt = s.format || d.format ? dumpLabel(s.format || d.format, s.stage) : 'dump';
+    this._card.append(el('h3', {}, d.name ? `${d.name} · ` : '', el('span', { class: 'fmt', text: fmt })));
+    for (const m of d.module_errors || []) {
+      this._card.append(el('p', { class: 'partial', 'data-testid': 'module-error', text: `module ${m.module} not read: ${m.message}${m.line ? ` (line ${m.line}${m.column ? `, column ${m.column}` : ''})` : ''}` }));
+    }
+    if (s.partial) this._card.append(el('p', { class: 'partial', 'data-testid': 'partial', text: partialWords(s.partial) }));
+    this._card.append(el('dl', {}, rows));
     if (sp?.explanation) this._card.append(el('p', { class: 'expl', text: sp.explanation }));
     const warns = s.warnings || [];
     if (warns.length) {

@@ -21,7 +21,8 @@
 //   kind: 'right'|'wrong'|'target' }] shown as outlines), summary (the core's x-ray summary),
 //   noteFor(side, line), scrollToLine(side, line), clearSelection().
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
-import { adoptStyles, defineOnce, el, fetchText, memorySpaceLabel, memorySpaceWords, theme } from './common.js';
+import { pairEvidence, programEvidence } from '../core-words.js';
+import { adoptStyles, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
 import * as engine from './engine.js';
 
 const ROW = 18; // px, fixed row height (virtualization depends on it)
@@ -72,6 +73,10 @@ const css = theme + `
   .c-hot .tx { color: var(--accent); }
   .u .tx { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px;
     text-decoration-color: currentColor; }
+  .uc .tx { text-decoration: underline dotted; text-decoration-thickness: 1px; text-underline-offset: 3px; }
+  .legend .sw-cc { text-decoration: underline dotted; text-underline-offset: 3px; }
+  .partial { font-size: 12px; color: var(--bad); margin: 0 0 .4rem; }
+  .partial[hidden] { display: none; }
   :host([selectable]) .row { cursor: pointer; }
   .sel { background: rgba(42,111,119,.16) !important; }
   .mark-right { box-shadow: inset 3px 0 0 var(--good); background: rgba(46,125,50,.10); }
@@ -112,11 +117,13 @@ class XlaXray extends HTMLElement {
     this._big = el('p', { class: 'big' });
     this._legend = el('div', { class: 'legend' },
       el('span', { class: 'sw-f', text: 'copper: fusion ops' }),
-      el('span', { class: 'sw-c', text: 'underlined: carries the big intermediate' }),
+      el('span', { class: 'sw-c', text: 'underlined: carries the big intermediate (counted: the line that computes it, the kernel that writes it, each kernel that reads it)' }),
+      el('span', { class: 'sw-cc', text: 'dotted: another line of that type (context, not counted)' }),
       el('span', { class: 'sw-d', text: 'dim: bookkeeping' }),
       el('span', { text: 'gutter: memory space of the value (HBM, S(1) = on chip)' }),
       el('span', { text: 'hover any line for what it does' }));
     this._status = el('div', { class: 'status', role: 'status' });
+    this._partial = el('p', { class: 'partial', hidden: true, 'data-testid': 'partial' });
     this._cols = el('div', { class: 'cols' });
     this._col = {};
     for (const side of ['left', 'right']) {
@@ -137,7 +144,7 @@ class XlaXray extends HTMLElement {
     // What the keyboard cursor is on, for screen readers (the tooltip is for the eyes).
     this._live = el('div', { class: 'sr', 'aria-live': 'polite' });
     this._cursor = null; // { side, line } moved with the arrow keys
-    root.append(this._stat, this._big, this._legend, this._status, this._cols, this._tip, this._live);
+    root.append(this._stat, this._partial, this._big, this._legend, this._status, this._cols, this._tip, this._live);
     this._cols.addEventListener('mousemove', (e) => this._hover(e));
     this._cols.addEventListener('mouseleave', () => { this._tip.hidden = true; });
     this._cols.addEventListener('click', (e) => this._click(e));
@@ -233,8 +240,7 @@ class XlaXray extends HTMLElement {
   }
 
   _fail(e) {
-    const where = e.side ? ` (${e.side} side${e.line ? `, line ${e.line}` : ''})` : (e.line ? ` (line ${e.line})` : '');
-    this._setStatus(`x-ray failed${where}: ${e.message}`, undefined, true);
+    this._setStatus(`x-ray failed: ${e.message}${errorWhere(e)}`, undefined, true);
     this.dispatchEvent(new CustomEvent('xray-error', { detail: { error: e }, bubbles: true, composed: true }));
   }
 
@@ -253,9 +259,22 @@ class XlaXray extends HTMLElement {
     this._summary = out?.summary ?? null;
     this._stat.textContent = this._summary?.stat ?? '';
     const big = this._summary?.big;
+    const part = this._summary?.partial || {};
+    const cut = [['left', part.left], ['right', part.right]].filter(([, p]) => p)
+      .map(([side, p]) => `${side === 'left' ? 'StableHLO' : 'HLO'} side: ${partialWords(p)}`);
+    // Two texts that say they are different programs: say so before anything is compared.
+    const lt = out?.left?.text;
+    const rt = out?.right?.text;
+    if (lt != null && rt != null) {
+      const ev = pairEvidence(programEvidence(lt), programEvidence(rt));
+      if (ev.verdict === 'different') cut.unshift(`These look like two different programs (${ev.reasons.join('; ')}): the x-ray pairs their lines only as text.`);
+    }
+    this._partial.textContent = cut.join(' · ');
+    this._partial.hidden = !cut.length;
     this._big.textContent = big
-      ? `big intermediate: ${big.type} (${big.bytes.toLocaleString('en-US')} bytes), in the ${memorySpaceWords(big.memory_space)}`
-      : (out ? 'no big intermediate crosses a kernel boundary' : '');
+      ? `big intermediate: ${big.type} (${big.bytes.toLocaleString('en-US')} bytes), in ${memorySpaceWords(big.memory_space)}`
+      : (out ? (this._summary?.explanation && (part.right || (this._summary.stage && this._summary.stage !== 'after_optimizations' && this._summary.stage !== 'pass_step'))
+        ? this._summary.explanation : 'no big intermediate crosses a kernel boundary') : '');
     this._setStatus('');
     const both = this._sides.left && this._sides.right;
     this._cols.classList.toggle('one', !both);
@@ -341,7 +360,8 @@ class XlaXray extends HTMLElement {
       const [ln, ms, tx] = row.children;
       const line = i + 1;
       let cls = `row c-${CLASSES[s.cls[i]]}`;
-      if (s.carries[i]) cls += ' u';
+      if (s.carries[i] === 2) cls += ' u';
+      else if (s.carries[i]) cls += ' uc';
       if (sel.has(line)) cls += ' sel';
       const mk = marks.get(line);
       if (mk) cls += ` mark-${mk}`;
@@ -389,7 +409,8 @@ class XlaXray extends HTMLElement {
     const cls = CLASSES[s.cls[i]];
     const held = s.notes ? null : s.noteCache?.get(i);
     const note = (s.notes ? s.notes[s.noteIdx[i]] : held) || (s.notes || held === '' ? DEFAULT_NOTES[cls] : '…');
-    const bits = [`line ${line}`, cls === 'plain' ? null : cls, s.carries[i] ? 'carries the big intermediate' : null,
+    const bits = [`line ${line}`, cls === 'plain' ? null : cls,
+      s.carries[i] === 2 ? 'carries the big intermediate (counted)' : s.carries[i] ? 'has the big intermediate\'s type (context, not counted)' : null,
       s.ms[i] >= 0 ? memorySpaceWords(s.ms[i]) : null].filter(Boolean);
     return `${bits.join(' · ')}\n${note}`;
   }

@@ -1,0 +1,215 @@
+// What the core's results mean, in words: ONE module for the notebook, the views and the drills
+// (no DOM, no wasm, no bundler-only imports, so node tests import it too). The core decides; these
+// words only name its decisions. When the core hands a list over (wasm/hloscope.mjs registry()),
+// it wins over the copies here.
+
+/**
+ * Guesses a dump's format from its first lines, for the UI only (a status line before the
+ * core's answer, an error's context). The core's detection (hs_detect_format) decides.
+ */
+export function sniffFormat(text) {
+  const head = String(text ?? '').slice(0, 4096);
+  if (/^\s*HloModule\s/m.test(head)) return 'hlo';
+  if (/^\s*(module\b|func\.func\b)|stablehlo\.|mhlo\./m.test(head)) return 'stablehlo';
+  if (/^\s*\{\s*lambda\b|^\s*let\b/m.test(head)) return 'jaxpr';
+  return null;
+}
+
+/**
+ * HLO ops that move or name data rather than compute (what the x-ray dims and the drills do not
+ * count as "ops left on their own"). The core's lists: hs_instr_is_alias (analysis.c) and
+ * is_dim_hlo (xray.c); `copy` is here too because a learner does not act on it.
+ */
+export const BOOKKEEPING_OPS = new Set(['parameter', 'constant', 'tuple', 'get-tuple-element', 'bitcast', 'copy',
+  'after-all', 'partition-id', 'replica-id']);
+
+/**
+ * The memory space a layout names (`S(n)` in `f32[8]{0:S(1)}`), in words. `backend` ('cpu',
+ * 'gpu', 'tpu' or null when unknown) picks the name of the default memory.
+ */
+export function memorySpaceWords(space, backend = null) {
+  switch (space) {
+    case null: case undefined: return null;
+    case 0:
+      if (backend === 'cpu') return 'S(0): the default memory (RAM on the CPU)';
+      if (backend === 'gpu' || backend === 'tpu') return 'S(0): the default memory (HBM)';
+      return 'S(0): the default memory (HBM on an accelerator, RAM on the CPU)';
+    case 1: return 'S(1): the fast on-chip memory (VMEM on a TPU)';
+    case 2: return 'S(2): TPU sync-flag memory';
+    case 5: return 'S(5): pinned host memory';
+    case 6: return 'S(6): unpinned host memory';
+    default: return space < 0 ? null : `S(${space}): memory space ${space}`;
+  }
+}
+
+/** The short label of a memory space for a gutter: "S(1)"; the default space by backend. */
+export function memorySpaceLabel(space, backend = null) {
+  if (space === null || space === undefined || space < 0) return '';
+  if (space === 0) return backend === 'cpu' ? 'RAM' : backend ? 'HBM' : 'S(0)';
+  return `S(${space})`;
+}
+
+/** Where an error happened, as " (line 3, column 5, left side)", or '' when it has no position. */
+export function errorWhere(e) {
+  if (!e || !e.line) return e?.side ? ` (${e.side} side)` : '';
+  return ` (line ${e.line}${e.column ? `, column ${e.column}` : ''}${e.side ? `, ${e.side} side` : ''})`;
+}
+
+/** An error in words with its code and position: "expected ... [HS_E_SYNTAX] (line 3, column 5)". */
+export function errorWords(e) {
+  if (!e) return 'unknown error';
+  return `${e.message || String(e)}${e.code ? ` [${e.code}]` : ''}${errorWhere(e)}`;
+}
+
+/** What a dump is, by format and, for HLO, by the pipeline stage the core read from it. */
+const STAGE_LABELS = {
+  after_optimizations: 'optimized HLO',
+  // fused but not scheduled: a pass step of a dump folder, or an optimized module trimmed by hand
+  pass_step: 'optimized HLO',
+  after_spmd_partitioning: 'HLO after SPMD partitioning',
+  before_optimizations: 'HLO before optimizations',
+};
+// 'hlo' with no stage given (a summary from before the core named stages): the optimized HLO
+// this project has always read.
+const FORMAT_LABELS = { hlo: 'optimized HLO', stablehlo: 'StableHLO', jaxpr: 'jaxpr' };
+
+/** "optimized HLO", "HLO before optimizations", "StableHLO", ... from a format and a stage. */
+export function dumpLabel(format, stage = null) {
+  if (format === 'hlo' && stage && STAGE_LABELS[stage]) return STAGE_LABELS[stage];
+  return FORMAT_LABELS[format] || format || 'unknown format';
+}
+
+/**
+ * The pipeline stage a dump folder's file name states (XLA names its dump files), or null:
+ * module_0001.jit_f.before_optimizations.txt, *after_optimizations.txt (cpu_, gpu_ prefixes),
+ * module_0806.f.0009.spmd-simplify.after_algsimp.before_simplify-sorts.txt (a pass step).
+ */
+export function stageFromFileName(name) {
+  const n = String(name ?? '');
+  if (/[._]before_optimizations\.txt$/.test(n)) return 'before_optimizations';
+  if (/[._]after_optimizations\.txt$/.test(n)) return 'after_optimizations';
+  if (/\.\d{4}\.[\w.-]+\.after_spmd[-_]partition[\w-]*\.before_[\w-]+\.txt$/.test(n)) return 'after_spmd_partitioning';
+  if (/\.\d{4}\.[\w.-]+\.after_[\w-]+\.before_[\w-]+\.txt$/.test(n)) return 'pass_step';
+  return null;
+}
+
+/** The pipeline stage in words (the summary card's "stage" row). */
+export function stageWords(stage) {
+  switch (stage) {
+    case 'after_optimizations': return 'after optimizations (scheduled: the kernels XLA runs)';
+    case 'pass_step': return 'fused but not scheduled: a pass step, or an optimized module without its header';
+    case 'after_spmd_partitioning': return 'after SPMD partitioning, before fusion: no kernels decided yet';
+    case 'before_optimizations': return 'before optimizations: no fusion pass has run, nothing is scheduled';
+    default: return null;
+  }
+}
+
+/** True when kernel-level claims (spills, HBM traffic, carriers) can be made of this stage. */
+export function kernelsDecided(stage) {
+  return stage == null || stage === 'after_optimizations' || stage === 'pass_step';
+}
+
+/** "partial: the dump ends at line 78 inside fused_computation.2 (before its entry computation)" */
+export function partialWords(p) {
+  if (!p) return '';
+  return `partial: the dump ends at line ${p.line}${p.inside ? ` inside ${p.inside}` : ''}` +
+    `${p.entry === false ? ', before its entry computation; the results cover what was read' : '; the results cover what was read'}`;
+}
+
+// ---------------------------------------------------------------- pairing evidence
+// Whether two dumps are the same program (StableHLO in, HLO out), from what both texts say:
+// the module name (`HloModule jit_f` / `module @jit_f`) and the entry signature (parameter and
+// result types: HLO's entry_computation_layout, StableHLO's `func.func public @main`).
+
+/** "tensor<1024x128xbf16>" -> "bf16[1024,128]" */
+function tensorType(inner) {
+  const parts = inner.split('x');
+  const dtype = parts.pop();
+  return `${dtype}[${parts.join(',')}]`;
+}
+
+/** Top-level comma split of an HLO type list, layouts `{...}` removed. */
+function hloTypes(list) {
+  let s = '';
+  let depth = 0;
+  for (const ch of list) {
+    if (ch === '{') depth++;
+    else if (ch === '}') depth--;
+    else if (depth === 0) s += ch;
+  }
+  const out = [];
+  let d = 0;
+  let cur = '';
+  for (const ch of s) {
+    if ((ch === '(' || ch === '[') && ++d) cur += ch;
+    else if ((ch === ')' || ch === ']') && d--) cur += ch;
+    else if (ch === ',' && d === 0) { out.push(cur.trim()); cur = ''; } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out.map((t) => t.replace(/^\(|\)$/g, '')).filter(Boolean);
+}
+
+/** { module, params: [types], results: [types] } read from a dump's text (fields null when absent). */
+export function programEvidence(text, format = sniffFormat(text)) {
+  const t = String(text ?? '');
+  const ev = { module: null, params: null, results: null };
+  if (format === 'hlo') {
+    const m = /^\s*HloModule\s+([^\s,]+)(.*)$/m.exec(t.slice(0, 1 << 16));
+    if (!m) return ev;
+    ev.module = m[1];
+    const at = m[2].indexOf('entry_computation_layout={');
+    if (at >= 0) {
+      let i = at + 'entry_computation_layout={'.length;
+      let depth = 1;
+      const start = i;
+      for (; i < m[2].length && depth; i++) depth += m[2][i] === '{' ? 1 : m[2][i] === '}' ? -1 : 0;
+      const sig = m[2].slice(start, i - 1);
+      const arrow = sig.lastIndexOf(')->');
+      if (sig.startsWith('(') && arrow > 0) {
+        ev.params = hloTypes(sig.slice(1, arrow));
+        ev.results = hloTypes(sig.slice(arrow + 3));
+      }
+    }
+  } else if (format === 'stablehlo') {
+    const m = /^\s*module\s+@([\w.$-]+)/m.exec(t.slice(0, 1 << 16));
+    if (m) ev.module = m[1];
+    const f = t.indexOf('func.func public @main(');
+    if (f >= 0) {
+      const end = t.indexOf('\n', f);
+      const line = t.slice(f, end < 0 ? t.length : end);
+      const arrow = line.indexOf(') -> ');
+      const tensors = (s) => [...s.matchAll(/tensor<([^>]*)>/g)].map((x) => tensorType(x[1]));
+      if (arrow > 0) {
+        ev.params = tensors(line.slice(0, arrow));
+        ev.results = tensors(line.slice(arrow));
+      } else ev.params = tensors(line);
+    }
+  }
+  return ev;
+}
+
+const dtypes = (types) => types.map((x) => x.replace(/\[.*$/, '')).join(',');
+
+/**
+ * Are `a` and `b` (programEvidence results) the same program? { verdict: 'same' | 'different'
+ * | 'unknown', reasons: [words] }. A different module name or signature says different; the
+ * same dtypes with other shapes (a partitioned module's per-device shapes) do not.
+ */
+export function pairEvidence(a, b) {
+  const same = [];
+  const diff = [];
+  if (a?.module && b?.module) {
+    if (a.module === b.module) same.push(`both are module ${a.module}`);
+    else diff.push(`module ${a.module} vs ${b.module}`);
+  }
+  for (const k of ['params', 'results']) {
+    const x = a?.[k];
+    const y = b?.[k];
+    if (!x || !y) continue;
+    const what = k === 'params' ? 'parameters' : 'results';
+    if (x.join(', ') === y.join(', ')) same.push(`the same ${what} (${x.join(', ') || 'none'})`);
+    else if (x.length === y.length && dtypes(x) === dtypes(y)) same.push(`${what} of the same types, other shapes (partitioned?)`);
+    else diff.push(`${what} (${x.join(', ') || 'none'}) vs (${y.join(', ') || 'none'})`);
+  }
+  return { verdict: diff.length ? 'different' : same.length ? 'same' : 'unknown', reasons: diff.length ? diff : same };
+}

@@ -1,0 +1,270 @@
+// A dump cell: a named dump (pasted, uploaded or dropped), analysed in the worker, with a status
+// line and the views its format offers (readers.js: the table to extend for a new reader).
+// Dumps of LARGE characters or more are not put into an editor: the cell shows their head.
+import { Cell, button } from './cell.js';
+import { nameProblem } from './runner.js';
+import { formatLabel } from './readers.js';
+import { el, formatBytes, formatInt } from '../views/common.js';
+import * as engine from '../views/engine.js';
+import { BLOB_MIN } from '../views/analysis-core.js';
+import { errorWhere, kernelsDecided, partialWords, sniffFormat, stageFromFileName } from '../core-words.js';
+
+/** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
+export const LARGE = 2_000_000;
+
+export class DumpCell extends Cell {
+  /** @type {HTMLInputElement} */ nameInput = null;
+  /** @type {HTMLElement} why the name cannot be used, if it cannot */ nameNote = null;
+  /** @type {HTMLElement} the status line: format, size, counts, error */ meta = null;
+  /** @type {HTMLElement} upload button and hint */ tools = null;
+  /** @type {HTMLElement} the suggested views (suggest.js fills it) */ suggest = null;
+  /** the debounce timer of an analysis after typing */ timer = 0;
+  /** true while typed text waits for its debounced analysis */ staleAnalysis = false;
+  /** bumped by every analysis; an answer for an older one is dropped */ gen = 0;
+  /** the last analysis (analysis-core.js analyzeText result, or { error, format }) */ analysis = null;
+  /** @type {Promise|null} the analysis in flight or done */ analysisPromise = null;
+  /** @type {string|null} the name of the file the text came from (its stage evidence), until the text changes */ fileName = null;
+
+  constructor(rec, page) {
+    super(rec, page);
+    this.name = rec.name ?? page.uniqueDumpName();
+  }
+
+  buildBar(bar) {
+    this.nameInput = el('input', { class: 'name', type: 'text', value: this.name, 'aria-label': 'dump name', spellcheck: 'false', 'data-testid': 'dump-name' });
+    this.nameNote = el('span', { class: 'name-note' });
+    this.meta = el('span', { class: 'meta', 'data-testid': 'dump-meta' });
+    this.nameInput.addEventListener('input', () => {
+      this.name = this.nameInput.value.trim();
+      this.checkName();
+      this.page.store.cellChanged(this.id);
+      this.page.refreshSuggestions();
+    });
+    bar.append(this.nameInput, this.nameNote, this.meta);
+  }
+
+  buildBody() {
+    const upload = el('input', { type: 'file', hidden: true, 'data-testid': 'dump-file' });
+    upload.addEventListener('change', () => {
+      const f = upload.files?.[0];
+      upload.value = '';
+      if (f) this.loadFile(f);
+    });
+    this.tools = el('div', { class: 'tools' },
+      button('Upload file…', 'upload', { onclick: () => upload.click() }),
+      el('span', { class: 'hint', text: 'or paste, or drop a file on this cell' }), upload);
+    this.suggest = el('div', { class: 'suggest', 'data-testid': 'suggest' });
+    this.el.insertBefore(this.tools, this.statusEl);
+    this.el.insertBefore(this.suggest, this.output);
+    this.showText();
+    this.checkName();
+
+    // Large pastes skip the editor (CodeMirror would hold 50 MB as a document).
+    this.el.addEventListener('paste', (e) => {
+      if (!e.clipboardData) return;
+      const file = [...(e.clipboardData.files || [])][0];
+      if (file) { e.preventDefault(); e.stopPropagation(); this.loadFile(file); return; }
+      if (e.target.closest?.('input')) return;
+      const t = e.clipboardData.getData('text/plain');
+      if (t && (t.length >= LARGE || !this.editor)) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.setText(t);
+      }
+    }, true);
+    this.el.addEventListener('dragover', (e) => {
+      if ([...(e.dataTransfer?.types || [])].some((t) => t === 'Files' || t === 'text/plain')) {
+        e.preventDefault();
+        this.el.classList.add('drop');
+      }
+    });
+    this.el.addEventListener('dragleave', (e) => { if (!this.el.contains(e.relatedTarget)) this.el.classList.remove('drop'); });
+    this.el.addEventListener('drop', (e) => {
+      this.el.classList.remove('drop');
+      const file = e.dataTransfer?.files?.[0];
+      const text = !file && e.dataTransfer?.getData('text/plain');
+      if (!file && !text) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (file) this.loadFile(file); else this.setText(text);
+    }, true);
+  }
+
+  record() { return { kind: this.kind, name: this.name, text: this.text }; }
+
+  checkName() {
+    const problem = nameProblem(this.name);
+    const dup = !problem && this.page.cells.some((c) => c !== this && c.kind === 'dump' && c.name === this.name);
+    this.nameNote.textContent = problem || (dup ? `another dump is also named ${this.name}` : '');
+    this.nameInput.classList.toggle('bad', !!(problem || dup));
+  }
+
+  edited(text) {
+    super.edited(text);
+    this.fileName = null;
+    clearTimeout(this.timer);
+    this.staleAnalysis = true;
+    this.timer = setTimeout(() => this.analyze(), 500);
+  }
+
+  focus() {
+    if (this.editor) this.editor.focus();
+    else this.body.querySelector('.bigdump')?.focus();
+  }
+
+  /** The editor for a small dump; the head of the text and a Clear button for a big one. */
+  showText() {
+    if (this.text.length < LARGE) {
+      if (!this.editor) this.makeEditor();
+      return;
+    }
+    this.editor?.destroy();
+    this.editor = null;
+    let pos = 0;
+    for (let k = 0; k < 12 && pos !== -1; k++) pos = this.text.indexOf('\n', pos + 1);
+    const head = this.text.slice(0, pos === -1 ? Math.min(this.text.length, 4000) : Math.min(pos, 4000));
+    const clear = button('Clear', 'clear', { onclick: () => { this.setText(''); this.focus(); } });
+    this.body.replaceChildren(el('div', { class: 'bigdump', tabindex: '0', 'data-testid': 'bigdump' },
+      el('p', {}, el('b', { text: `${formatBytes(this.text.length)} dump` }),
+        ' — too large to edit on this page; the views below read all of it. Paste or drop to replace it. ', clear),
+      el('pre', { text: `${head}\n…` })));
+  }
+
+  /** Replaces the dump's text (a paste or drop that skipped the editor) and analyses it. */
+  setText(text) {
+    this.fileName = null;
+    const wasBig = !this.editor;
+    this.text = text;
+    this.blob = null;
+    this.restoring = false;
+    this.page.store.cellChanged(this.id);
+    if (text.length >= LARGE || wasBig) this.showText();
+    this.setEditorText(text);
+    clearTimeout(this.timer);
+    this.analyze();
+  }
+
+  loadFile(file) {
+    this.fileName = file.name || null;
+    if (!this.name || /^dump\d+$/.test(this.name)) {
+      const base = file.name.replace(/\.(txt|mlir|hlo|stablehlo|pb)$/i, '').replace(/[^\w$]+/g, '_').replace(/^(\d)/, '_$1').slice(0, 40);
+      if (base && !nameProblem(base) && !this.page.cells.some((c) => c !== this && c.name === base)) {
+        this.name = base;
+        this.nameInput.value = base;
+        this.checkName();
+      }
+    }
+    this.analyze(file);
+  }
+
+  setProgress(p) {
+    if (!p) { this.statusEl.replaceChildren(); return; }
+    const bits = [p.stage];
+    if (p.total) bits.push(p.done != null ? `${formatBytes(p.done)} of ${formatBytes(p.total)}` : formatBytes(p.total));
+    const bar = el('progress', { max: '1', 'data-testid': 'progress' });
+    if (p.total && p.done != null) bar.value = p.done / p.total;
+    this.statusEl.replaceChildren(el('span', { text: `${bits.join(' · ')}…` }), bar);
+  }
+
+  /**
+   * Analyses the text (or `file`, whose text then becomes the cell's) in the worker. `restoring`:
+   * the file is this cell's stored Blob being read back (its record is not rewritten).
+   */
+  analyze(file, { restoring = false } = {}) {
+    const page = this.page;
+    clearTimeout(this.timer);
+    this.staleAnalysis = false;
+    const gen = ++this.gen;
+    this.blob = null;
+    this.analysis = null;
+    this.meta.textContent = '';
+    this.suggest.replaceChildren();
+    if (!file && !this.text) {
+      this.analysisPromise = Promise.resolve(null);
+      this.setProgress(null);
+      engine.forget(this.id);
+      page.refreshSuggestions();
+      return this.analysisPromise;
+    }
+    this.setProgress({ stage: file ? 'reading' : 'parsing', total: file ? file.size : this.text.length });
+    const t0 = performance.now();
+    const p = engine.analyze({ key: this.id, text: file ? undefined : this.text, file }, (pr) => {
+      if (gen === this.gen) this.setProgress(pr);
+    }).then((a) => {
+      if (gen !== this.gen) return null;
+      // Changes made while this dump was read back (a rename) were held: save them now.
+      if (this.restoring && page.store.dirtyCells.has(this.id)) page.store.schedule();
+      this.restoring = false;
+      if (file) {
+        const text = a.text;
+        delete a.text;
+        this.text = text;
+        if (!restoring) page.store.cellChanged(this.id);
+        if (text.length >= LARGE || !this.editor) this.showText();
+        this.setEditorText(text);
+      }
+      if (a.blob) {
+        this.blob = a.blob;
+        if (!restoring) page.store.cellChanged(this.id);
+      }
+      delete a.blob;
+      a.ms = Math.round(performance.now() - t0);
+      // A dump folder's file name states the stage; it outweighs what the text suggests.
+      const named = a.format === 'hlo' && a.summary ? stageFromFileName(this.fileName) : null;
+      if (named && named !== a.summary.stage) a.summary = { ...a.summary, stage: named, stage_from: 'file name' };
+      this.analysis = a;
+      this.setProgress(null);
+      this.showMeta();
+      page.refreshSuggestions();
+      return a;
+    }, (e) => {
+      if (gen !== this.gen) return null;
+      this.setProgress(null);
+      if (this.text.length >= BLOB_MIN && !this.blob) {
+        // No worker answer: store the text anyway (the slow way, on this thread).
+        this.blob = file && !restoring ? file : new Blob([this.text], { type: 'text/plain;charset=utf-8' });
+        if (!restoring) page.store.cellChanged(this.id);
+      }
+      // A saved dump that could not be read back stays held: its stored copy is never overwritten
+      // with an empty text (pasting a new dump into the cell releases it).
+      const message = restoring ? `could not read the saved dump back: ${e.message}` : e.message;
+      this.analysis = { error: { message, code: e.code, line: e.line, column: e.column }, format: sniffFormat(this.text) };
+      this.showMeta();
+      return this.analysis;
+    });
+    this.analysisPromise = p;
+    return p;
+  }
+
+  /** The status line: format, lines, size, fusion ops, time; or the error. */
+  showMeta() {
+    const a = this.analysis;
+    if (!a) { this.meta.textContent = ''; return; }
+    const bits = [formatLabel(a)];
+    if (a.lines != null) bits.push(`${formatInt(a.lines)} lines`);
+    bits.push(formatBytes(a.bytes ?? this.text.length));
+    if (a.fusions && kernelsDecided(a.summary?.stage)) bits.push(`${formatInt(a.fusions.fusion_ops)} fusion ops`);
+    if (a.ms != null && a.bytes > 1e6) bits.push(`analysed in ${formatInt(a.ms)} ms`);
+    this.meta.replaceChildren(bits.join(' · '));
+    for (const m of a.module_errors || []) {
+      this.meta.append(el('span', { class: 'err-text', 'data-testid': 'module-error', text: ` · module ${m.module} not read: ${m.message}${errorWhere(m)}` }));
+    }
+    if (a.summary?.partial) this.meta.append(el('span', { class: 'partial', 'data-testid': 'partial', text: ` · ${partialWords(a.summary.partial)}` }));
+    this.meta.classList.toggle('err', !!a.error);
+    if (a.error) {
+      this.meta.append(el('span', { class: 'err-text', text: ` · ${a.error.message}${errorWhere(a.error)}` }));
+    }
+  }
+
+  async run() {
+    if (this.editor && this.editor.text !== this.text) this.text = this.editor.text;
+    clearTimeout(this.timer);
+    await this.analyze();
+  }
+
+  dispose() {
+    clearTimeout(this.timer);
+    super.dispose();
+    engine.forget(this.id);
+  }
+}

@@ -1,0 +1,72 @@
+// Under each analysed dump: the views that fit it (readers.js), one click away. A click inserts
+// the view's code cell right after the dump (or re-runs the one already there) and runs it.
+import { button } from './cell.js';
+import { nameProblem } from './runner.js';
+import { formatViews } from './readers.js';
+import { pairEvidence } from '../core-words.js';
+import { el } from '../dom.js';
+
+const usable = (c) => c.name && !nameProblem(c.name);
+
+/**
+ * The dump of `format` a paired view of `cell` should use, by evidence (pairEvidence: module
+ * names, entry signatures), then by nearness (one above preferred). Returns { dump, verdict,
+ * reasons } or null when there is no dump of that format. A 'different' verdict means the best
+ * candidate is another program: the caller does not offer that pair first.
+ */
+export function partnerOf(cell, format, dumps) {
+  const at = dumps.indexOf(cell);
+  const WEIGHT = { same: 0, unknown: 1, different: 2 };
+  const best = dumps
+    .map((d, k) => ({ d, k }))
+    .filter(({ d }) => d !== cell && d.analysis?.format === format && !d.analysis.error && usable(d))
+    .map(({ d, k }) => {
+      const ev = pairEvidence(cell.analysis.evidence, d.analysis.evidence);
+      return { dump: d, ...ev, cost: WEIGHT[ev.verdict] * 1e6 + (k < at ? at - k : (k - at) + dumps.length) };
+    })
+    .sort((x, y) => x.cost - y.cost)[0];
+  return best ?? null;
+}
+
+/** [{ label, code, note? }] for one dump cell: its format's views, paired views with their partner. */
+export function suggestionsFor(cell, dumps) {
+  const out = [];
+  const later = [];
+  for (const v of formatViews(cell.analysis)) {
+    const p = v.pair ? partnerOf(cell, v.pair.format, dumps) : null;
+    const make = (partner) => ({
+      label: typeof v.label === 'function' ? v.label(cell.name, partner) : v.label,
+      code: v.code(cell.name, partner),
+    });
+    if (p && p.verdict === 'different') {
+      // Another program: offer this dump's own view first, the pair last and marked.
+      out.push(make(null));
+      later.push({ ...make(p.dump.name), note: `looks like a different program: ${p.reasons.join('; ')}` });
+    } else out.push(make(p ? p.dump.name : null));
+  }
+  return [...out, ...later];
+}
+
+/** Refills every dump cell's suggestions (after an analysis, a rename, a removal). */
+export function refreshSuggestions(page) {
+  const dumps = page.cells.filter((c) => c.kind === 'dump');
+  for (const c of dumps) {
+    c.suggest.replaceChildren();
+    const a = c.analysis;
+    if (!a || a.error || !usable(c)) continue;
+    c.suggest.append(el('span', { class: 'hint', text: 'suggested view:' }));
+    suggestionsFor(c, dumps).forEach(({ label, code, note }, k) => {
+      c.suggest.append(button(note ? `${label} (different program?)` : label, 'suggest', {
+        class: k === 0 ? 'primary' : null,
+        title: note ?? null,
+        'data-code': code,
+        onclick: () => {
+          const at = page.cells.indexOf(c) + 1;
+          const existing = page.cells[at];
+          if (existing && existing.kind === 'code' && existing.text.trim() === code) { existing.run(); return; }
+          page.insertCell({ kind: 'code', text: code }, at).run();
+        },
+      }));
+    });
+  }
+}
