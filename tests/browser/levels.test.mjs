@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { launch, openPage, repoRoot, distDir, skipWithoutChromium } from './harness.mjs';
+import { addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, distDir, serveDist, setDumpName, skipWithoutChromium, waitForDump, waitForNotebook } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
 
 const levels = join(repoRoot, 'fixtures/levels');
@@ -25,7 +25,7 @@ let chrome;
 before(async () => {
   if (skip) return;
   const bundle = join(distDir, 'hloscope-drills.js');
-  if (!existsSync(bundle) || !readFileSync(bundle, 'utf8').includes('xla-levels')) {
+  if (!existsSync(bundle) || !readFileSync(bundle, 'utf8').includes('xla-levels') || !readFileSync(join(distDir, 'app.js'), 'utf8').includes('show.levels')) {
     execFileSync(process.execPath, [join(repoRoot, 'notebook/build.mjs')], { stdio: 'inherit', cwd: repoRoot });
   }
   server = await startServer({ root: repoRoot, port: 0 });
@@ -132,4 +132,39 @@ test('a dump folder of the newest jax: the tiled emitter wrote <8 x float> befor
     assert.ok(opt.hits.length >= 1);
     assert.deepEqual(errors, []);
   } finally { await close(); }
+});
+
+test('in the notebook: an LLVM IR dump says so and suggests its levels with the HLO it came from', { skip }, async () => {
+  const dist = await serveDist();
+  const dir = join(levels, 'cpu-jax-0.4.38/add');
+  const { page, errors, external, close } = await openPage(chrome.browser, dist.url);
+  try {
+    await waitForNotebook(page);
+    const h = await addCell(page, 'dump');
+    await setDumpName(page, h, 'add_hlo');
+    await pasteInto(page, h, readFileSync(join(dir, 'module_0001.jit_add.cpu_after_optimizations.txt'), 'utf8'));
+    const a = await addCell(page, 'dump');
+    await setDumpName(page, a, 'add_noopt');
+    await pasteInto(page, a, readFileSync(join(dir, 'module_0001.jit_add.ir-no-opt.ll'), 'utf8'));
+    const b = await addCell(page, 'dump');
+    await setDumpName(page, b, 'add_opt');
+    await pasteInto(page, b, readFileSync(join(dir, 'module_0001.jit_add.ir-with-opt.ll'), 'utf8'));
+    assert.match(await waitForDump(page, a), /^LLVM IR · 76 lines/);
+    assert.match(await waitForDump(page, b), /^LLVM IR \(optimized\) · 66 lines/);
+    const suggestion = page.locator(`${cell(a)} [data-testid=suggest] button.primary`);
+    assert.equal(await suggestion.textContent(), 'levels add_hlo → add_noopt');
+    await suggestion.click();
+    const ids = await cellIds(page);
+    const x = ids[ids.indexOf(a) + 1];
+    const sel = `${cell(x)} xla-levels`;
+    await page.waitForFunction((s) => document.querySelector(s)?.shadowRoot?.querySelectorAll('section.level').length === 3, sel, { timeout: 30000 });
+    const got = await page.$eval(sel, (e) => [...e.shadowRoot.querySelectorAll('section.level')].map((s) => ({
+      decided: s.querySelector('p.decided').textContent, hits: s.querySelectorAll('.ln.hit').length })));
+    assert.match(got[0].decided, /^whole tensors/);
+    assert.match(got[1].decided, /^loops over buffers: 1 loop \(trip counts 1024\)/);
+    assert.equal(got[1].hits, 1);
+    assert.match(got[2].decided, /^not given/);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally { await close(); await dist.close(); }
 });

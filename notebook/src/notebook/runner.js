@@ -8,6 +8,8 @@ import { el } from '../dom.js';
 import '../views/xla-xray.js';
 import '../views/xla-fusion-table.js';
 import '../views/xla-summary.js';
+import '../views/xla-levels.js';
+import { splitLevels } from '../views/llvm-analysis.js';
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -156,6 +158,15 @@ export async function runCode(code, { dumps, output }) {
       if (d.error) throw Object.assign(new Error(`${d.name}: ${d.error.message}`), d.error);
       v.data = { ...d.analysis, name: d.name };
     } else v.text = textOf(d);
+    return v;
+  };
+  /** One fusion at three levels: the optimized HLO (or null) and one or more LLVM IR dumps. */
+  show.levels = (hlo, ...lls) => {
+    const texts = lls.filter((x) => x != null).map(textOf);
+    if (!texts.length) throw new Error('show.levels(hlo, ll, ...) needs at least one LLVM IR dump (*.ir-no-opt.ll, *.ir-with-opt.ll)');
+    const v = document.createElement('xla-levels');
+    output.append(v);
+    v.texts = { hlo: textOf(hlo) ?? '', ...splitLevels(texts) };
     return v;
   };
   show.text = (s) => show(String(s));

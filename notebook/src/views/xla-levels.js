@@ -166,8 +166,11 @@ class XlaLevels extends HTMLElement {
         comps = doc.computations().modules.flatMap((m) => m.computations);
       } finally { doc.free(); }
     }
+    // a kernel is keyed by the HLO instruction it is named after; without an HLO, by its own name
+    const keyOf = hlo ? (fn) => fn.hlo : (fn) => (fn.kernel ? fn.name : null);
+    for (const lv of [levels.noopt, levels.opt]) for (const f of lv) for (const fn of f.json.functions) fn.key = keyOf(fn);
     const names = new Set();
-    for (const lv of [levels.noopt, levels.opt]) for (const f of lv) for (const fn of f.json.functions) if (fn.hlo) names.add(fn.hlo);
+    for (const lv of [levels.noopt, levels.opt]) for (const f of lv) for (const fn of f.json.functions) if (fn.key) names.add(fn.key);
     const kernels = [...names].map((name) => {
       const fusion = fusions.find((f) => f.name === name) || null;
       const comp = fusion ? comps.find((c) => c.name === fusion.calls) : null;
@@ -181,7 +184,7 @@ class XlaLevels extends HTMLElement {
     const { hlo, levels, kernels } = this._model;
     this._status.textContent = '';
     this._status.className = 'status';
-    if (!kernels.length) { this._fail(new Error('no kernel of these LLVM IR files is named after an HLO instruction (is the HLO the same module?)')); return; }
+    if (!kernels.length) { this._fail(new Error(hlo ? 'no kernel of these LLVM IR files is named after an HLO instruction (is the HLO the same module?)' : 'no kernel (a function the runtime calls) in these LLVM IR texts')); return; }
     const k = kernels.find((x) => x.name === this._kernel) || kernels[0];
     // the HLO lines: the fused body (header to closing brace), else the instruction itself
     const hloLines = lines(hlo);
@@ -212,18 +215,19 @@ class XlaLevels extends HTMLElement {
     const hloDecided = k.fusion
       ? `whole tensors: ${shapes.join(', ') || 'no inputs'} → ${result}; XLA decided the fusion: ${k.comp ? k.comp.instructions.length : '?'} instructions in one ${k.fusion.kind || ''} kernel`
       : `whole tensors: ${result ?? ''}; XLA decided this op runs as a kernel of its own`;
-    const hloPane = this._pane('HLO fusion body', 'tensors', hloDecided,
+    const hloPane = this._pane('HLO fusion body', 'tensors', hlo ? hloDecided : 'not given: add the *after_optimizations.txt of this module to see the tensors',
       hloRange.map((n) => ({ n, text: hloLines[n - 1] ?? '', hit: hloHit(n), depth: 0 })));
 
     const llvmPane = (title, kind, lv) => {
+      if (!lv.length) return this._pane(title, kind, `not given: add the ${kind === 'loops' ? '*.ir-no-opt.ll' : '*.ir-with-opt.ll'} of this module`, []);
       const rows = [];
       const loopsAll = [];
       const widths = new Set();
       let loads = 0, stores = 0, calls = new Set();
       for (const f of lv) {
         const ls = lines(f.text);
-        const mine = f.json.functions.filter((fn) => fn.hlo === k.name);
-        const callees = f.json.functions.filter((fn) => !fn.hlo && mine.some((m) => fn.name in m.calls));
+        const mine = f.json.functions.filter((fn) => fn.key === k.name);
+        const callees = f.json.functions.filter((fn) => !fn.key && mine.some((m) => fn.name in m.calls));
         for (const fn of [...mine, ...callees]) {
           const hitLines = new Set();
           const names = op ? llvmNamesFor(op, typeOf.get(op)) : null;
