@@ -168,3 +168,20 @@ test('in the notebook: an LLVM IR dump says so and suggests its levels with the 
     assert.deepEqual(external, []);
   } finally { await close(); await dist.close(); }
 });
+
+test('the element\'s own folder picker reads a dump folder from disk', { skip }, async () => {
+  const dir = join(levels, 'cpu-jax-0.4.38/reduce');
+  const { page, errors, external, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/levels.html`);
+  try {
+    const input = page.locator('#folder input[type=file]');
+    await input.setInputFiles(dir); // a directory, as a person picks it
+    await ready(page, 'folder');
+    const s = await state(page, 'folder');
+    assert.equal(s.status, '');
+    // the fusion with a reduction: XLA:CPU 0.4.38 emits the reduce as its own kernel
+    assert.ok(s.kernels.length >= 1, s.kernels.join());
+    assert.equal(s.levels.length, 3);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally { await close(); }
+});

@@ -9,7 +9,8 @@
 // per level says what was decided there. Texts are put into the page with textContent only.
 //
 // Inputs:
-//   el.folder = [{ name, text }]   the files of an --xla_dump_to folder (the folder cell, a test);
+//   el.folder = [{ name, text }]   the files of an --xla_dump_to folder (a folder cell, a test),
+//                                  or the element's own "open a dump folder" picker;
 //                                  the .ll parts of one module are read together
 //   el.texts  = { hlo, noopt, opt } three pasted texts (noopt/opt: one or more .ll texts joined)
 //   <xla-levels src-hlo="…" src-noopt="…" src-opt="…">   same-origin URLs
@@ -69,6 +70,8 @@ const css = theme + `
   .ln.hit .src { color: var(--copper); font-weight: 600; }
   .ln .trip { color: var(--accent); padding-left: 1em; font-family: var(--sans); font-size: 11px; }
   .status { font-size: 12px; color: var(--dim); }
+  label.open { display: block; font-size: 12px; color: var(--dim); margin-bottom: .4rem; }
+  label.open input { font-size: 12px; }
   .status.err { color: var(--bad); white-space: pre-wrap; }
   @media (max-width: 900px) { .levels { grid-template-columns: minmax(0, 1fr); } }
 `;
@@ -103,7 +106,11 @@ class XlaLevels extends HTMLElement {
     this._status = el('div', { class: 'status', role: 'status' });
     this._bar = el('div', { class: 'bar' });
     this._levels = el('div', { class: 'levels', part: 'levels' });
-    root.append(this._status, this._bar, this._levels);
+    // a dump folder from disk: the files are read here, nothing is uploaded anywhere
+    this._picker = el('input', { type: 'file', multiple: true, webkitdirectory: true, 'aria-label': 'open a dump folder',
+      onchange: (e) => this._openFiles(e.target.files) });
+    const open = el('label', { class: 'open' }, 'open an --xla_dump_to folder… ', this._picker);
+    root.append(open, this._status, this._bar, this._levels);
     this._gen = 0;
     this._kernel = null;
     this._op = null;
@@ -122,6 +129,12 @@ class XlaLevels extends HTMLElement {
     const p = pickLevels(Array.from(files || []));
     if (!p) { this._fail(new Error('no *.ir-no-opt.ll or *.ir-with-opt.ll in this folder (XLA:CPU writes them with --xla_dump_to; newer jaxlib also needs --xla_dump_emitter_re=.*)')); return; }
     this.texts = p;
+  }
+
+  async _openFiles(fileList) {
+    const wanted = [...(fileList || [])].filter((f) => /\.ll$|after_optimizations\.txt$/.test(f.name));
+    const files = await Promise.all(wanted.map(async (f) => ({ name: f.webkitRelativePath || f.name, text: await f.text() })));
+    this.folder = files;
   }
 
   get texts() { return this._texts ?? null; }
