@@ -89,6 +89,10 @@ struct hs_llvm {
   uint32_t n_loops, cap_loops;
   hs_warning *warnings;
   uint32_t n_warnings, cap_warnings;
+  /* name tables of the function being finished (open addressing, index + 1, 0 = empty) */
+  uint32_t *btab, *vtab;
+  uint32_t bcap, vcap;
+  uint64_t scan_budget; /* instruction visits left for the alloca'd-counter scans */
 };
 
 static void ll_warn(hs_llvm *m, int code, uint32_t line, const char *fmt, ...) {
@@ -506,25 +510,80 @@ static int parse(hs_llvm *m, hs_error *err) {
 }
 
 /* ---- loops ---------------------------------------------------------------------------- */
+static bool name_eq(const hs_llvm *m, hs_slice a, const char *s, size_t n) {
+  return a.len == n && memcmp(m->text + a.off, s, n) == 0;
+}
+
 static int32_t find_block(const hs_llvm *m, const ll_func *f, hs_slice name) {
-  for (uint32_t i = 0; i < f->n_blocks; i++) {
-    const ll_block *b = &m->blocks[f->block_first + i];
-    if (b->name.len == name.len && memcmp(m->text + b->name.off, m->text + name.off, name.len) == 0) return (int32_t)i;
+  const char *s = m->text + name.off;
+  if (m->btab) {
+    for (uint32_t h = hs_hash(s, name.len) & (m->bcap - 1);; h = (h + 1) & (m->bcap - 1)) {
+      uint32_t v = m->btab[h];
+      if (!v) return -1;
+      if (name_eq(m, m->blocks[f->block_first + v - 1].name, s, name.len)) return (int32_t)(v - 1);
+    }
   }
+  for (uint32_t i = 0; i < f->n_blocks; i++)
+    if (name_eq(m, m->blocks[f->block_first + i].name, s, name.len)) return (int32_t)i;
   return -1;
 }
 
-/* The instruction of f whose result is `name` (local index into m->instrs), -1 if none. */
+/* The instruction of f whose result is `name` (index into m->instrs), -1 if none. */
 static int32_t find_value(const hs_llvm *m, const ll_func *f, const char *s, size_t n) {
+  if (m->vtab) {
+    for (uint32_t h = hs_hash(s, n) & (m->vcap - 1);; h = (h + 1) & (m->vcap - 1)) {
+      uint32_t v = m->vtab[h];
+      if (!v) return -1;
+      if (name_eq(m, m->instrs[v - 1].result, s, n)) return (int32_t)(v - 1);
+    }
+  }
   uint32_t first = m->blocks[f->block_first].first;
   uint32_t last = f->n_blocks ? m->blocks[f->block_first + f->n_blocks - 1].first +
                                     m->blocks[f->block_first + f->n_blocks - 1].count
                               : first;
-  for (uint32_t i = first; i < last; i++) {
-    const ll_instr *in = &m->instrs[i];
-    if (in->result.len == n && memcmp(m->text + in->result.off, s, n) == 0) return (int32_t)i;
-  }
+  for (uint32_t i = first; i < last; i++)
+    if (name_eq(m, m->instrs[i].result, s, n)) return (int32_t)i;
   return -1;
+}
+
+/* Builds the block and value name tables of f (false on allocation failure: lookups then scan). */
+static bool build_tables(hs_llvm *m, const ll_func *f) {
+  uint32_t nb = f->n_blocks;
+  uint32_t first = m->blocks[f->block_first].first;
+  uint32_t last = m->blocks[f->block_first + nb - 1].first + m->blocks[f->block_first + nb - 1].count;
+  uint32_t bcap = 16, vcap = 16;
+  while (bcap < nb * 2u) bcap <<= 1;
+  while (vcap < (last - first) * 2u) vcap <<= 1;
+  m->btab = calloc(bcap, sizeof *m->btab);
+  m->vtab = calloc(vcap, sizeof *m->vtab);
+  if (!m->btab || !m->vtab) {
+    free(m->btab);
+    free(m->vtab);
+    m->btab = m->vtab = NULL;
+    return false;
+  }
+  m->bcap = bcap;
+  m->vcap = vcap;
+  for (uint32_t i = 0; i < nb; i++) {
+    hs_slice n = m->blocks[f->block_first + i].name;
+    uint32_t h = hs_hash(m->text + n.off, n.len) & (bcap - 1);
+    while (m->btab[h]) {
+      if (name_eq(m, m->blocks[f->block_first + m->btab[h] - 1].name, m->text + n.off, n.len)) break;
+      h = (h + 1) & (bcap - 1);
+    }
+    if (!m->btab[h]) m->btab[h] = i + 1;
+  }
+  for (uint32_t i = first; i < last; i++) {
+    hs_slice n = m->instrs[i].result;
+    if (!n.len) continue;
+    uint32_t h = hs_hash(m->text + n.off, n.len) & (vcap - 1);
+    while (m->vtab[h]) {
+      if (name_eq(m, m->instrs[m->vtab[h] - 1].result, m->text + n.off, n.len)) break;
+      h = (h + 1) & (vcap - 1);
+    }
+    if (!m->vtab[h]) m->vtab[h] = i + 1;
+  }
+  return true;
 }
 
 typedef struct {
@@ -670,6 +729,8 @@ static ll_iv evolution(const hs_llvm *m, const ll_func *f, const uint8_t *body, 
     uint32_t last = m->blocks[f->block_first + f->n_blocks - 1].first + m->blocks[f->block_first + f->n_blocks - 1].count;
     int n_out = 0, n_in = 0;
     int64_t init = 0, step = 0;
+    if ((uint64_t)(last - first) > ((hs_llvm *)m)->scan_budget) return r; /* a huge function: no count */
+    ((hs_llvm *)m)->scan_budget -= last - first;
     for (uint32_t i = first; i < last; i++) {
       const ll_instr *st = &m->instrs[i];
       if (st->kind != LL_I_STORE) continue;
@@ -815,8 +876,16 @@ static int64_t backedge_taken(const hs_llvm *m, const ll_func *f, const uint8_t 
  * Fills body[] (1 = in the loop); returns the number of back edges (0: h heads no loop). */
 static uint32_t loop_body(uint32_t nb, uint32_t h, const uint8_t *seen, const int32_t *idom, const uint32_t *pstart,
                           const uint32_t *preds, uint8_t *body, uint32_t *work) {
-  memset(body, 0, nb);
   uint32_t wn = 0, back = 0;
+  bool any = false; /* a back edge at all? (only then is body[] cleared: O(n) per loop, not per block) */
+  for (uint32_t pi = pstart[h]; pi < pstart[h + 1] && !any; pi++) {
+    int32_t x = (int32_t)preds[pi];
+    if (!seen[x]) continue;
+    while (x != (int32_t)h && x != 0) x = idom[x];
+    any = x == (int32_t)h;
+  }
+  if (!any) return 0;
+  memset(body, 0, nb);
   for (uint32_t pi = pstart[h]; pi < pstart[h + 1]; pi++) {
     uint32_t u = preds[pi];
     if (!seen[u]) continue;
@@ -848,6 +917,8 @@ static void finish_function(hs_llvm *m, ll_func *f) {
     if (!ix) return;
     m->succ_ix = ix;
   }
+  if (nb) build_tables(m, f);
+  m->scan_budget = 20000000u;
   for (uint32_t i = 0; i < nb; i++) {
     ll_block *b = &m->blocks[f->block_first + i];
     for (uint32_t s = 0; s < b->n_succ; s++) {
@@ -857,6 +928,9 @@ static void finish_function(hs_llvm *m, ll_func *f) {
   }
   if (nb == 0 || nb > 20000) {
     if (nb) ll_warn(m, HS_W_SKIPPED_LINE, f->line, "function @%.*s has %u blocks: loops not analysed", (int)f->name.len, m->text + f->name.off, nb);
+    free(m->btab);
+    free(m->vtab);
+    m->btab = m->vtab = NULL;
     return;
   }
   /* reverse post-order, immediate dominators (Cooper, Harvey, Kennedy) */
@@ -985,6 +1059,9 @@ out:
   free(work);
   free(pstart);
   free(preds);
+  free(m->btab);
+  free(m->vtab);
+  m->btab = m->vtab = NULL;
 }
 
 /* ---- public ----------------------------------------------------------------------------- */
@@ -1085,37 +1162,96 @@ static void bumpn(json_t *obj, const char *s, size_t n) {
   bump(obj, k);
 }
 
-/* Normalised name for the kernel/fusion join: '.' and '-' become '_'. */
-static void norm(const char *s, size_t n, char *out, size_t cap) {
-  size_t o = 0;
-  for (size_t i = 0; i < n && o + 1 < cap; i++) out[o++] = (s[i] == '.' || s[i] == '-') ? '_' : s[i];
-  out[o] = 0;
+/* The HLO instructions (outside fused bodies) kernels can be named after, by normalised name. */
+typedef struct {
+  char *names;      /* normalised names, NUL-separated */
+  uint32_t *off;    /* per candidate: offset into names */
+  int32_t *instr;   /* per candidate: instruction index */
+  uint32_t *slots;  /* candidate + 1, 0 = empty */
+  uint32_t cap, n;
+} ll_join;
+
+static bool join_candidate(const hs_doc *d, const hs_instr *in) {
+  if (d->comps[in->comp].inner) return false;
+  return !(hs_slice_is(d, in->opcode, "parameter") || hs_slice_is(d, in->opcode, "constant") ||
+           hs_slice_is(d, in->opcode, "get-tuple-element") || hs_slice_is(d, in->opcode, "tuple") ||
+           hs_slice_is(d, in->opcode, "bitcast"));
 }
 
-/* The HLO instruction (outside fused bodies) a kernel function is named after: the longest
- * name N with norm(F) == norm(N) or norm(F) beginning with norm(N) + "_". -1 when none. */
-static int32_t join_hlo(const hs_doc *d, const char *fname, size_t fn) {
-  if (!d) return -1;
-  char F[256], N[256];
-  norm(fname, fn, F, sizeof F);
-  size_t fl = strlen(F);
-  int32_t best = -1;
-  size_t best_len = 0;
+static void join_free(ll_join *j) {
+  free(j->names);
+  free(j->off);
+  free(j->instr);
+  free(j->slots);
+  memset(j, 0, sizeof *j);
+}
+
+static bool join_build(ll_join *j, const hs_doc *d) {
+  memset(j, 0, sizeof *j);
+  if (!d) return true;
+  size_t bytes = 0;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < d->n_instrs; i++)
+    if (join_candidate(d, &d->instrs[i])) bytes += d->instrs[i].name.len + 1, n++;
+  j->cap = 16;
+  while (j->cap < n * 2u) j->cap <<= 1;
+  j->names = malloc(bytes + 1);
+  j->off = malloc((n + 1) * sizeof *j->off);
+  j->instr = malloc((n + 1) * sizeof *j->instr);
+  j->slots = calloc(j->cap, sizeof *j->slots);
+  if (!j->names || !j->off || !j->instr || !j->slots) {
+    join_free(j);
+    return false;
+  }
+  size_t o = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    if (d->comps[in->comp].inner) continue;
-    if (hs_slice_is(d, in->opcode, "parameter") || hs_slice_is(d, in->opcode, "constant") ||
-        hs_slice_is(d, in->opcode, "get-tuple-element") || hs_slice_is(d, in->opcode, "tuple") ||
-        hs_slice_is(d, in->opcode, "bitcast"))
-      continue;
-    norm(d->text + in->name.off, in->name.len, N, sizeof N);
-    size_t nl = strlen(N);
-    if (!nl || nl > fl) continue;
-    if (memcmp(F, N, nl) != 0) continue;
-    if (nl < fl && F[nl] != '_') continue;
-    if (nl > best_len) best = (int32_t)i, best_len = nl;
+    if (!join_candidate(d, in)) continue;
+    const char *src = d->text + in->name.off;
+    char *dst = j->names + o;
+    for (uint32_t k = 0; k < in->name.len; k++) dst[k] = (src[k] == '.' || src[k] == '-') ? '_' : src[k];
+    dst[in->name.len] = 0;
+    uint32_t h = hs_hash(dst, in->name.len) & (j->cap - 1);
+    bool dup = false;
+    while (j->slots[h]) {
+      if (strcmp(j->names + j->off[j->slots[h] - 1], dst) == 0) {
+        dup = true; /* the first instruction of a name wins */
+        break;
+      }
+      h = (h + 1) & (j->cap - 1);
+    }
+    if (dup) continue;
+    j->off[j->n] = (uint32_t)o;
+    j->instr[j->n] = (int32_t)i;
+    j->slots[h] = ++j->n;
+    o += in->name.len + 1;
   }
-  return best;
+  return true;
+}
+
+static int32_t join_get(const ll_join *j, const char *s, size_t n) {
+  if (!j->slots) return -1;
+  for (uint32_t h = hs_hash(s, n) & (j->cap - 1);; h = (h + 1) & (j->cap - 1)) {
+    uint32_t v = j->slots[h];
+    if (!v) return -1;
+    const char *c = j->names + j->off[v - 1];
+    if (strlen(c) == n && memcmp(c, s, n) == 0) return j->instr[v - 1];
+  }
+}
+
+/* The HLO instruction a kernel function is named after: the longest candidate N with
+ * norm(F) == norm(N), or norm(F) beginning with norm(N) + "_" (GPU kernels write '.' as '_';
+ * XLA:CPU adds _wrapped, _impl, _kernel). norm: '.' and '-' become '_'. -1 when none. */
+static int32_t join_hlo(const ll_join *j, const char *fname, size_t fn) {
+  char F[512];
+  if (!j->slots || fn >= sizeof F) return -1;
+  for (size_t i = 0; i < fn; i++) F[i] = (fname[i] == '.' || fname[i] == '-') ? '_' : fname[i];
+  for (size_t n = fn; n > 0; n--) {
+    if (n < fn && F[n] != '_') continue;
+    int32_t r = join_get(j, F, n);
+    if (r >= 0) return r;
+  }
+  return -1;
 }
 
 static bool op_is(const hs_llvm *m, hs_slice op, const char *lit) {
@@ -1236,6 +1372,8 @@ char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len) {
   json_object_set_new(root, "module", m->module_id.len ? jslice(m, m->module_id) : json_null());
   json_object_set_new(root, "triple", m->triple.len ? jslice(m, m->triple) : json_null());
   json_t *fa = json_array(), *dropped = json_array(), *declared = json_array();
+  ll_join join;
+  join_build(&join, hlo);
   for (uint32_t i = 0; i < m->n_funcs; i++) {
     const ll_func *f = &m->funcs[i];
     if (!f->defined) {
@@ -1244,7 +1382,7 @@ char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len) {
     }
     json_t *o = json_object();
     json_object_set_new(o, "name", jslice(m, f->name));
-    int32_t hi = join_hlo(hlo, m->text + f->name.off, f->name.len);
+    int32_t hi = join_hlo(&join, m->text + f->name.off, f->name.len);
     json_object_set_new(o, "hlo", hi >= 0 ? hs_json_slice(hlo, hlo->instrs[hi].name) : json_null());
     json_object_set_new(o, "kernel", json_boolean(!f->local));
     json_object_set_new(o, "line", json_integer(f->line));
@@ -1359,6 +1497,7 @@ char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len) {
     json_array_append_new(fa, o);
     if (hi >= 0) json_array_append_new(dropped, dropped_for(m, f, hlo, hi));
   }
+  join_free(&join);
   json_object_set_new(root, "functions", fa);
   json_object_set_new(root, "declared", declared);
   json_object_set_new(root, "dropped", dropped);

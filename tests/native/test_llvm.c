@@ -183,8 +183,45 @@ static void test_torture(void **state) {
   if (!shared) print_message("SKIPPED: ../shared/captures/llvm is absent (other people's data, read in place)\n");
 }
 
+/* 6000 loops one after another in one function (18000 blocks): linear work, every count known. */
+static void test_many_loops(void **state) {
+  (void)state;
+  enum { N = 6000 };
+  size_t cap = (size_t)N * 400 + 1000, o = 0;
+  char *t = malloc(cap);
+  assert_non_null(t);
+  o += (size_t)snprintf(t + o, cap - o, "define void @big(ptr %%a) {\nentry:\n  br label %%h0\n");
+  for (int k = 0; k < N; k++) {
+    o += (size_t)snprintf(t + o, cap - o,
+                          "h%d:\n  %%i%d = phi i64 [ 0, %%%s%d ], [ %%n%d, %%h%d ]\n  %%n%d = add i64 %%i%d, 1\n"
+                          "  %%c%d = icmp eq i64 %%n%d, %d\n  br i1 %%c%d, label %%x%d, label %%h%d\n"
+                          "x%d:\n  br label %%%s%d\n",
+                          k, k, k ? "x" : "entry", k ? k - 1 : 0, k, k, k, k, k, k, 1 + k % 7, k, k, k, k,
+                          k + 1 < N ? "h" : "done", k + 1 < N ? k + 1 : 0);
+  }
+  o += (size_t)snprintf(t + o, cap - o, "done0:\n  ret void\n}\n");
+  /* the first loop's phi names %entry0, which is no block: fix the text to name %entry */
+  char *e0 = strstr(t, "%entry0");
+  assert_non_null(e0);
+  memcpy(e0, "%entry ", 7);
+  hs_error err;
+  hs_llvm *m = hs_llvm_parse(t, o, &err);
+  assert_non_null(m);
+  json_t *j = tu_json(hs_llvm_json(m, NULL, NULL));
+  hs_llvm_free(m);
+  json_t *loops = json_object_get(json_array_get(json_object_get(j, "functions"), 0), "loops");
+  assert_int_equal(json_array_size(loops), N);
+  for (size_t k = 0; k < N; k++) {
+    json_t *L = json_array_get(loops, k);
+    assert_int_equal(json_integer_value(json_object_get(L, "depth")), 1);
+    assert_int_equal(json_integer_value(json_object_get(L, "trip_count")), 1 + (json_int_t)(atoi(json_string_value(json_object_get(L, "header")) + 1) % 7));
+  }
+  json_decref(j);
+  free(t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_not_llvm),
-                                     cmocka_unit_test(test_truncated), cmocka_unit_test(test_torture)};
+                                     cmocka_unit_test(test_truncated), cmocka_unit_test(test_many_loops), cmocka_unit_test(test_torture)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
