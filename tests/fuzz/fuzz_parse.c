@@ -29,6 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hs_doc *a = hs_parse(text, split, NULL);
   hs_doc *b = hs_parse(text + split, len - split, NULL);
   if (a && b) hs_free(hs_xray_json(a, b, NULL));
+  /* the same bytes as LLVM IR (whole, and the first part with the second as its HLO) */
+  hs_llvm *ll = hs_llvm_parse(text, len, NULL);
+  if (ll) hs_free(hs_llvm_json(ll, NULL, NULL));
+  hs_llvm_free(ll);
+  ll = hs_llvm_parse(text, split, NULL);
+  if (ll) hs_free(hs_llvm_json(ll, b, NULL));
+  hs_llvm_free(ll);
   hs_doc_free(a);
   hs_doc_free(b);
   /* the same bytes as a profile (xplane protobuf or trace JSON) */

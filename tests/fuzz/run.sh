@@ -16,7 +16,8 @@ $CC -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 n=0
 cp tests/fuzz/regressions/* "$out/seeds/" 2>/dev/null || true
 for f in fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/stablehlo.mlir ../shared/captures/tpu-v6e/* \
-  fixtures/cpu-jax-0.4.38/{exp,softmax,scan}/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb; do
+  fixtures/cpu-jax-0.4.38/{exp,softmax,scan}/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb \
+  fixtures/levels/*/*/*.ll ../shared/captures/llvm/*.ll; do
   [ -f "$f" ] || continue
   { printf '\x80'; head -c 65536 "$f"; } >"$out/seeds/seed$n"
   n=$((n + 1))
