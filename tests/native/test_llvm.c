@@ -97,6 +97,45 @@ static void test_registry(void **state) {
   assert_non_null(strstr(err.message, "LLVM IR"));
 }
 
+/* A GPU kernel writes its fusion's '.' as '_' (loop_add_fusion.1 -> @loop_add_fusion_1): joined,
+ * and what was dropped is stated against the fused body. */
+static void test_gpu_join(void **state) {
+  (void)state;
+  const char *hlo =
+      "HloModule m\n\nfused_add {\n  p0 = f32[8]{0} parameter(0)\n  p1 = f32[8]{0} parameter(1)\n"
+      "  ROOT a = f32[8]{0} add(p0, p1)\n}\n\nENTRY e {\n  x = f32[8]{0} parameter(0)\n  y = f32[8]{0} parameter(1)\n"
+      "  ROOT loop_add_fusion.1 = f32[8]{0} fusion(x, y), kind=kLoop, calls=fused_add\n}\n";
+  const char *ll =
+      "target triple = \"nvptx64-nvidia-cuda\"\n\n"
+      "define void @loop_add_fusion_1(ptr noalias align 16 dereferenceable(32) %arg0, ptr noalias align 16 "
+      "dereferenceable(32) %arg1, ptr noalias align 128 dereferenceable(32) %arg2) {\nentry:\n"
+      "  %0 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %1 = getelementptr inbounds float, ptr %arg0, i32 %0\n  %2 = load float, ptr %1, align 4\n"
+      "  %3 = getelementptr inbounds float, ptr %arg1, i32 %0\n  %4 = load float, ptr %3, align 4\n"
+      "  %add.2 = fadd float %2, %4\n  %5 = getelementptr inbounds float, ptr %arg2, i32 %0\n"
+      "  store float %add.2, ptr %5, align 4\n  ret void\n}\n\ndeclare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
+  hs_error err;
+  hs_doc *d = hs_parse(hlo, strlen(hlo), &err);
+  assert_non_null(d);
+  hs_llvm *m = hs_llvm_parse(ll, strlen(ll), &err);
+  assert_non_null(m);
+  json_t *j = tu_json(hs_llvm_json(m, d, NULL));
+  hs_llvm_free(m);
+  hs_doc_free(d);
+  json_t *f = json_array_get(json_object_get(j, "functions"), 0);
+  assert_string_equal(json_string_value(json_object_get(f, "hlo")), "loop_add_fusion.1");
+  assert_int_equal(json_array_size(json_object_get(f, "loops")), 0); /* one thread per element: no loop */
+  json_t *dr = json_array_get(json_object_get(j, "dropped"), 0);
+  json_t *fu = json_object_get(dr, "fusion");
+  assert_string_equal(json_string_value(json_object_get(fu, "hlo_body")), "fused_add");
+  assert_int_equal(json_integer_value(json_object_get(fu, "hlo_body_instructions")), 3);
+  json_t *sh = json_object_get(dr, "shapes");
+  assert_string_equal(json_string_value(json_array_get(json_object_get(sh, "hlo_operands"), 1)), "f32[8]");
+  assert_int_equal(json_integer_value(json_object_get(sh, "llvm_pointer_params")), 3);
+  assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(dr, "layouts"), "hlo_layouts"), 0)), "{0}");
+  json_decref(j);
+}
+
 static void test_not_llvm(void **state) {
   (void)state;
   hs_error err;
@@ -221,7 +260,7 @@ static void test_many_loops(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_not_llvm),
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_gpu_join), cmocka_unit_test(test_not_llvm),
                                      cmocka_unit_test(test_truncated), cmocka_unit_test(test_many_loops), cmocka_unit_test(test_torture)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
