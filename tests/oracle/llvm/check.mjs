@@ -3,7 +3,7 @@
 // stripped for the oracle run only). Run through the native CLI:
 //   node tests/oracle/llvm/check.mjs --cli build/native/hloscope [--shared ../shared]
 // Checks, for every captured .ll: defined function names (llvm-nm) and parameter counts
-// (llvm-dis), loop headers and depths (print<loops>), backedge-taken counts (scalar evolution),
+// (llvm-dis), loop headers, depths and block counts (print<loops>), backedge-taken counts (scalar evolution),
 // vector types (as llvm-dis prints them); each kernel joined to its HLO fusion (--hlo with the
 // dump folder); a cut file gives the functions before the cut plus a warning; a non-LLVM text
 // is refused as such.
@@ -50,9 +50,9 @@ for (const [rel, want] of Object.entries(oracle.files)) {
     const w = want.functions[f.name];
     if (!w) { fail(rel, `@${f.name} not in llvm-dis`); continue; }
     if (f.params.length !== w.params) fail(rel, `@${f.name}: ${f.params.length} params, llvm-dis ${w.params}`);
-    const loops = f.loops.map((l) => ({ depth: l.depth, header: l.header, backedge_taken: l.backedge_taken }))
+    const loops = f.loops.map((l) => ({ depth: l.depth, header: l.header, blocks: l.blocks, backedge_taken: l.backedge_taken }))
       .sort((a, b) => (a.header < b.header ? -1 : a.header > b.header ? 1 : 0));
-    const wl = w.loops.map((l) => ({ depth: l.depth, header: l.header, backedge_taken: l.backedge_taken }));
+    const wl = w.loops.map((l) => ({ depth: l.depth, header: l.header, blocks: l.blocks, backedge_taken: l.backedge_taken }));
     if (JSON.stringify(loops) !== JSON.stringify(wl))
       fail(rel, `@${f.name}: loops ${JSON.stringify(loops)} != opt ${JSON.stringify(wl)}`);
     for (const l of f.loops) {
