@@ -45,6 +45,7 @@ function state(page, id) {
       status: r.querySelector('.status').textContent,
       kernels: [...r.querySelectorAll('select option')].map((o) => o.value),
       ops: [...r.querySelectorAll('button.op')].map((b) => b.dataset.op),
+      dropped: r.querySelector('p.dropped')?.textContent ?? null,
       levels: [...r.querySelectorAll('section.level')].map((s) => ({
         kind: s.dataset.level,
         decided: s.querySelector('p.decided').textContent,
@@ -69,6 +70,9 @@ test('the add at three levels: the same add highlighted, loops outlined, one lin
     assert.equal(s.status, '');
     assert.deepEqual(s.kernels, ['add.3']);
     assert.deepEqual(s.ops, ['add']);
+    // what the lowering dropped, from the core's `dropped` (the texts: f32[1024]{0}, [1024 x float])
+    assert.match(s.dropped, /^dropped on the way down: shapes f32\[1024\], f32\[1024\], f32\[1024\] → untyped pointers/);
+    assert.match(s.dropped, /layout \{0\} → strides over \[1024 x float\]/);
     const [hlo, noopt, opt] = s.levels;
     assert.deepEqual(s.levels.map((l) => l.kind), ['tensors', 'loops', 'vectors']);
     assert.equal(hlo.hits.length, 1);

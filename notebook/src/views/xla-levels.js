@@ -70,6 +70,7 @@ const css = theme + `
   .ln.hit .src { color: var(--copper); font-weight: 600; }
   .ln .trip { color: var(--accent); padding-left: 1em; font-family: var(--sans); font-size: 11px; }
   .status { font-size: 12px; color: var(--dim); }
+  p.dropped { flex-basis: 100%; margin: .1rem 0 0; font-size: 12px; color: var(--dim); }
   label.open { display: block; font-size: 12px; color: var(--dim); margin-bottom: .4rem; }
   label.open input { font-size: 12px; }
   .status.err { color: var(--bad); white-space: pre-wrap; }
@@ -94,6 +95,20 @@ export function pickLevels(files) {
     noopt: noopt.filter(same).sort((a, b) => (a.name < b.name ? -1 : 1)).map((f) => f.text),
     opt: opt.filter(same).sort((a, b) => (a.name < b.name ? -1 : 1)).map((f) => f.text),
   };
+}
+
+/** "dropped on the way down: ..." for kernel `name` (the core's `dropped` entry), or null. */
+function droppedLine(level, name) {
+  const d = level.flatMap((f) => f.json.dropped).find((x) => x.hlo === name);
+  if (!d) return null;
+  const ins = d.shapes.hlo_operands.filter(Boolean);
+  const bits = [
+    `shapes ${[...ins, d.shapes.hlo_result].filter(Boolean).join(', ')} → untyped pointers and ${d.shapes.llvm_getelementptr} getelementptr`,
+    d.layouts.hlo_layouts.length ? `layout ${d.layouts.hlo_layouts.join(' ')} → strides${d.layouts.llvm_array_types.length ? ` over ${d.layouts.llvm_array_types.join(', ')}` : ''}` : null,
+    d.fusion.hlo_body ? `fusion ${d.fusion.hlo_body} (${d.fusion.hlo_body_instructions} instructions) → function @${d.fusion.llvm_function}` : `op → function @${d.fusion.llvm_function}`,
+    `names ${d.names.hlo_names.slice(0, 4).join(', ')}${d.names.hlo_names.length > 4 ? ', …' : ''} → ${d.names.llvm_numbered} numbered values (%N)`,
+  ].filter(Boolean);
+  return el('p', { class: 'dropped', text: `dropped on the way down: ${bits.join('; ')}` });
 }
 
 class XlaLevels extends HTMLElement {
@@ -215,7 +230,8 @@ class XlaLevels extends HTMLElement {
     const sel = el('select', { 'aria-label': 'kernel', onchange: (e) => { this.kernel = e.target.value; } },
       kernels.map((x) => el('option', { value: x.name, text: x.fusion ? `${x.name} (${x.fusion.kind || 'fusion'})` : x.name, selected: x === k })));
     const ops = mapped.map((o) => el('button', { class: 'op', type: 'button', 'aria-pressed': String(o === op), dataset: { op: o }, text: o, onclick: () => { this.op = o; } }));
-    this._bar.replaceChildren(el('label', { text: 'kernel' }), sel, mapped.length ? el('label', { text: 'highlight' }) : null, ...ops);
+    this._bar.replaceChildren(el('label', { text: 'kernel' }), sel, mapped.length ? el('label', { text: 'highlight' }) : null, ...ops,
+      droppedLine(levels.noopt.length ? levels.noopt : levels.opt, k.name));
 
     // level 1: HLO
     const hloHit = (n) => {
