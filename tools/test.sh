@@ -5,6 +5,8 @@
 #      libFuzzer run over the parsers
 #   3. the wasm build under Node (node --test tests/node): same cases, byte-identical JSON
 #   4. the pages in real Chromium (node --test tests/browser)
+#   5. the Python package (node --test tests/jupyter): its wheel, text reprs, JupyterLab in Chromium
+#      (it fetches its venv from PyPI the first time, into build/, and skips loudly without PyPI)
 # No step needs the network once tools/setup.sh has run. Suites report with their own runners.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,5 +39,8 @@ node --test tests/node/
 step "browser tests (Chromium)"
 node notebook/build.mjs
 node --test --test-concurrency=1 tests/browser/
+
+step "the Python package: wheel offline, text reprs, JupyterLab in Chromium (venv under build/, PyPI once)"
+node --test --test-concurrency=1 tests/jupyter/
 
 step "done"
