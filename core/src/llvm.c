@@ -505,7 +505,7 @@ static int parse(hs_llvm *m, hs_error *err) {
     m->n_loops = f->loop_first;
     m->n_funcs--;
   }
-  (void)err;
+  (void)err; /* nothing in the grammar above is fatal: what cannot be read is skipped or warned */
   return 0;
 }
 
@@ -779,6 +779,7 @@ static int64_t first_exit(const char *pred, int64_t start, int64_t step, int64_t
   bool lt = !strcmp(pred, "slt") || !strcmp(pred, "ult"), le = !strcmp(pred, "sle") || !strcmp(pred, "ule");
   bool gt = !strcmp(pred, "sgt") || !strcmp(pred, "ugt"), ge = !strcmp(pred, "sge") || !strcmp(pred, "uge");
   bool ne = !strcmp(pred, "ne"), eq = !strcmp(pred, "eq");
+  if (pred[0] == 'u' && (n < 0 || start < 0)) return -1; /* unsigned wrap-around: not ours to guess */
   if (le) n += 1, lt = true;
   if (ge) n -= 1, gt = true;
   if (lt) {
@@ -796,7 +797,7 @@ static int64_t first_exit(const char *pred, int64_t start, int64_t step, int64_t
     int64_t k = (n - start) / step;
     return k >= 0 ? k : -1;
   }
-  if (eq) return start == n ? -1 : 0; /* stay while v == n: exits at once unless start == n */
+  if (eq) return start != n ? 0 : step != 0 ? 1 : -1; /* stay while v == n */
   return -1;
 }
 
