@@ -189,3 +189,25 @@ test('the element\'s own folder picker reads a dump folder from disk', { skip },
     assert.deepEqual(external, []);
   } finally { await close(); }
 });
+
+test('pasted texts without the HLO: the kernels by their own names, the HLO level says what is missing', { skip }, async () => {
+  const dir = join(levels, 'cpu-jax-0.4.38/add');
+  const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/levels.html`);
+  try {
+    const noopt = readFileSync(join(dir, 'module_0001.jit_add.ir-no-opt.ll'), 'utf8');
+    const opt = readFileSync(join(dir, 'module_0001.jit_add.ir-with-opt.ll'), 'utf8');
+    await page.evaluate(({ noopt, opt }) => { document.getElementById('folder').texts = { hlo: '', noopt, opt }; }, { noopt, opt });
+    await ready(page, 'folder');
+    const s = await state(page, 'folder');
+    assert.deepEqual(s.kernels, ['add.3']);
+    assert.match(s.levels[0].decided, /^not given/);
+    assert.deepEqual(s.levels[1].trips, ['loop depth 1, runs 1024×']);
+    assert.deepEqual(s.levels[2].trips, ['loop depth 1, runs 32×']);
+    // a text that is not LLVM IR: the element says so, with the core's words
+    await page.evaluate(() => { document.getElementById('folder').texts = { hlo: '', noopt: 'HloModule m\n', opt: [] }; });
+    await page.waitForFunction(() => /levels:/.test(document.getElementById('folder').shadowRoot.querySelector('.status').textContent));
+    const status = await page.evaluate(() => document.getElementById('folder').shadowRoot.querySelector('.status').textContent);
+    assert.match(status, /not LLVM IR/);
+    assert.deepEqual(errors, []);
+  } finally { await close(); }
+});
