@@ -93,6 +93,30 @@ void hsw_profile_free(hs_profile *p) { hs_profile_free(p); }
 
 void hsw_free(void *p) { free(p); }
 
+/* Memory texts and layouts (layout.c, memory.c, buffers.c): no document is kept. */
+/* `hlo` (may be empty) is the module's optimized HLO: allocations and values are joined to its
+ * instructions; an HLO that does not parse is only not joined. */
+char *hsw_memory(const char *text, size_t len, const char *hlo, size_t hlo_len) {
+  last_len = 0;
+  last_side = 0;
+  hs_error ignored;
+  hs_doc *d = hlo && !hs_is_blank(hlo, hlo_len) ? hs_parse(hlo, hlo_len, &ignored) : NULL;
+  char *s = hs_memory_join_json(text, len, d, &last_error, &last_len);
+  hs_doc_free(d);
+  return s;
+}
+
+char *hsw_layout(const char *text, size_t len) {
+  last_len = 0;
+  last_side = 0;
+  return hs_layout_json(text, len, &last_error, &last_len);
+}
+
+char *hsw_layouts(const hs_doc *d) {
+  last_len = 0;
+  return hs_layouts_json(d, &last_len);
+}
+
 /* The registry (formats, result kinds, codes) as JSON, read once by wasm/hloscope.mjs at load():
  * malloc'd like every result (length in hsw_result_len, free with hsw_free). */
 char *hsw_registry_json(void) {

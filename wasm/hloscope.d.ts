@@ -240,6 +240,78 @@ export function parseProfile(bytes: Uint8Array | ArrayBuffer): ProfileHandle;
 /** Gunzips bytes with DecompressionStream('gzip') (Node 18+, Chromium, Firefox, Safari 16.4+). */
 export function gunzip(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array>;
 
+// ---- memory texts and layouts (`hloscope memory`, `hloscope layout`, `hloscope layouts`) ----
+
+/** One allocation: a listed "Largest program allocations" / "Peak buffers" entry, or a buffer
+ * assignment's allocation. Extra keys appear where the text gives them. */
+export interface MemoryAllocation {
+  rank: number;             // 1 = largest; a pasted list keeps the number XLA printed
+  bytes: number;            // integer bytes (XLA's K, M, G are KiB, MiB, GiB)
+  shape: string | null;     // as printed, layout included: "f32[32,4096,4096]{1,2,0:T(8,128)}"
+  label: string | null;     // XLA label / instruction name / allocation tag
+  op_name: string | null;   // metadata op_name (or op_type)
+  source: string | null;    // "file.py:123"
+  kind: string | null;      // "HLO temp", "parameter", "output", "temp", "constant", "thread-local", "scoped", "runtime"
+  unpadded_bytes?: number;  // TPU lists
+  padding_bytes?: number;   // TPU lists: "Extra memory due to padding"
+  index?: number;           // buffer assignment / usage report: allocation N
+  color?: number;           // memory space color of the allocation
+  parameter?: number;
+  values?: Array<{ name?: string; offset: number; bytes: number; shape?: string; shapes?: string;
+    values?: number; layout_bytes?: number | null; logical_bytes?: number | null }>;
+  allocation_size?: number | null; // TPU run time: the #allocation's own size (null for 0xffff...)
+  line?: number; opcode?: string;  // joined to the optimized HLO (readMemory(text, hlo)); values too
+}
+
+/** What `readMemory(text)` and `hloscope memory --json` return. Any key is null where the text
+ * does not say. */
+export interface Memory {
+  kind: "oom" | "buffer_assignment" | "memory_usage_report";
+  backend: "tpu" | "gpu" | "cpu" | null;
+  memory_space: string | null;   // as XLA prints it, lower case: "hbm", "vmem", "default"
+  requested_bytes: number | null;
+  used_bytes: number | null;
+  capacity_bytes: number | null;
+  exceeded_bytes: number | null;
+  allocations: MemoryAllocation[];  // largest first
+  /** Named byte counts the text prints: TPU total_usage, reserved, program, arguments, output,
+   * program_requirement, global, scoped, hlo_temp, hlo_temp_unpadded, hlo_temp_padded,
+   * fragmentation, scoped_limit; GPU parameter, constant, maybe_live_out, preallocated_temp,
+   * total, fragmentation; allocator device_ordinal; buffer assignment total_bytes_used,
+   * allocated, per kind (parameter, output, temp, constant, thread_local), color_N,
+   * peak_live_bytes (the live-range report's logical peak); values_joined when joined to an HLO. */
+  totals: Record<string, number>;
+  explanation: string | null;
+  warnings: Warning[];
+  code?: string | null;          // "E1000" when the message carries an error code
+}
+
+/** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt;
+ * throws HloscopeError (HS_E_FORMAT, "not an XLA memory message") for other text. */
+export function readMemory(text: string, hlo?: string): Memory;
+export function readMemoryJSON(text: string, hlo?: string): string;
+
+/** One type's layout in words with its padding. */
+export interface Layout {
+  type: string; shape?: string; element?: string; dims?: number[]; layout?: boolean;
+  minor_to_major?: number[] | null; tiles?: Array<Array<number | "*">>;
+  dim_level_types?: string | null; tail_padding_alignment?: number; index_type?: string | null;
+  pointer_type?: string | null; element_size_bits?: number | null; memory_space?: number;
+  split_configs?: string | null; physical_shape?: string | null; dynamic_metadata_bytes?: number;
+  elements?: Layout[];          // tuples
+  logical_bytes: number; padded_bytes: number; padding_bytes: number;
+  words: string;                // "row-major; tiled 8x128, then bf16 pairs packed 2x1; lives in memory space 1 (VMEM on TPU)"
+}
+export function layout(type: string): Layout;
+
+/** A module's padding table, largest padding first. */
+export interface Layouts {
+  values: number; logical_bytes: number; padded_bytes: number; padding_bytes: number; unread: number;
+  rows: Array<{ name: string; opcode: string; line: number; type: string; memory_space: number;
+    logical_bytes: number; padded_bytes: number; padding_bytes: number; words: string }>;
+  warnings: Warning[];
+}
+export function layouts(text: string): Layouts;
 /** The core's registry, read from the wasm at `load()` (C: HS_FORMAT_MAP, HS_KIND_MAP,
  * HS_ERROR_MAP, HS_WARNING_MAP). Every format, result kind and code JS knows comes from here. */
 export interface Registry {

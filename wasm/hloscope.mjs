@@ -188,6 +188,11 @@ class HloDocument {
     if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
     return JSON.parse(takeString(p));
   }
+  /** The wasm handle, for module-internal calls (layouts). */
+  _handle() {
+    if (!this.#doc) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this document was freed' });
+    return this.#doc;
+  }
   summary() { return JSON.parse(this.json('summary')); }
   fusions() { return JSON.parse(this.json('fusions')); }
   spills() { return JSON.parse(this.json('spills')); }
@@ -295,6 +300,64 @@ export async function gunzip(bytes) {
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const stream = new Blob([u8]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// ---- memory texts and layouts (issue 14) ------------------------------------------------------
+
+function textCall(fn, text) {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  try {
+    const p = m[fn](ptr, len) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(ptr);
+  }
+}
+
+/** The raw JSON of an XLA out-of-memory message, buffer assignment or memory-usage report
+ * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO, joins
+ * allocations and values to its instructions. */
+export function readMemoryJSON(text, hlo = '') {
+  const m = core();
+  const [ptr, len] = writeText(text);
+  let hp = 0;
+  let hl = 0;
+  try {
+    [hp, hl] = writeText(hlo ?? '');
+  } catch (e) {
+    m._free(ptr);
+    throw e;
+  }
+  try {
+    const p = m._hsw_memory(ptr, len, hp, hl) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(ptr);
+    m._free(hp);
+  }
+}
+
+/** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt
+ * into numbers (joined to the optimized HLO `hlo` when given); throws HloscopeError (HS_E_FORMAT)
+ * for any other text. */
+export function readMemory(text, hlo = '') { return JSON.parse(readMemoryJSON(text, hlo)); }
+
+/** One HLO type's layout in words with its padding (what `hloscope layout --json TYPE` prints). */
+export function layout(type) { return JSON.parse(textCall('_hsw_layout', type)); }
+
+/** A module's padding table (what `hloscope layouts --json FILE` prints). */
+export function layouts(text) {
+  const doc = parse(text);
+  try {
+    const p = core()._hsw_layouts(doc._handle()) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return JSON.parse(takeString(p));
+  } finally {
+    doc.free();
+  }
 }
 
 // ---- LLVM IR (what XLA writes: *.ir-no-opt.ll, *.ir-with-opt.ll) ----------------------------

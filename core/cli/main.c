@@ -3,6 +3,7 @@
  *   hloscope summary FILE        hloscope fusions FILE      hloscope spills FILE
  *   hloscope computations FILE   hloscope xray LEFT RIGHT   (--json for JSON; FILE may be -)
  *   hloscope profile FILE        (.xplane.pb, .trace.json, or either gzipped: .gz is gunzipped here)
+ *   hloscope layout 'TYPE'       hloscope layouts FILE      hloscope memory FILE
  *
  * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
  * other failures (a file that cannot be read, bad usage). */
@@ -26,6 +27,11 @@ static void usage(FILE *f) {
           "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
           "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
           "                      .trace.json (a .gz file is decompressed first)\n"
+          "  layout 'TYPE'       one type's layout in words, with its padding (quote the type)\n"
+          "  layouts FILE        a module's padding table: each value's tiled against logical size\n"
+          "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
+          "                      *-memory-usage-report.txt read into numbers, joined to the\n"
+          "                      optimized HLO (HLO, or the dump's own beside FILE)\n"
           "  llvm FILE [--hlo DUMP]  an XLA LLVM IR file (.ll): kernels, parameters, loops with trip\n"
           "                      counts, loads/stores, vector widths, ops, calls; with --hlo (the\n"
           "                      after_optimizations HLO, or the dump folder holding it) each kernel\n"
@@ -357,6 +363,160 @@ static void human_xray(json_t *j, const char *lpath, const char *rpath, const ch
   }
 }
 
+/* ---- layouts and memory ---------------------------------------------------------------- */
+static void human_bytes(long long b, char *buf, size_t cap) {
+  static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)b;
+  int k = 0;
+  while (v >= 1024 && k < 4) v /= 1024, k++;
+  if (k == 0) snprintf(buf, cap, "%lld B", b);
+  else snprintf(buf, cap, "%.2f %s", v, u[k]);
+}
+
+static int print_result(char *out, size_t n, int json, void (*human)(json_t *)) {
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    return 1;
+  }
+  if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    human(j);
+    json_decref(j);
+  }
+  hs_free(out);
+  return 0;
+}
+
+static void human_layout(json_t *j) {
+  char a[32], b[32], c[32];
+  human_bytes(geti(j, "logical_bytes"), a, sizeof a);
+  human_bytes(geti(j, "padded_bytes"), b, sizeof b);
+  human_bytes(geti(j, "padding_bytes"), c, sizeof c);
+  printf("%s\n%s\n", gets(j, "type"), gets(j, "words"));
+  printf("logical %s (%lld bytes), laid out %s (%lld bytes): padding %s (%lld bytes)\n", a, geti(j, "logical_bytes"), b,
+         geti(j, "padded_bytes"), c, geti(j, "padding_bytes"));
+}
+
+static void human_layouts(json_t *j) {
+  char a[32], b[32], c[32];
+  human_bytes(geti(j, "padding_bytes"), c, sizeof c);
+  human_bytes(geti(j, "padded_bytes"), b, sizeof b);
+  printf("%lld values, laid out %s, of which padding %s\n", geti(j, "values"), b, c);
+  printf("%12s %12s %6s  %-28s %s\n", "padding", "padded", "line", "value", "type");
+  size_t i;
+  json_t *r;
+  json_array_foreach(json_object_get(j, "rows"), i, r) {
+    human_bytes(geti(r, "padding_bytes"), a, sizeof a);
+    human_bytes(geti(r, "padded_bytes"), b, sizeof b);
+    printf("%12s %12s %6lld  %-28s %s\n", a, b, geti(r, "line"), gets(r, "name"), gets(r, "type"));
+  }
+}
+
+static void human_memory(json_t *j) {
+  char a[32];
+  printf("%s (%s)\n", gets(j, "kind"), gets(j, "backend"));
+  static const char *keys[] = {"requested_bytes", "used_bytes", "capacity_bytes", "exceeded_bytes"};
+  for (int i = 0; i < 4; i++) {
+    json_t *v = json_object_get(j, keys[i]);
+    if (!json_is_integer(v)) continue;
+    human_bytes(json_integer_value(v), a, sizeof a);
+    printf("  %-16s %14lld  %s\n", keys[i], (long long)json_integer_value(v), a);
+  }
+  const char *k;
+  json_t *v;
+  json_object_foreach(json_object_get(j, "totals"), k, v) {
+    human_bytes(json_integer_value(v), a, sizeof a);
+    printf("  total %-30s %14lld  %s\n", k, (long long)json_integer_value(v), a);
+  }
+  size_t i;
+  json_t *al;
+  json_array_foreach(json_object_get(j, "allocations"), i, al) {
+    if (i == 20) {
+      printf("  ... %zu more\n", json_array_size(json_object_get(j, "allocations")) - 20);
+      break;
+    }
+    human_bytes(geti(al, "bytes"), a, sizeof a);
+    printf("%4lld. %12s  %-12s %s  %s  %s\n", geti(al, "rank"), a, gets(al, "kind"), gets(al, "shape"), gets(al, "label"),
+           gets(al, "source"));
+  }
+  printf("%s\n", gets(j, "explanation"));
+  json_t *w;
+  json_array_foreach(json_object_get(j, "warnings"), i, w) {
+    printf("warning: %lld:%lld: %s\n", geti(w, "line"), geti(w, "column"), gets(w, "message"));
+  }
+}
+
+static int cmd_layout(const char *type, int json) {
+  hs_error err;
+  size_t n = 0;
+  char *out = hs_layout_json(type, strlen(type), &err, &n);
+  if (!out && err.code != HS_E_NOMEM) {
+    fprintf(stderr, "type:%u:%u: %s: %s\n", err.line, err.col, hs_code_name(err.code), err.message);
+    return 2;
+  }
+  return print_result(out, n, json, human_layout);
+}
+
+/* The optimized HLO beside a dump's report: module_X.after_optimizations-buffer-assignment.txt
+ * -> module_X.after_optimizations.txt. */
+static char *sibling_hlo(const char *path) {
+  static const char *suffixes[] = {"-buffer-assignment-values.txt", "-buffer-assignment.txt", "-memory-usage-report.txt"};
+  size_t pl = strlen(path);
+  for (int i = 0; i < 3; i++) {
+    size_t sl = strlen(suffixes[i]);
+    if (pl > sl && strcmp(path + pl - sl, suffixes[i]) == 0) {
+      char *h = malloc(pl + 8);
+      if (!h) return NULL;
+      memcpy(h, path, pl - sl);
+      strcpy(h + pl - sl, ".txt");
+      FILE *f = fopen(h, "rb");
+      if (f) {
+        fclose(f);
+        return h;
+      }
+      free(h);
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+static int cmd_memory(const char *path, const char *hlo_path, int json) {
+  input in = {0}, hlo = {0};
+  int rc = read_input(&in, path);
+  if (rc) return rc;
+  char *auto_hlo = hlo_path ? NULL : sibling_hlo(path);
+  if (hlo_path || auto_hlo) {
+    rc = open_input(&hlo, hlo_path ? hlo_path : auto_hlo);
+    if (rc && hlo_path) {
+      free(in.text);
+      close_input(&hlo);
+      return rc;
+    }
+    if (rc) { /* a sibling that does not parse is only not joined */
+      close_input(&hlo);
+      memset(&hlo, 0, sizeof hlo);
+    }
+  }
+  free(auto_hlo);
+  hs_error err;
+  size_t n = 0;
+  char *out = hs_memory_join_json(in.text, in.len, hlo.doc, &err, &n);
+  close_input(&hlo);
+  if (!out && err.code != HS_E_NOMEM) {
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
+    free(in.text);
+    return 2;
+  }
+  rc = print_result(out, n, json, human_memory);
+  free(in.text);
+  return rc;
+}
+
 #include <dirent.h>
 
 /* The after_optimizations HLO for a .ll: DUMP itself when it is a file, else the
@@ -564,6 +724,13 @@ int main(int argc, char **argv) {
     }
     return cmd_profile(args[1], json);
   }
+  if (strcmp(cmd, "layout") == 0 || strcmp(cmd, "memory") == 0) {
+    if (nargs != 2 && !(nargs == 3 && cmd[0] == 'm')) {
+      usage(stderr);
+      return 1;
+    }
+    return cmd[0] == 'l' ? cmd_layout(args[1], json) : cmd_memory(args[1], nargs == 3 ? args[2] : NULL, json);
+  }
   int is_xray = strcmp(cmd, "xray") == 0;
   if ((is_xray && nargs != 3) || (!is_xray && nargs != 2)) {
     usage(stderr);
@@ -575,6 +742,7 @@ int main(int argc, char **argv) {
   else if (strcmp(cmd, "fusions") == 0) fn = hs_fusions_json, human = human_fusions;
   else if (strcmp(cmd, "spills") == 0) fn = hs_spills_json, human = human_spills;
   else if (strcmp(cmd, "computations") == 0) fn = hs_computations_json, human = human_computations;
+  else if (strcmp(cmd, "layouts") == 0) fn = hs_layouts_json, human = human_layouts;
   else if (!is_xray) {
     fprintf(stderr, "hloscope: unknown command '%s'\n", cmd);
     usage(stderr);

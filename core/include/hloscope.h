@@ -76,7 +76,8 @@ typedef struct hs_error {
   X(UNKNOWN, "unknown", "unknown format", hs_detect_none, hs_parse_not_document)                 \
   X(HLO, "hlo", "HLO", hs_detect_hlo, hs_parse_hlo_text)                                         \
   X(STABLEHLO, "stablehlo", "StableHLO", hs_detect_stablehlo, hs_parse_stablehlo_text)           \
-  X(JAXPR, "jaxpr", "jaxpr", hs_detect_jaxpr, hs_parse_jaxpr_text)                              \
+  X(JAXPR, "jaxpr", "jaxpr", hs_detect_jaxpr, hs_parse_jaxpr_text)                               \
+  X(MEMORY, "memory", "XLA memory text", hs_detect_memory, hs_parse_not_document)              \
   X(LLVM, "llvm", "LLVM IR", hs_detect_llvm, hs_parse_not_document)
 
 typedef enum {
@@ -135,7 +136,8 @@ char *hs_computations_json(const hs_doc *doc, size_t *len);
   X(SUMMARY, "summary", hs_summary_json)            \
   X(FUSIONS, "fusions", hs_fusions_json)            \
   X(SPILLS, "spills", hs_spills_json)               \
-  X(COMPUTATIONS, "computations", hs_computations_json)
+  X(COMPUTATIONS, "computations", hs_computations_json) \
+  X(LAYOUTS, "layouts", hs_layouts_json)
 
 typedef enum {
 #define HS_KX_(id, name, json_fn) HS_KIND_##id,
@@ -201,6 +203,34 @@ char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len);
 
 /* An error as JSON: {"code","line","column","offset","message"}. */
 char *hs_error_json(const hs_error *err, size_t *len);
+
+/* ---- layouts and memory (layout.c, memory.c, buffers.c) ----------------------------------- */
+/* One HLO type with its layout, e.g. "bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}", in words and
+ * bytes: {"type","shape","element","dims","layout","minor_to_major","tiles","dim_level_types",
+ * "tail_padding_alignment","index_type","pointer_type","element_size_bits","memory_space",
+ * "split_configs","physical_shape","dynamic_metadata_bytes","logical_bytes","padded_bytes",
+ * "padding_bytes","words"} (a tuple: {"type","elements","logical_bytes","padded_bytes",
+ * "padding_bytes","words"}). NULL with `err` filled (HS_E_SYNTAX, column) when it does not read. */
+char *hs_layout_json(const char *type, size_t len, hs_error *err, size_t *out_len);
+
+/* A module's padding table: every value computed outside fused bodies with its layout's
+ * padded and logical bytes, largest padding first: {"values","logical_bytes","padded_bytes",
+ * "padding_bytes","rows":[{"name","opcode","line",
+ * "type","memory_space","logical_bytes","padded_bytes","padding_bytes","words"}],"unread",
+ * "warnings"} ("unread" counts result types whose layout did not read). */
+char *hs_layouts_json(const hs_doc *doc, size_t *len);
+
+/* Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt
+ * (which one is detected) into numbers: {"kind","backend","memory_space","requested_bytes",
+ * "used_bytes","capacity_bytes","exceeded_bytes","allocations":[{"rank","bytes","shape","label",
+ * "op_name","source","kind",...}],"totals":{...},"explanation","warnings",...} (README.md).
+ * NULL with `err` filled: HS_E_FORMAT ("not an XLA memory message") for other text. */
+char *hs_memory_json(const char *text, size_t len, hs_error *err, size_t *out_len);
+
+/* The same, joined to the module's optimized HLO (`module` may be NULL): each allocation and
+ * value named after an instruction gains "line" and "opcode" (and the instruction's op_name when
+ * the text gave none); totals.values_joined counts the values found. */
+char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs_error *err, size_t *out_len);
 
 /* Frees a string returned by this library. */
 void hs_free(void *p);

@@ -3,6 +3,8 @@
 //   <xla-xray>                                 the notebook's fusion x-ray view
 //   <xla-levels>                               one fusion at three levels (HLO, no-opt LLVM, optimized LLVM)
 //   <xla-path-progress>                        "the xla path · N/M", ticking itself
+//   <xla-memory>                               an XLA out-of-memory message or memory report in numbers
+//   <xla-padding>                              a module's padding table (layouts in words)
 // and exposes `window.hloscope.drills` (streaks: get, export, import; registerKind).
 // Everything (the wasm core, the captures) is inside the script: no request leaves the page.
 import { defineDrill, XlaDrill } from './drills/xla-drill.js';
@@ -10,6 +12,8 @@ import { definePathProgress, XlaPathProgress } from './drills/path-progress.js';
 import { registerKind } from './drills/registry.js';
 import * as streaks from './streaks.js';
 import './views/xla-xray.js';
+import './views/xla-memory.js';
+import './views/xla-padding.js';
 import './views/xla-levels.js';
 
 defineDrill();

@@ -8,7 +8,8 @@
 #include "hloscope.h"
 
 static void all_results(const hs_doc *d) {
-  char *(*fns[])(const hs_doc *, size_t *) = {hs_summary_json, hs_fusions_json, hs_spills_json, hs_computations_json};
+  char *(*fns[])(const hs_doc *, size_t *) = {hs_summary_json, hs_fusions_json, hs_spills_json, hs_computations_json,
+                                                 hs_layouts_json};
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) hs_free(fns[i](d, NULL));
 }
 
@@ -29,6 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hs_doc *a = hs_parse(text, split, NULL);
   hs_doc *b = hs_parse(text + split, len - split, NULL);
   if (a && b) hs_free(hs_xray_json(a, b, NULL));
+  /* the same bytes as a memory text (OOM message, buffer assignment, usage report), joined to
+   * the first part when it parses, and the first part as one type with its layout */
+  hs_free(hs_memory_json(text, len, NULL, NULL));
+  if (a) hs_free(hs_memory_join_json(text + split, len - split, a, NULL, NULL));
+  hs_free(hs_layout_json(text, split, NULL, NULL));
   /* the same bytes as LLVM IR (whole, and the first part with the second as its HLO) */
   hs_llvm *ll = hs_llvm_parse(text, len, NULL);
   if (ll) hs_free(hs_llvm_json(ll, NULL, NULL));

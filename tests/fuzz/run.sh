@@ -17,6 +17,7 @@ n=0
 cp tests/fuzz/regressions/* "$out/seeds/" 2>/dev/null || true
 for f in fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/stablehlo.mlir ../shared/captures/tpu-v6e/* \
   fixtures/cpu-jax-0.4.38/{exp,softmax,scan}/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb \
+  ../shared/captures/memory/* ../shared/captures/buffers/* fixtures/cpu-jax-0.10.2/softmax/dump/*-buffer-assignment.txt \
   fixtures/levels/*/*/*.ll ../shared/captures/llvm/*.ll; do
   [ -f "$f" ] || continue
   { printf '\x80'; head -c 65536 "$f"; } >"$out/seeds/seed$n"

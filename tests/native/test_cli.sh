@@ -25,5 +25,17 @@ check "stdin with -" $([ $rc = 0 ] && echo "$out" | grep -q '"fusion_computation
 "$H" xray "$tmp/ok.hlo" "$tmp/bad.hlo" >/dev/null 2>"$tmp/err"; rc=$?
 check "xray names the failing side" $([ $rc = 2 ] && grep -q "bad.hlo:5:" "$tmp/err"; echo $?)
 "$H" --help | grep -q "usage: hloscope"; check "help" $?
+out=$("$H" layout 'bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}'); rc=$?
+check "layout in words" $([ $rc = 0 ] && echo "$out" | grep -q '^row-major; tiled 8x128, then bf16 pairs packed 2x1; lives in memory space 1 (VMEM on TPU)$'; echo $?)
+"$H" layout 'f32[2]{0:Q(1)}' >/dev/null 2>"$tmp/err"; rc=$?
+check "bad layout exits 2 with its column" $([ $rc = 2 ] && grep -q '^type:1:10: HS_E_SYNTAX' "$tmp/err"; echo $?)
+printf 'RESOURCE_EXHAUSTED: Out of memory while trying to allocate 6291456 bytes.\n' >"$tmp/oom.txt"
+out=$("$H" memory --json "$tmp/oom.txt"); rc=$?
+check "memory JSON keys" $([ $rc = 0 ] && echo "$out" | grep -q '^{"kind":"oom","backend":"gpu","memory_space":null,"requested_bytes":6291456,"used_bytes":null,"capacity_bytes":null,"exceeded_bytes":null,"allocations":\[\],"totals":{},"explanation":'; echo $?)
+printf 'RESOURCE_EXHAUSTED: Quota exceeded for quota metric\n' >"$tmp/quota.txt"
+"$H" memory "$tmp/quota.txt" >/dev/null 2>"$tmp/err"; rc=$?
+check "not a memory message exits 2" $([ $rc = 2 ] && grep -q 'not an XLA memory message' "$tmp/err"; echo $?)
+out=$("$H" layouts --json "$tmp/ok.hlo"); rc=$?
+check "layouts JSON" $([ $rc = 0 ] && echo "$out" | grep -q '^{"values":1,"logical_bytes":8,"padded_bytes":8,"padding_bytes":0,'; echo $?)
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

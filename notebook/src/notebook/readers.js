@@ -19,6 +19,8 @@ import { dumpLabel, kernelsDecided } from '../core-words.js';
 export const VIEWS = {
   summary: { label: 'summary', code: (n) => `show.summary(${n})` },
   fusions: { label: 'fusion table', code: (n) => `show.fusions(${n})` },
+  memory: { label: 'memory view', code: (n) => `show.memory(${n})` },
+  padding: { label: 'padding table', code: (n) => `show.padding(${n})` },
   /** This dump is the optimized side (right); the partner is the StableHLO it came from. */
   xrayOut: {
     pair: { format: 'stablehlo', side: 'left' },
@@ -47,12 +49,15 @@ export const VIEWS = {
 export const DUMP_FORMATS = {
   hlo: {
     label: (a) => dumpLabel('hlo', a?.summary?.stage),
-    views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary] : [VIEWS.summary]),
+    views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary, VIEWS.padding] : [VIEWS.summary]),
   },
   stablehlo: { label: 'StableHLO', views: [VIEWS.xrayIn, VIEWS.summary] },
   jaxpr: { label: 'jaxpr', views: [VIEWS.summary] },
+  memory: { label: (a) => MEMORY_KINDS[a?.memory?.kind] ?? 'XLA memory text', views: [VIEWS.memory] },
   llvm: { label: (a) => (a?.summary?.optimized ? 'LLVM IR (optimized)' : 'LLVM IR'), views: [VIEWS.levels] },
 };
+
+const MEMORY_KINDS = { oom: 'XLA out-of-memory message', buffer_assignment: 'buffer assignment', memory_usage_report: 'memory-usage report' };
 
 export const UNKNOWN_FORMAT = { label: 'unknown format', views: [VIEWS.summary] };
 

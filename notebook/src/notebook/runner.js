@@ -8,6 +8,8 @@ import { el } from '../dom.js';
 import '../views/xla-xray.js';
 import '../views/xla-fusion-table.js';
 import '../views/xla-summary.js';
+import '../views/xla-memory.js';
+import '../views/xla-padding.js';
 import '../views/xla-levels.js';
 import { splitLevels } from '../views/llvm-analysis.js';
 
@@ -26,6 +28,7 @@ export class Dump {
     this.summary = a.summary ?? null;
     this.fusions = a.fusions ?? null;
     this.spills = a.spills ?? null;
+    this.memory = a.memory ?? null;
     this.error = a.error ?? null;
     Object.defineProperty(this, 'analysis', { value: a, enumerable: false });
   }
@@ -72,7 +75,7 @@ function jsonText(x) {
 export function isViewOnly(code) {
   const lines = code.split('\n').map((l) => l.replace(/\/\/.*$/, '').trim()).filter(Boolean);
   if (!lines.length) return false;
-  return lines.every((l) => /^show(\.(xray|fusions|summary))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
+  return lines.every((l) => /^show(\.(xray|fusions|summary|memory|padding))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
 }
 
 /**
@@ -86,6 +89,7 @@ export async function runCode(code, { dumps, output }) {
   const show = (x, opts = {}) => {
     if (x instanceof Node) { output.append(x); return x; }
     if (x instanceof Dump) {
+      if (x.format === 'memory') return show.memory(x);
       const s = show.summary(x);
       if (x.format === 'hlo') show.fusions(x);
       return s;
@@ -158,6 +162,30 @@ export async function runCode(code, { dumps, output }) {
       if (d.error) throw Object.assign(new Error(`${d.name}: ${d.error.message}`), d.error);
       v.data = { ...d.analysis, name: d.name };
     } else v.text = textOf(d);
+    return v;
+  };
+  /** The memory view of an out-of-memory message, buffer assignment or usage report (or a
+   * readMemory result); with `hlo`, the module's optimized HLO, joined to its instructions. */
+  show.memory = (d, hlo) => {
+    const v = document.createElement('xla-memory');
+    output.append(v);
+    if (hlo != null) {
+      // joined to the module's optimized HLO: allocations and values gain line and opcode
+      track(api.load().then(() => { v.data = api.readMemory(textOf(d), textOf(hlo)); }));
+    } else if (d instanceof Dump) {
+      if (d.error) throw Object.assign(new Error(`${d.name}: ${d.error.message}`), d.error);
+      if (d.memory) v.data = d.memory;
+      else v.text = d.text;
+    } else if (d && typeof d === 'object' && 'allocations' in d && 'kind' in d) v.data = d;
+    else v.text = textOf(d);
+    return v;
+  };
+  /** A module's padding table: each value's tiled layout against its logical size (an HLO dump or text). */
+  show.padding = (d) => {
+    const v = document.createElement('xla-padding');
+    output.append(v);
+    if (d && typeof d === 'object' && Array.isArray(d.rows)) v.data = d;
+    else v.text = textOf(d);
     return v;
   };
   /** One fusion at three levels: the optimized HLO (or null) and one or more LLVM IR dumps. */

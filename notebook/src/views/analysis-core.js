@@ -78,6 +78,13 @@ export function sideBuffers(side) {
 export function analyzeText(api, text) {
   const { starts, maxLen } = lineStarts(text);
   const out = { format: sniffFormat(text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
+  // An XLA memory text (out-of-memory message, buffer assignment, usage report) is no document:
+  // the core reads it into numbers (readMemory), and its dump cell offers the memory view.
+  if (!out.format && api.detectFormat?.(text) === 'memory') {
+    out.format = 'memory';
+    try { out.memory = api.readMemory(text); } catch (e) { out.error = errorInfo(e); }
+    return out;
+  }
   if (isLlvm(api, text)) return analyzeLlvm(api, text, out); // LLVM IR: its own reader (llvm-analysis.js)
   let doc;
   // Several modules in one text: a module that fails is left out (its lines blanked, so line

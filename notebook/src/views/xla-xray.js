@@ -23,6 +23,7 @@
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
 import { pairEvidence, programEvidence } from '../core-words.js';
 import { adoptStyles, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
+import { layoutNote } from './layout-note.js';
 import * as engine from './engine.js';
 
 const ROW = 18; // px, fixed row height (virtualization depends on it)
@@ -412,7 +413,8 @@ class XlaXray extends HTMLElement {
     const bits = [`line ${line}`, cls === 'plain' ? null : cls,
       s.carries[i] === 2 ? 'carries the big intermediate (counted)' : s.carries[i] ? 'has the big intermediate\'s type (context, not counted)' : null,
       s.ms[i] >= 0 ? memorySpaceWords(s.ms[i]) : null].filter(Boolean);
-    return `${bits.join(' · ')}\n${note}`;
+    const lay = side === 'right' && s.text ? layoutNote(s.text.slice(s.starts?.[i] ?? 0, s.starts?.[i + 1] ?? s.text.length)) : '';
+    return `${bits.join(' · ')}\n${note}${lay ? `\n${lay}` : ''}`;
   }
 
   /** The note of a line, asking the worker when it held the notes back (big x-rays). */

@@ -1,0 +1,175 @@
+// <xla-memory>: an XLA out-of-memory message, buffer assignment or memory-usage report read into
+// numbers (readMemory in the core): a bar of what the program needs against the capacity, the
+// largest allocations with their shapes, source lines and what produced them, and the
+// explanation in words. Text is set with textContent only.
+//
+// Inputs (any one): el.data = readMemory(text) result; el.text = the message (read here, on the
+// page's thread: these texts are small); <xla-memory src="oom.txt">; <xla-memory paste> adds a
+// box to paste a message into.
+import { adoptStyles, defineOnce, el, fetchText, formatInt, theme } from './common.js';
+import * as api from 'hs:api';
+
+const css = theme + `
+  :host { display: block; font-size: 13px; }
+  .card { border: 1px solid var(--line); border-radius: 8px; background: var(--paper); padding: .7rem .9rem; }
+  h3 { margin: 0 0 .5rem; font-size: 14px; font-weight: 600; }
+  h3 .kind { color: var(--copper); }
+  textarea { width: 100%; box-sizing: border-box; min-height: 5rem; font-family: var(--mono); font-size: 12px; margin-bottom: .5rem; }
+  .bar { position: relative; height: 18px; border-radius: 4px; background: #ecebe7; overflow: hidden; margin: .3rem 0 .2rem; }
+  .bar .fill { position: absolute; top: 0; bottom: 0; left: 0; background: var(--accent); }
+  .bar .over { position: absolute; top: 0; bottom: 0; background: var(--bad); }
+  .bar .cap { position: absolute; top: -2px; bottom: -2px; width: 2px; background: var(--ink); }
+  .legend { font-size: 12px; color: var(--dim); font-family: var(--mono); }
+  table { border-collapse: collapse; width: 100%; margin-top: .6rem; font-size: 12px; }
+  th { text-align: left; color: var(--dim); font-weight: 500; border-bottom: 1px solid var(--line); padding: .2rem .4rem; }
+  td { border-bottom: 1px solid #f1efe9; padding: .2rem .4rem; vertical-align: top; font-family: var(--mono); overflow-wrap: anywhere; }
+  td.num { text-align: right; white-space: nowrap; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .5rem 0 0; font-size: 12px; }
+  dt { color: var(--dim); }
+  dd { margin: 0; font-family: var(--mono); }
+  p.expl { margin: .6rem 0 0; }
+  ul.warn { margin: .5rem 0 0; padding-left: 1.1rem; color: #8a5a00; font-size: 12px; }
+  .status { font-size: 12px; color: var(--dim); }
+  .status.err { color: var(--bad); white-space: pre-wrap; }
+`;
+
+const KIND_WORDS = { oom: 'out of memory', buffer_assignment: 'buffer assignment', memory_usage_report: 'memory-usage report' };
+
+/** XLA's binary units, two decimals: "63.80 GiB". */
+export function formatBinary(n) {
+  if (n === null || n === undefined) return '';
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = -1;
+  do { v /= 1024; u++; } while (v >= 1024 && u < units.length - 1);
+  return `${v.toFixed(2)} ${units[u]}`;
+}
+
+/** A positioned block; CSSOM styles (not a style attribute) pass a strict style-src policy. */
+function block(cls, left, width) {
+  const e = el('div', { class: cls });
+  e.style.left = `${left}%`;
+  if (width !== null) e.style.width = `${width}%`;
+  return e;
+}
+
+function lastPart(opName) {
+  if (!opName) return '';
+  const last = opName.split('/').pop();
+  const br = last.indexOf('[');
+  return br > 0 ? last.slice(0, br) : last;
+}
+
+class XlaMemory extends HTMLElement {
+  static get observedAttributes() { return ['src', 'paste']; }
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root, css);
+    this._input = el('textarea', { part: 'input', 'aria-label': 'XLA memory message', placeholder: 'paste an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt', hidden: true });
+    this._input.addEventListener('input', () => { this.text = this._input.value; });
+    this._status = el('div', { class: 'status', role: 'status' });
+    this._card = el('div', { class: 'card', part: 'card' });
+    root.append(this._input, this._status, this._card);
+    this._card.hidden = true;
+    this._gen = 0;
+  }
+
+  attributeChangedCallback(name) {
+    if (name === 'paste') { this._input.hidden = !this.hasAttribute('paste'); return; }
+    const src = this.getAttribute('src');
+    if (!src) return;
+    const gen = ++this._gen;
+    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
+  }
+
+  get data() { return this._data ?? null; }
+  set data(d) { this._gen++; this._data = d || null; this._render(); }
+
+  get text() { return this._text ?? null; }
+  set text(t) {
+    this._text = String(t ?? '');
+    const gen = ++this._gen;
+    if (!this._text.trim()) { this._data = null; this._status.textContent = ''; this._render(); return; }
+    this._status.className = 'status';
+    this._status.textContent = 'reading…';
+    api.load().then(() => {
+      if (gen !== this._gen) return;
+      this._data = api.readMemory(this._text);
+      this._render();
+      this.dispatchEvent(new CustomEvent('xla-memory-read', { detail: this._data }));
+    }).catch((e) => { if (gen === this._gen) this._fail(e); });
+  }
+
+  _fail(e) {
+    this._data = null;
+    this._card.hidden = true;
+    this._status.className = 'status err';
+    this._status.textContent = `memory: ${e.message}${e.line ? ` (line ${e.line}, column ${e.column})` : ''}`;
+  }
+
+  _bar(d) {
+    const need = d.used_bytes ?? d.requested_bytes;
+    const cap = d.capacity_bytes;
+    if (need == null) return null;
+    const bar = el('div', { class: 'bar', part: 'bar', role: 'img' });
+    let legend;
+    if (cap) {
+      const max = Math.max(need, cap);
+      const fill = Math.min(need, cap) / max * 100;
+      bar.append(block('fill', 0, fill));
+      if (need > cap) bar.append(block('over', cap / max * 100, (need - cap) / max * 100));
+      bar.append(block('cap', Math.max(0, cap / max * 100 - 0.2), null));
+      legend = `${formatBinary(need)} ${d.used_bytes != null ? 'used' : 'requested'} of ${formatBinary(cap)}` +
+        `${d.memory_space ? ` ${d.memory_space}` : ''}${need > cap ? ` · ${formatBinary(d.exceeded_bytes ?? need - cap)} over` : ''}`;
+    } else {
+      bar.append(block('fill', 0, 100));
+      legend = `${formatBinary(need)} ${d.used_bytes != null ? 'in buffers' : 'requested'} · capacity not printed`;
+    }
+    bar.setAttribute('aria-label', legend);
+    return [bar, el('div', { class: 'legend', 'data-testid': 'legend', text: legend })];
+  }
+
+  _render() {
+    const d = this._data;
+    this._status.textContent = '';
+    this._card.replaceChildren();
+    this._card.hidden = !d;
+    if (!d) return;
+    const what = [d.backend?.toUpperCase(), d.memory_space].filter(Boolean).join(' ');
+    this._card.append(el('h3', {}, el('span', { class: 'kind', text: KIND_WORDS[d.kind] || d.kind }), what ? ` · ${what}` : '',
+      d.code ? ` · ${d.code}` : ''));
+    const bar = this._bar(d);
+    if (bar) this._card.append(...bar);
+    const totals = Object.entries(d.totals || {});
+    if (totals.length) {
+      this._card.append(el('dl', { 'data-testid': 'totals' }, totals.flatMap(([k, v]) =>
+        [el('dt', { text: k.replace(/_/g, ' ') }), el('dd', { text: k === 'device_ordinal' ? String(v) : `${formatBinary(v)} (${formatInt(v)} B)` })])));
+    }
+    const allocs = d.allocations || [];
+    if (allocs.length) {
+      const rows = allocs.slice(0, 25).map((a) => el('tr', { 'data-testid': 'allocation' },
+        el('td', { class: 'num', text: String(a.rank) }),
+        el('td', { class: 'num', text: formatBinary(a.bytes), title: `${formatInt(a.bytes)} bytes` }),
+        el('td', { text: a.shape ?? '' }),
+        el('td', { text: a.kind ?? '' }),
+        el('td', { text: [lastPart(a.op_name), a.label].filter(Boolean).join(' · '), title: a.op_name ?? '' }),
+        el('td', { text: a.source ? a.source.split('/').pop() : '', title: a.source ?? '' })));
+      this._card.append(el('table', { part: 'allocations' },
+        el('thead', {}, el('tr', {}, ['#', 'size', 'shape', 'kind', 'what produced it', 'source'].map((h) => el('th', { text: h })))),
+        el('tbody', {}, rows)));
+      if (allocs.length > 25) this._card.append(el('div', { class: 'legend', text: `… ${allocs.length - 25} more allocations` }));
+    }
+    if (d.explanation) this._card.append(el('p', { class: 'expl', 'data-testid': 'explanation', text: d.explanation }));
+    const warns = d.warnings || [];
+    if (warns.length) {
+      this._card.append(el('ul', { class: 'warn' }, warns.slice(0, 20).map((w) =>
+        el('li', { text: `${w.line ? `line ${w.line}: ` : ''}${w.message} (${w.code})` }))));
+    }
+  }
+}
+
+defineOnce('xla-memory', XlaMemory);
+export { XlaMemory };

@@ -1,0 +1,103 @@
+// readMemory(), layout() and layouts() under Node: byte for byte the JSON of the native CLI
+// (`hloscope memory|layout|layouts --json`) on every shared memory text (in place) and on our
+// fixtures' buffer assignments and usage reports; the assignment's totals equal the report's.
+// Skips with a message when a build or ../shared is missing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(root, 'build/native/hloscope');
+const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
+const shared = path.resolve(process.env.HS_SHARED_DIR || path.join(root, '../shared'), 'captures');
+const hasShared = existsSync(path.join(shared, 'memory'));
+const hasCli = existsSync(cli);
+const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
+if (api) await api.load();
+const skipWasm = !wasmBuilt && 'SKIPPED: wasm/gen/hloscope_core.wasm is not built (bash tools/build-wasm.sh)';
+
+function memoryTexts() {
+  const files = [];
+  if (hasShared) {
+    for (const d of ['memory', 'buffers', 'errors'])
+      for (const f of readdirSync(path.join(shared, d)).sort()) files.push(path.join(shared, d, f));
+  }
+  for (const v of ['cpu-jax-0.4.38', 'cpu-jax-0.10.2']) {
+    const dir = path.join(root, 'fixtures', v);
+    if (!existsSync(dir)) continue;
+    for (const id of readdirSync(dir).sort()) {
+      const dump = path.join(dir, id, 'dump');
+      if (!existsSync(dump)) continue;
+      for (const f of readdirSync(dump).sort())
+        if (/-(buffer-assignment|memory-usage-report)\.txt$/.test(f)) files.push(path.join(dump, f));
+    }
+  }
+  return files;
+}
+
+test('readMemory equals `hloscope memory --json` byte for byte', { skip: skipWasm || (!hasCli && 'SKIPPED: no native CLI') }, () => {
+  if (!hasShared) console.log('SKIPPED (shared part): ../shared/captures is absent');
+  const files = memoryTexts();
+  assert.ok(files.length >= 52);
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    const native = execFileSync(cli, ['memory', '--json', f], { encoding: 'utf8', maxBuffer: 1 << 28 }).trimEnd();
+    // the CLI joins a dump's report to the optimized HLO beside it; the API is handed it
+    const sib = f.replace(/-(buffer-assignment|memory-usage-report)\.txt$/, '.txt');
+    const hlo = sib !== f && existsSync(sib) ? readFileSync(sib, 'utf8') : '';
+    assert.equal(api.readMemoryJSON(text, hlo), native, f);
+  }
+});
+
+test('buffer assignment totals equal the usage report totals (our fixtures)', { skip: skipWasm }, () => {
+  let pairs = 0;
+  for (const f of memoryTexts().filter((x) => x.endsWith('-buffer-assignment.txt') && x.includes('/fixtures/'))) {
+    const r = f.replace(/-buffer-assignment\.txt$/, '-memory-usage-report.txt');
+    if (!existsSync(r)) continue;
+    const ba = api.readMemory(readFileSync(f, 'utf8'));
+    const rep = api.readMemory(readFileSync(r, 'utf8'));
+    assert.equal(ba.kind, 'buffer_assignment');
+    assert.equal(rep.kind, 'memory_usage_report');
+    assert.equal(ba.totals.allocated, rep.totals.total_bytes_used, f);
+    // joined to the optimized HLO beside it: every value names an instruction of the module
+    const sib = f.replace(/-buffer-assignment\.txt$/, '.txt');
+    if (existsSync(sib)) {
+      const joined = api.readMemory(readFileSync(f, 'utf8'), readFileSync(sib, 'utf8'));
+      const values = joined.allocations.flatMap((a) => a.values || []);
+      assert.ok(values.length > 0 && values.every((v) => Number.isInteger(v.line) && v.opcode), f);
+      assert.equal(joined.totals.values_joined, values.length);
+    }
+    pairs++;
+  }
+  assert.ok(pairs >= 50, `${pairs} pairs`);
+});
+
+test('the fixed keys, a TPU message in numbers, and text of another kind refused', { skip: skipWasm }, () => {
+  const m = api.readMemory('XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 63.80G of 30.75G hbm. Exceeded hbm capacity by 33.05G.\n');
+  assert.deepEqual(Object.keys(m).slice(0, 11), ['kind', 'backend', 'memory_space', 'requested_bytes', 'used_bytes',
+    'capacity_bytes', 'exceeded_bytes', 'allocations', 'totals', 'explanation', 'warnings']);
+  assert.equal(m.kind, 'oom');
+  assert.equal(m.memory_space, 'hbm');
+  assert.equal(m.capacity_bytes, Math.round(30.75 * 2 ** 30));
+  assert.equal(m.requested_bytes, null);
+  for (const bad of ['RESOURCE_EXHAUSTED: Quota exceeded for quota metric', 'just some prose about memory']) {
+    assert.throws(() => api.readMemory(bad), (e) => e.code === 'HS_E_FORMAT' && /not an XLA memory message/.test(e.message));
+  }
+});
+
+test('layout() and layouts() in words, as the CLI prints them', { skip: skipWasm || (!hasCli && 'SKIPPED: no native CLI') }, () => {
+  const t = 'bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}';
+  const l = api.layout(t);
+  assert.equal(l.words, 'row-major; tiled 8x128, then bf16 pairs packed 2x1; lives in memory space 1 (VMEM on TPU)');
+  assert.equal(JSON.stringify(l), execFileSync(cli, ['layout', '--json', t], { encoding: 'utf8' }).trimEnd());
+  assert.throws(() => api.layout('f32[2]{0:Q(1)}'), (e) => e.code === 'HS_E_SYNTAX' && e.column === 10);
+  const files = hasShared ? readdirSync(path.join(shared, 'tpu-layouts')).map((f) => path.join(shared, 'tpu-layouts', f)) : [];
+  files.push(path.join(root, 'fixtures/cpu-jax-0.10.2/softmax/after_optimizations.txt'));
+  for (const f of files) {
+    const native = execFileSync(cli, ['layouts', '--json', f], { encoding: 'utf8' }).trimEnd();
+    assert.equal(JSON.stringify(api.layouts(readFileSync(f, 'utf8'))), native, f);
+  }
+});
