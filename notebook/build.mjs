@@ -127,7 +127,7 @@ const common = {
   logLevel: 'warning',
   // The glue's import.meta.url only locates its .wasm file; hs:api hands it the bytes instead.
   logOverride: { 'empty-import-meta': 'silent' },
-  loader: { '.txt': 'text', '.mlir': 'text', '.wasm': 'binary' },
+  loader: { '.txt': 'text', '.mlir': 'text', '.wasm': 'binary', '.pb': 'binary' },
   charset: 'utf8',
   write: false,
 };

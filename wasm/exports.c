@@ -4,6 +4,7 @@
  * result length live here (one wasm instance runs one call at a time). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hloscope.h"
 
@@ -115,6 +116,43 @@ char *hsw_layout(const char *text, size_t len) {
 char *hsw_layouts(const hs_doc *d) {
   last_len = 0;
   return hs_layouts_json(d, &last_len);
+}
+
+/* The timeline of a profile. `hlo` / `stablehlo` (may be empty) are dump texts in wasm memory,
+ * parsed here and freed before returning; `program` (may be NULL or "") keeps one program.
+ * NULL with the last error set when a dump does not parse (its message says which). */
+static hs_doc *timeline_doc(const char *t, size_t n, const char *what) {
+  if (!t || !n) return NULL;
+  hs_doc *d = hs_parse(t, n, &last_error);
+  if (!d) {
+    char m[sizeof last_error.message];
+    snprintf(m, sizeof m, "the %s: %s", what, last_error.message);
+    memcpy(last_error.message, m, sizeof m);
+  }
+  return d;
+}
+
+char *hsw_profile_timeline(const hs_profile *p, const char *hlo, size_t hlo_len, const char *shlo, size_t shlo_len,
+                           const char *program) {
+  last_len = 0;
+  last_side = 0;
+  hs_doc *h = timeline_doc(hlo, hlo_len, "optimized HLO dump");
+  if (hlo_len && !h) return NULL;
+  hs_doc *s = timeline_doc(shlo, shlo_len, "StableHLO");
+  if (shlo_len && !s) {
+    hs_doc_free(h);
+    return NULL;
+  }
+  hs_timeline_options o = {h, s, program};
+  char *out = hs_profile_timeline_json(p, &o, &last_len);
+  if (!out) {
+    memset(&last_error, 0, sizeof last_error);
+    last_error.code = HS_E_NOMEM;
+    snprintf(last_error.message, sizeof last_error.message, "out of memory building the timeline");
+  }
+  hs_doc_free(h);
+  hs_doc_free(s);
+  return out;
 }
 
 /* The registry (formats, result kinds, codes) as JSON, read once by wasm/hloscope.mjs at load():

@@ -204,15 +204,18 @@ export interface Profile {
     runs: number;
     envelope_ps: number;
   }[];
-  /** Per op (HLO instruction name, joined with its module), sorted by self_ps descending, then name. */
+  /** Per op (HLO instruction name within one program: two programs that share a name, one
+   * function compiled for two shapes, stay apart as in XProf), sorted by self_ps descending,
+   * then name, module and program id. */
   ops: {
     name: string;             // instruction name, e.g. "broadcast_add_fusion", "copy-done.2"
     module: string | null;    // its program's name, e.g. "jit_f"
+    program_id: string | null; // its program's id (decimal string); null when unknown
     category: string | null;  // TPU `hlo_category` ("loop fusion", "copy-done", ...), else null
     occurrences: number;
     total_ps: number;
     self_ps: number;
-    per_run_ps: number;       // total_ps / runs of its module (0 if unknown)
+    per_run_ps: number;       // total_ps / runs of its program (else of its module; 0 if unknown)
   }[];
   /** Names of the HloModuleProtos embedded in `/host:metadata` (one per program, file order). */
   hlo_modules: string[];
@@ -221,10 +224,79 @@ export interface Profile {
   warnings: Warning[];
 }
 
+/**
+ * What `parseProfile(bytes).timeline(options)` returns (and `hloscope timeline --json PROFILE
+ * [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]` prints). Times are integer picoseconds.
+ */
+export interface Timeline {
+  /** Programs keyed by program id (the selected one with `program`). per_run_ps = envelope_ps / runs. */
+  programs: { name: string | null; program_id: string | null; runs: number; envelope_ps: number; per_run_ps: number }[];
+  /** One row per op and program, in the order of Profile.ops (self time, descending). */
+  rows: {
+    name: string;
+    program_id: string | null;
+    module: string | null;
+    kind: "fusion" | "custom" | "copy" | "collective" | "other";
+    /** program: traced from the user's op (its metadata names an op_name); library: a custom call
+     * to a BLAS/DNN/FFT library (e.g. `__cublas$gemm`, hipBLASLt, cuDNN, MIOpen); compiler: a
+     * custom call the given StableHLO does not ask for (XLA:TPU's `tpu_custom_call`); unknown:
+     * nothing tells (a custom call without a StableHLO, an op without metadata). */
+    written_by: "program" | "library" | "compiler" | "unknown";
+    occurrences: number;
+    total_ps: number;
+    self_ps: number;
+    per_run_ps: number;
+    /** total_ps / envelope_ps of its program: its share of the program's time. */
+    share: number;
+    /** The line of the optimized HLO dump given as `hlo` that defines the op; null without one. */
+    hlo: { line: number; text: string } | null;
+    /** From the HloModuleProto the profile embeds (else the dump): opcode, custom-call target,
+     * metadata op_name and "source_file:line"; null when unknown. */
+    opcode: string | null;
+    target: string | null;
+    op_name: string | null;
+    source: string | null;
+  }[];
+  /** Async pairs (copy-start/copy-done, a collective's -start/-done), per run of the program:
+   * in flight from the start's start to the done's end, exposed = time the core spent in the
+   * -done (its self time), hidden = in_flight - exposed. */
+  async: {
+    start: string;
+    done: string;
+    program_id: string | null;
+    module: string | null;
+    occurrences: number;
+    in_flight_ps: number;
+    exposed_ps: number;
+    hidden_ps: number;
+    /** exposed time over all occurrences: the -done's self_ps. */
+    exposed_total_ps: number;
+    /** e.g. "89.6 µs of copy, 0.1 µs exposed: it hid behind compute" */
+    sentence: string;
+  }[];
+  /** One sentence: the longest program, its heaviest op, the async pairs; for a profile with no
+   * HLO ops (a TensorFlow-only trace) what it holds and what it lacks. */
+  reading: string;
+  warnings: Warning[];
+}
+
+export interface TimelineOptions {
+  /** An optimized HLO dump (after_optimizations.txt): each op gets its line. */
+  hlo?: string;
+  /** The program's StableHLO: tells custom calls the compiler substituted from those asked for. */
+  stablehlo?: string;
+  /** Keep one program: its name (all programs of that name) or its id. */
+  program?: string | number;
+}
+
 export interface ProfileHandle {
   /** The raw JSON text: byte for byte what `hloscope profile --json FILE` prints. */
   json(): string;
   summary(): Profile;
+  /** The raw timeline JSON: byte for byte what `hloscope timeline --json` prints. Throws
+   * HloscopeError when a dump given in options does not parse (the message names which). */
+  timelineJSON(options?: TimelineOptions): string;
+  timeline(options?: TimelineOptions): Timeline;
   /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
   free(): void;
 }

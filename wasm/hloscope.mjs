@@ -6,6 +6,7 @@
 //   doc.fusions(); doc.spills(); doc.summary(); doc.free();
 //   xray(stablehloText, optimizedHloText);
 //   const prof = parseProfile(bytes);   // .xplane.pb or trace JSON bytes (gunzip .gz first)
+//   prof.timeline({ hlo, stablehlo, program });   // per-run envelope, per-op share, async pairs
 //   prof.summary(); prof.free();
 //
 // Results are plain objects decoded from the JSON the core writes (the CLI's --json prints the
@@ -264,6 +265,33 @@ class Profile {
     return takeString(p);
   }
   summary() { return JSON.parse(this.json()); }
+  /**
+   * The raw timeline JSON: byte for byte what `hloscope timeline --json PROFILE [...]` prints.
+   * options: { hlo?: string (an optimized HLO dump), stablehlo?: string, program?: string | number }.
+   */
+  timelineJSON(options = {}) {
+    if (!this.#p) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this profile was freed' });
+    const m = core();
+    const ptrs = [];
+    try {
+      const text = (t) => {
+        if (t == null || t === '') return [0, 0];
+        const r = writeText(t);
+        ptrs.push(r[0]);
+        return r;
+      };
+      const [hp, hl] = text(options.hlo);
+      const [sp, sl] = text(options.stablehlo);
+      const [pp] = options.program == null || options.program === '' ? [0] : text(`${options.program}\0`);
+      const p = m._hsw_profile_timeline(this.#p, hp, hl, sp, sl, pp) >>> 0;
+      if (!p) throw lastError();
+      return takeString(p);
+    } finally {
+      for (const p of ptrs) m._free(p);
+    }
+  }
+  /** The timeline: programs, rows per op, async pairs, the reading (see `Timeline` in hloscope.d.ts). */
+  timeline(options = {}) { return JSON.parse(this.timelineJSON(options)); }
   free() {
     if (!this.#p) return;
     profileRegistry?.unregister(this);

@@ -4,6 +4,7 @@
  *   hloscope computations FILE   hloscope xray LEFT RIGHT   (--json for JSON; FILE may be -)
  *   hloscope profile FILE        (.xplane.pb, .trace.json, or either gzipped: .gz is gunzipped here)
  *   hloscope layout 'TYPE'       hloscope layouts FILE      hloscope memory FILE
+ *   hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
  *
  * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
  * other failures (a file that cannot be read, bad usage). */
@@ -32,6 +33,9 @@ static void usage(FILE *f) {
           "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
           "                      *-memory-usage-report.txt read into numbers, joined to the\n"
           "                      optimized HLO (HLO, or the dump's own beside FILE)\n"
+          "  timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]\n"
+          "                      per program: runs and envelope; per op: time per run, share,\n"
+          "                      kind, who wrote it, its HLO line; async copies: hidden or exposed\n"
           "  llvm FILE [--hlo DUMP]  an XLA LLVM IR file (.ll): kernels, parameters, loops with trip\n"
           "                      counts, loads/stores, vector widths, ops, calls; with --hlo (the\n"
           "                      after_optimizations HLO, or the dump folder holding it) each kernel\n"
@@ -294,12 +298,14 @@ static void human_profile(json_t *j, const char *path) {
   print_warnings(json_object_get(j, "warnings"), path);
 }
 
-static int cmd_profile(const char *path, int json) {
+/* Reads and parses a profile (gunzipping .gz); NULL with *rc set (message on stderr). */
+static hs_profile *load_profile(const char *path, int *rc) {
   size_t len = 0;
   char *data = read_all(path, &len);
   if (!data) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
-    return 1;
+    *rc = 1;
+    return NULL;
   }
   size_t pl = strlen(path);
   if (pl > 3 && strcmp(path + pl - 3, ".gz") == 0) {
@@ -308,7 +314,8 @@ static int cmd_profile(const char *path, int json) {
     free(data);
     if (!raw) {
       fprintf(stderr, "%s:0:0: HS_E_FORMAT: not a readable gzip stream\n", path);
-      return 2;
+      *rc = 2;
+      return NULL;
     }
     data = raw;
     len = n;
@@ -318,8 +325,95 @@ static int cmd_profile(const char *path, int json) {
   free(data);
   if (!p) {
     fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
-    return err.code == HS_E_NOMEM ? 1 : 2;
+    *rc = err.code == HS_E_NOMEM ? 1 : 2;
   }
+  return p;
+}
+
+static void human_timeline(json_t *j, const char *path) {
+  size_t i;
+  json_t *x;
+  char a[32], b[32];
+  json_array_foreach(json_object_get(j, "programs"), i, x) {
+    fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
+    printf("program %s (id %s): %lld runs, %s per run\n", gets(x, "name"), gets(x, "program_id"), geti(x, "runs"), a);
+  }
+  printf("\n  %-12s %6s %7s %-10s %-9s %-32s %s\n", "per run", "share", "count", "kind", "by", "op", "program");
+  json_array_foreach(json_object_get(j, "rows"), i, x) {
+    fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
+    printf("  %-12s %5.1f%% %7lld %-10s %-9s %-32s %s\n", a, 100.0 * json_number_value(json_object_get(x, "share")),
+           geti(x, "occurrences"), gets(x, "kind"), gets(x, "written_by"), gets(x, "name"), gets(x, "module"));
+    json_t *h = json_object_get(x, "hlo");
+    if (json_is_object(h)) printf("               line %lld: %.100s\n", geti(h, "line"), gets(h, "text"));
+  }
+  json_t *as = json_object_get(j, "async");
+  if (json_array_size(as)) printf("\nasync pairs (per run):\n");
+  json_array_foreach(as, i, x) {
+    fmt_ps((unsigned long long)geti(x, "hidden_ps"), b, sizeof b);
+    printf("  %s -> %s: %s (hidden %s)\n", gets(x, "start"), gets(x, "done"), gets(x, "sentence"), b);
+  }
+  printf("\n%s\n", gets(j, "reading"));
+  print_warnings(json_object_get(j, "warnings"), path);
+}
+
+/* hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] */
+static int cmd_timeline(int argc, char **argv) {
+  const char *path = NULL, *hlo_path = NULL, *shlo_path = NULL, *program = NULL;
+  int json = 0;
+  for (int i = 2; i < argc; i++) {
+    const char **opt = strcmp(argv[i], "--hlo") == 0         ? &hlo_path
+                       : strcmp(argv[i], "--stablehlo") == 0 ? &shlo_path
+                       : strcmp(argv[i], "--program") == 0   ? &program
+                                                             : NULL;
+    if (opt && i + 1 < argc) *opt = argv[++i];
+    else if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (!opt && !path && argv[i][0] != '-') path = argv[i];
+    else {
+      usage(stderr);
+      return 1;
+    }
+  }
+  if (!path) {
+    usage(stderr);
+    return 1;
+  }
+  int rc = 0;
+  hs_profile *p = load_profile(path, &rc);
+  if (!p) return rc;
+  input h = {0}, s = {0};
+  if ((hlo_path && (rc = open_input(&h, hlo_path)) != 0) || (shlo_path && (rc = open_input(&s, shlo_path)) != 0)) {
+    close_input(&h);
+    close_input(&s);
+    hs_profile_free(p);
+    return rc;
+  }
+  hs_timeline_options opt = {h.doc, s.doc, program};
+  size_t n = 0;
+  char *out = hs_profile_timeline_json(p, &opt, &n);
+  hs_profile_free(p);
+  close_input(&h);
+  close_input(&s);
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    return 1;
+  }
+  if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    human_timeline(j, path);
+    json_decref(j);
+  }
+  hs_free(out);
+  return 0;
+}
+
+static int cmd_profile(const char *path, int json) {
+  int rc = 0;
+  hs_profile *p = load_profile(path, &rc);
+  if (!p) return rc;
   size_t n = 0;
   char *out = hs_profile_json(p, &n);
   hs_profile_free(p);
@@ -681,6 +775,7 @@ static int cmd_llvm(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "timeline") == 0) return cmd_timeline(argc, argv);
   if (argc > 1 && strcmp(argv[1], "llvm") == 0) return cmd_llvm(argc - 2, argv + 2);
   int json = 0;
   const char *args[4];

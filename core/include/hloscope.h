@@ -184,6 +184,20 @@ void hs_profile_free(hs_profile *p);
  * warnings. Malloc'd: free with hs_free; NULL on allocation failure. */
 char *hs_profile_json(const hs_profile *p, size_t *len);
 
+/* The timeline of a profile (keys in README.md and wasm/hloscope.d.ts `Timeline`): programs
+ * keyed by program id with runs and the per-run envelope; per op its time per run, share of
+ * the envelope, kind and who wrote it (from the HloModuleProtos the profile embeds, or the
+ * dump); async pairs with in-flight, exposed and hidden time; a reading in one sentence.
+ * Options (the struct may be NULL): `hlo`, an optimized HLO dump, gives each op its line;
+ * `stablehlo`, what the program asked for, tells kernels the compiler substituted; `program`
+ * (a name or an id) keeps one program. Malloc'd: free with hs_free; NULL on allocation failure. */
+typedef struct hs_timeline_options {
+  const hs_doc *hlo;
+  const hs_doc *stablehlo;
+  const char *program;
+} hs_timeline_options;
+char *hs_profile_timeline_json(const hs_profile *p, const hs_timeline_options *opt, size_t *len);
+
 /* ---- LLVM IR (what XLA writes: *.ir-no-opt.ll, *.ir-with-opt.ll, GPU *.ll) -------------- */
 typedef struct hs_llvm hs_llvm;
 

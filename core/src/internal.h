@@ -9,6 +9,7 @@
 
 #include "hloscope.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -182,6 +183,27 @@ enum {
 const char *hs_warning_name(int code);
 #define HS_MAX_WARNINGS_PER_CODE 20
 
+/* ---- diagnostics (diag.c): one piece shared by every model (documents, profiles, ...) -- */
+/* Warnings in an arena, at most HS_MAX_WARNINGS_PER_CODE listed per code (the rest only
+ * counted, then summarised once by hs_diag_finish), and whether memory ran out on the way. */
+#define HS_DIAG_CODES 32
+#define HS_DIAG_FIELDS                                                                       \
+  hs_warning *warnings;                                                                      \
+  uint32_t n_warnings, cap_warnings;                                                         \
+  uint32_t warn_counts[HS_DIAG_CODES]; /* per code; past the limit they are only counted */ \
+  uint32_t warn_suppressed;                                                                  \
+  bool nomem;
+typedef struct hs_diag {
+  HS_DIAG_FIELDS
+} hs_diag;
+/* Adds a warning (line/col 0 when the input has no lines). False when memory ran out; then
+ * g->nomem is set too, so callers may check once at the end. */
+bool hs_diag_warn(hs_diag *g, hs_arena *a, int code, uint32_t line, uint32_t col, const char *fmt, ...);
+bool hs_diag_vwarn(hs_diag *g, hs_arena *a, int code, uint32_t line, uint32_t col, const char *fmt, va_list ap);
+/* Lists the count of suppressed warnings once, under `code`, and resets the counters. */
+void hs_diag_finish(hs_diag *g, hs_arena *a, int code);
+void hs_diag_free(hs_diag *g);
+
 struct hs_doc {
   const char *text;
   size_t len;
@@ -200,10 +222,13 @@ struct hs_doc {
   uint32_t n_calls, cap_calls;
   hs_module *modules;
   uint32_t n_modules, cap_modules;
-  hs_warning *warnings;
-  uint32_t n_warnings, cap_warnings;
-  uint32_t warn_counts[16]; /* per code; past HS_MAX_WARNINGS_PER_CODE they are only counted */
-  uint32_t warn_suppressed;
+  /* diagnostics: one hs_diag, also reachable by its field names (d->warnings, ...) */
+  union {
+    hs_diag diag;
+    struct {
+      HS_DIAG_FIELDS
+    };
+  };
 
   /* frame tables */
   uint32_t stack_frames;    /* entries in StackFrames tables */

@@ -133,28 +133,11 @@ void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const
 }
 
 bool hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...) {
-  if (code >= 0 && code < 16 && d->warn_counts[code]++ >= HS_MAX_WARNINGS_PER_CODE) {
-    d->warn_suppressed++;
-    return true;
-  }
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  bool ok = hs_diag_vwarn(&d->diag, &d->arena, code, line, col, fmt, ap);
   va_end(ap);
-  if (n < 0) return false;
-  if ((size_t)n >= sizeof buf) n = (int)sizeof buf - 1;
-  char *m = hs_arena_alloc(&d->arena, (size_t)n + 1);
-  if (!m) return false;
-  memcpy(m, buf, (size_t)n + 1);
-  bool ok;
-  hs_warning *w = HS_VEC_PUSH(d->warnings, d->n_warnings, d->cap_warnings, ok);
-  if (!ok) return false;
-  w->code = code;
-  w->line = line;
-  w->col = col;
-  w->message = m;
-  return true;
+  return ok;
 }
 
 bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {

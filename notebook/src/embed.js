@@ -1,6 +1,7 @@
 // dist/hloscope-drills.js: one classic script for course pages. It registers
 //   <xla-drill skill="fusioncount|xray|...">   every drill kind (notebook/src/drills/kinds/)
 //   <xla-xray>                                 the notebook's fusion x-ray view
+//   <xla-timeline>                             a profile's timeline (data = { timeline })
 //   <xla-levels>                               one fusion at three levels (HLO, no-opt LLVM, optimized LLVM)
 //   <xla-path-progress>                        "the xla path · N/M", ticking itself
 //   <xla-memory>                               an XLA out-of-memory message or memory report in numbers
@@ -14,6 +15,7 @@ import * as streaks from './streaks.js';
 import './views/xla-xray.js';
 import './views/xla-memory.js';
 import './views/xla-padding.js';
+import './views/xla-timeline.js';
 import './views/xla-levels.js';
 
 defineDrill();

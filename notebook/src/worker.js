@@ -16,9 +16,12 @@
 //   forget  { key }
 //   keys    {}                    -> the keys of the texts held (for tests: views release theirs)
 //   version {}                    -> the core's version
+//   profile { key, file, options } -> the Timeline of the profile file (kept by key; progress)
+//   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
 // Each op is one entry of OPS below.
 import * as api from 'hs:api';
 import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, sideBuffers, xrayTexts } from './views/analysis-core.js';
+import { forgetProfile, openProfile, readProfileBytes, timelineOf } from './views/profile-core.js';
 
 const texts = new Map(); // key -> { text, starts, maxLen }
 const SLICE = 4_000_000;
@@ -130,7 +133,23 @@ const OPS = {
     return { result: notes ? notes[msg.index] ?? '' : null };
   },
 
+  async profile(msg) {
+    const { id } = msg;
+    const bytes = await readProfileBytes(msg.file, (p) => progress(id, p.stage, p.done, p.total));
+    progress(id, 'loading core');
+    await api.load();
+    progress(id, 'parsing the profile', 0, bytes.length);
+    openProfile(api, msg.key, bytes);
+    progress(id, 'timeline');
+    return { result: timelineOf(msg.key, msg.options) };
+  },
+
+  timeline(msg) {
+    return { result: timelineOf(msg.key, msg.options) };
+  },
+
   forget(msg) {
+    forgetProfile(msg.key);
     texts.delete(msg.key);
     return { result: true };
   },

@@ -10,6 +10,7 @@
 import { workerSource, workerUrl } from 'hs:worker-source';
 import * as api from 'hs:api';
 import { BLOB_MIN, analyzeText, lineStarts, xrayTexts } from './analysis-core.js';
+import { forgetProfile, openProfile, readProfileBytes, timelineOf } from './profile-core.js';
 
 let worker = null;
 let workerFailed = false;
@@ -142,7 +143,25 @@ export function note(ref, index) {
   return call({ op: 'note', ref, index }, null, async () => null);
 }
 
+/** Reads a profile file (.xplane.pb, .trace.json[.gz]) in the worker, keeps it by key, and
+ * returns its timeline (options: { hlo, stablehlo, program }). */
+export function profile({ key, file, options }, onProgress) {
+  return call({ op: 'profile', key, file, options }, onProgress, async () => {
+    const bytes = await readProfileBytes(file, onProgress);
+    onProgress?.({ stage: 'parsing the profile' });
+    await api.load();
+    openProfile(api, key, bytes);
+    return timelineOf(key, options);
+  });
+}
+
+/** The timeline of a profile kept by key, with other options (a dump to join). */
+export function timeline({ key, options }) {
+  return call({ op: 'timeline', key, options }, null, async () => timelineOf(key, options));
+}
+
 export function forget(key) {
+  forgetProfile(key);
   localTexts.delete(key);
   if (worker) call({ op: 'forget', key }, null, async () => true).catch(() => {});
 }

@@ -1,0 +1,178 @@
+// GYM·08 read the timeline (skill `timeline`).
+//
+// A round is drawn from the timeline of a real profile, computed by the core at run time
+// (`parseProfile(bytes).timeline()`), never stored: "which op took the most device time per
+// run?", "which kernel did no line of the program ask for?" (when the profile has one),
+// "did this copy hide behind compute?" (when it has async copies). The words are pure
+// functions in ../timeline-words.js.
+//
+// Profiles: the project's own captures (../profiles.js), or the page's own with `src=` (the
+// URL of a .xplane.pb, or a .trace.json; same origin), or the learner's: drop or pick a file.
+// Attributes read: program (pin one built-in capture id), src.
+
+import { h, fill } from '../dom.js';
+import { core, errorWords } from '../core.js';
+import { timelineRounds } from '../timeline-words.js';
+import { TIMELINE_PROGRAMS, PROFILE_DIR, profileBytes } from '../profiles.js';
+
+function shuffle(list) {
+  const a = [...list];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+async function gunzipIfNeeded(bytes) {
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const hs = await core();
+  return hs.gunzip(bytes);
+}
+
+export default {
+  skill: 'timeline',
+  designator: 'GYM·08',
+  title: 'read the timeline',
+
+  async mount(ctx) {
+    const uid = Math.random().toString(36).slice(2, 8);
+    const pinned = (ctx.attr('program') || '').trim();
+    const src = (ctx.attr('src') || '').trim();
+    const pool = pinned ? [pinned] : TIMELINE_PROGRAMS;
+
+    const sourceEl = h('p', { class: 'k program' });
+    const promptId = `tl-prompt-${uid}`;
+    const prompt = h('p', { class: 'prompt', id: promptId });
+    const choices = h('div', { class: 'choices', role: 'group', 'aria-labelledby': promptId });
+    const why = h('p', { class: 'why' });
+    const next = h('button', { type: 'button', class: 'next', onclick: () => nextRound(true) }, 'next round →');
+    const reveal = h('div', { class: 'reveal', hidden: true }, why, h('div', { class: 'actions' }, next));
+    const status = h('p', { class: 'k loading', text: 'loading the core…' });
+
+    const fileId = `tl-file-${uid}`;
+    const fileInput = h('input', { id: fileId, type: 'file', accept: '.pb,.json,.gz', onchange: () => { if (fileInput.files[0]) ownFile(fileInput.files[0]); } });
+    const ownErr = h('p', { class: 'error', role: 'alert' });
+    const own = h('details', { class: 'own' },
+      h('summary', {}, 'drill me on my profile'),
+      h('label', { for: fileId, text: 'pick or drop a jax.profiler file (.xplane.pb, .trace.json, .trace.json.gz)' }),
+      fileInput, ownErr);
+    own.addEventListener('dragover', (e) => { e.preventDefault(); });
+    own.addEventListener('drop', (e) => {
+      e.preventDefault();
+      const f = e.dataTransfer?.files?.[0];
+      if (f) ownFile(f);
+    });
+
+    fill(ctx.body, sourceEl, status, prompt, choices, reveal, own);
+
+    let round = null;
+    let last = null;
+    let token = 0;
+    let own_ = null; // { name, timeline } when the learner gave a profile
+
+    async function timelineOf(bytes) {
+      const hs = await core();
+      const prof = hs.parseProfile(await gunzipIfNeeded(bytes));
+      try { return prof.timeline(); } finally { prof.free(); }
+    }
+
+    async function load(id) {
+      if (id === 'src') {
+        const r = await fetch(src);
+        if (!r.ok) throw new Error(`${src}: HTTP ${r.status}`);
+        return { id: src, label: src, timeline: await timelineOf(new Uint8Array(await r.arrayBuffer())) };
+      }
+      return { id, label: `${PROFILE_DIR}/${id}/profile.xplane.pb`, timeline: await timelineOf(await profileBytes(id)) };
+    }
+
+    function pick(t, lastType) {
+      const rs = timelineRounds(t);
+      if (!rs.length) return null;
+      const other = rs.filter((r) => r.type !== lastType);
+      const from = other.length ? other : rs;
+      return from[Math.floor(Math.random() * from.length)];
+    }
+
+    async function nextRound(focus) {
+      const my = ++token;
+      reveal.hidden = true;
+      ctx.clearVerdict();
+      status.hidden = false;
+      status.textContent = 'loading…';
+      let r = null;
+      let q = null;
+      let lastErr = null;
+      if (own_) {
+        r = own_;
+        q = pick(r.timeline, round?.q?.type);
+        if (!q) lastErr = new Error(r.timeline.reading || 'this profile gives no round');
+      } else {
+        const ids = src ? ['src'] : shuffle(pool).sort((a, b) => (a === last) - (b === last));
+        for (const id of ids) {
+          try {
+            r = await load(id);
+            q = pick(r.timeline, round?.q?.type);
+            if (q) break;
+            lastErr = new Error(`${id}: ${r.timeline.reading || 'no round'}`);
+          } catch (e) { lastErr = e; }
+        }
+      }
+      if (my !== token) return;
+      if (!q) {
+        status.textContent = `no round: ${errorWords(lastErr)}`;
+        fill(choices);
+        prompt.textContent = '';
+        return;
+      }
+      last = r.id;
+      show(r, q);
+      if (focus) choices.querySelector('button')?.focus();
+    }
+
+    function show(r, q) {
+      round = { r, q, answered: false };
+      status.hidden = true;
+      sourceEl.textContent = `profile: ${r.label}`;
+      sourceEl.dataset.program = r.id ?? '';
+      prompt.textContent = q.prompt;
+      prompt.dataset.type = q.type;
+      const buttons = shuffle(q.choices).map((c) => h('button', {
+        type: 'button', class: 'choice', 'data-value': c.value, onclick: () => answer(c.value),
+      }, c.label));
+      fill(choices, buttons);
+      ctx.round({ program: r.id, type: q.type });
+      ctx.caption(`the timeline of ${r.label}, read by the hloscope core at run time: ${r.timeline.reading}`);
+    }
+
+    function answer(value) {
+      if (!round || round.answered) return;
+      round.answered = true;
+      const { q } = round;
+      const right = value === q.answer;
+      for (const b of choices.querySelectorAll('button')) {
+        b.setAttribute('aria-disabled', 'true');
+        b.classList.add(b.dataset.value === q.answer ? 'correct' : b.dataset.value === value ? 'wrong' : 'dim');
+      }
+      why.textContent = q.why;
+      reveal.hidden = false;
+      ctx.verdict(right, q.why);
+    }
+
+    async function ownFile(file) {
+      ownErr.textContent = '';
+      try {
+        const t = await timelineOf(new Uint8Array(await file.arrayBuffer()));
+        if (!timelineRounds(t).length) { ownErr.textContent = `no round in ${file.name}: ${t.reading}`; return; }
+        own_ = { id: null, label: file.name, timeline: t };
+        round = null;
+        nextRound(true);
+      } catch (e) {
+        ownErr.textContent = `${file.name}: ${errorWords(e)}`;
+      }
+    }
+
+    await nextRound(false);
+    return { destroy() { token++; } };
+  },
+};

@@ -1,0 +1,58 @@
+// Profiles in the page, shared by the worker and the main-thread fallback: read a profile
+// file's bytes with progress, gunzip a .gz, parse it with the core and keep it by key so that a
+// later timeline (with a dump to join) does not read the file again.
+//
+//   readProfileBytes(file, onProgress) -> Uint8Array (gunzipped when the file is gzip)
+//   openProfile(api, key, bytes)        keeps parseProfile(bytes) under key (frees an older one)
+//   timelineOf(key, options)           -> the Timeline JSON object
+//   forgetProfile(key)
+
+const kept = new Map(); // key -> ProfileHandle
+
+export async function readProfileBytes(file, onProgress) {
+  const total = file.size;
+  let bytes;
+  if (file.stream) {
+    bytes = new Uint8Array(total);
+    const reader = file.stream().getReader();
+    let done = 0;
+    let last = 0;
+    for (;;) {
+      const { value, done: end } = await reader.read();
+      if (end) break;
+      if (done + value.length > bytes.length) { // a file that grew while read
+        const nb = new Uint8Array(Math.max(bytes.length * 2, done + value.length));
+        nb.set(bytes.subarray(0, done));
+        bytes = nb;
+      }
+      bytes.set(value, done);
+      done += value.length;
+      if (done - last > 1 << 22) { last = done; onProgress?.({ stage: 'reading', done, total }); }
+    }
+    bytes = bytes.subarray(0, done);
+  } else {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  }
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    onProgress?.({ stage: 'gunzipping' });
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+  return bytes;
+}
+
+export function openProfile(api, key, bytes) {
+  forgetProfile(key);
+  kept.set(key, api.parseProfile(bytes));
+}
+
+export function timelineOf(key, options = {}) {
+  const p = kept.get(key);
+  if (!p) throw Object.assign(new Error(`no profile kept under key ${key}`), { code: 'HS_E_NOTFOUND' });
+  return p.timeline(options);
+}
+
+export function forgetProfile(key) {
+  kept.get(key)?.free();
+  kept.delete(key);
+}

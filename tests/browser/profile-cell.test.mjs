@@ -1,0 +1,99 @@
+// The notebook's profile cell in Chromium: a jax.profiler log folder dropped (picked) on it
+// shows the timeline of the newest run and says which; a click on an op shows its line from a
+// dump cell of the same module; a garbled profile gives a clear message and the cell stays; a
+// truncated one shows what was read with a warning. The profiles are our own captures
+// (fixtures/cpu-jax-0.4.38); the line expected is the dump's own text.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, openPage, serveDist, skipWithoutChromium, repoRoot, waitForNotebook, addCell, cell, pasteInto, waitForDump, setDumpName } from './harness.mjs';
+
+const cap = join(repoRoot, 'fixtures/cpu-jax-0.4.38');
+const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs'));
+const skip = skipWithoutChromium || (!haveWasm && 'the wasm core is not built (npm run build:wasm)')
+  || (!existsSync(join(cap, 'softmax/profile.xplane.pb')) && 'the captures are missing') || false;
+
+let server;
+let chrome;
+let tmp;
+
+before(async () => {
+  if (skip) return;
+  server = await serveDist();
+  chrome = await launch();
+  tmp = mkdtempSync(join(tmpdir(), 'hs-profile-'));
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function timelineShown(page, id) {
+  await page.waitForFunction((sel) => {
+    const v = document.querySelector(`${sel} xla-timeline`);
+    return v && !v.hidden && v.shadowRoot.querySelectorAll('tr.op').length > 0;
+  }, cell(id), { timeout: 60000 }).catch(async () => {
+    assert.fail(`no timeline; the cell says: ${await page.textContent(cell(id)).catch(() => '?')}`);
+  });
+}
+
+test('a dropped log folder shows the newest run\'s timeline; a click shows the HLO line of the dump cell', { skip }, async () => {
+  // logs/plugins/profile/<run>/host.xplane.pb: an older run (exp) and the newest (softmax)
+  const logs = join(tmp, 'logs');
+  for (const [run, id] of [['2024_01_01_10_00_00', 'exp'], ['2024_01_02_09_30_00', 'softmax']]) {
+    mkdirSync(join(logs, 'plugins/profile', run), { recursive: true });
+    copyFileSync(join(cap, id, 'profile.xplane.pb'), join(logs, 'plugins/profile', run, 'host.xplane.pb'));
+  }
+  writeFileSync(join(logs, 'events.out.tfevents.0'), 'not a profile');
+  const p = await openPage(chrome.browser, `${server.url}index.html`);
+  try {
+    const { page } = p;
+    await waitForNotebook(page);
+    const dumpText = readFileSync(join(cap, 'softmax/after_optimizations.txt'), 'utf8');
+    const d = await addCell(page, 'dump');
+    await setDumpName(page, d, 'soft');
+    await pasteInto(page, d, dumpText);
+    await waitForDump(page, d);
+    const prof = await addCell(page, 'profile');
+    await page.setInputFiles(`${cell(prof)} [data-testid=profile-folder]`, logs);
+    await timelineShown(page, prof);
+    assert.match(await page.textContent(`${cell(prof)} [data-testid=profile-note]`), /2024_01_02_09_30_00/);
+    assert.match(await page.textContent(`${cell(prof)} [data-testid=profile-note]`), /newest of 2 runs/);
+    const sel = `${cell(prof)} xla-timeline`;
+    const ops = await page.locator(`${sel} tr.op`).evaluateAll((rs) => rs.map((r) => r.dataset.op));
+    const reading = await page.locator(`${sel} .reading`).textContent();
+    assert.match(reading, /^jit_softmax ran 5 times/);
+    await page.locator(`${sel} tr.op[data-op="${ops[0]}"] td.name button`).click();
+    const line = await page.locator(`${sel} pre.hlo`).textContent();
+    assert.ok(dumpText.split('\n').includes(line), `not a line of the dump: ${line}`);
+    assert.ok(line.includes(`%${ops[0]} = `));
+    assert.match(await page.locator(`${sel} tr.detail .status`).first().textContent(), /dump cell soft/);
+    assert.deepEqual(p.errors, []);
+    assert.deepEqual(p.external, []);
+  } finally {
+    await p.close();
+  }
+});
+
+test('a garbled profile: a clear message, the cell stays; a truncated one: the timeline of what was read, with a warning', { skip }, async () => {
+  const p = await openPage(chrome.browser, `${server.url}index.html`);
+  try {
+    const { page } = p;
+    await waitForNotebook(page);
+    const prof = await addCell(page, 'profile');
+    await page.setInputFiles(`${cell(prof)} [data-testid=profile-file]`, { name: 'broken.xplane.pb', mimeType: 'application/octet-stream', buffer: Buffer.from('this is not a profile at all') });
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-testid=profile-error]`)?.textContent, cell(prof), { timeout: 60000 });
+    assert.match(await page.textContent(`${cell(prof)} [data-testid=profile-error]`), /^broken\.xplane\.pb: not a profile hloscope can read.*\[HS_E_FORMAT\]/);
+    assert.ok(await page.isVisible(cell(prof)), 'the cell stays');
+    const whole = readFileSync(join(cap, 'attention/profile.xplane.pb'));
+    await page.setInputFiles(`${cell(prof)} [data-testid=profile-file]`, { name: 'cut.xplane.pb', mimeType: 'application/octet-stream', buffer: whole.subarray(0, Math.floor(whole.length * 0.9)) });
+    await page.waitForFunction((s) => /warning/.test(document.querySelector(`${s} [data-testid=profile-error]`)?.textContent || ''), cell(prof), { timeout: 60000 });
+    assert.match(await page.textContent(`${cell(prof)} [data-testid=profile-error]`), /warning: .*truncated/);
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await p.close();
+  }
+});

@@ -1,0 +1,132 @@
+// Profiles in Chromium: the GYM·08 timeline drill (gym page and a course page), the
+// <xla-timeline> view, and the notebook's profile cell.
+//
+// Acceptance: five right answers give streak 5 on every timeline drill (the gym's and both of
+// the course page's, open in another tab). The answers the test clicks come from outside our
+// code: jaxlib's profile data API read the same captured profiles
+// (tests/profile/jaxlib_reference.json, host_op_total_ps: each op's total time, so the op with
+// the most time per run of its program is the one with the most total time).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { launch, openPage, repoRoot, distDir, skipWithoutChromium } from './harness.mjs';
+import { startServer } from '../../notebook/serve.mjs';
+
+const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs'));
+const skip = skipWithoutChromium || (!haveWasm && 'the wasm core is not built (npm run build:wasm)') || false;
+const ref = JSON.parse(readFileSync(join(repoRoot, 'tests/profile/jaxlib_reference.json'), 'utf8'));
+
+let server;
+let chrome;
+
+before(async () => {
+  if (skip) return;
+  if (!existsSync(join(distDir, 'gym.html')) || !existsSync(join(distDir, 'hloscope-drills.js'))) {
+    execFileSync(process.execPath, [join(repoRoot, 'notebook/build.mjs')], { stdio: 'inherit', cwd: repoRoot });
+  }
+  server = await startServer({ root: repoRoot, port: 0 });
+  chrome = await launch();
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+/** The op jaxlib's reading gives the most total time, among the offered choices. */
+function rightChoice(id, choices, module = `jit_${id}`) {
+  const totals = ref.profiles[`fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`]?.host_op_total_ps;
+  assert.ok(totals, `no jaxlib reading of ${id}`);
+  let best = null;
+  for (const c of choices) {
+    const t = totals[`${module}|${c}`] ?? 0;
+    if (!best || t > best.t) best = { c, t };
+  }
+  return best.c;
+}
+
+async function round(page, sel) {
+  await page.waitForFunction((s) => {
+    const root = document.querySelector(s)?.shadowRoot;
+    return root?.querySelector('.choice:not([aria-disabled])') && root.querySelector('.program[data-program]');
+  }, sel, { timeout: 30000 }).catch(async () => {
+    const shown = await page.evaluate((s) => document.querySelector(s)?.shadowRoot?.querySelector('.body')?.innerText ?? '(no drill)', sel).catch(() => '?');
+    assert.fail(`${sel}: no round within 30 s; the drill shows: ${shown.slice(0, 400)}`);
+  });
+  const id = await page.locator(`${sel} .program`).getAttribute('data-program');
+  const type = await page.locator(`${sel} .prompt`).getAttribute('data-type');
+  const choices = await page.locator(`${sel} .choice`).evaluateAll((bs) => bs.map((b) => b.dataset.value));
+  const module = /per run of (\S+)\?$/.exec(await page.locator(`${sel} .prompt`).textContent())?.[1];
+  return { id, type, choices, module };
+}
+
+async function streakIs(page, sel, n) {
+  await page.waitForFunction(([s, want]) => document.querySelector(s)?.shadowRoot?.querySelector('.streak')?.dataset.current === String(want),
+    [sel, n], { timeout: 5000 }).catch(async () => {
+    const got = await page.locator(`${sel} .streak`).getAttribute('data-current').catch(() => '?');
+    assert.fail(`${sel} shows streak ${got}, expected ${n}`);
+  });
+}
+
+test('GYM·08: five right answers give streak 5 on every timeline drill (gym and course page)', { skip }, async () => {
+  const gym = await openPage(chrome.browser, `${server.url}dist/gym.html`);
+  try {
+    const { page } = gym;
+    const sel = 'xla-drill[skill="timeline"]';
+    const course = await gym.context.newPage();
+    await course.goto(`${server.url}tests/browser/pages/timeline.html`);
+    for (let k = 1; k <= 5; k++) {
+      const r = await round(page, sel);
+      assert.equal(r.type, 'top', `round ${k}: ${r.type}`);
+      const want = rightChoice(r.id, r.choices, r.module);
+      await page.locator(`${sel} .choice[data-value="${want}"]`).click();
+      await page.waitForFunction((s) => /^right: streak/.test(document.querySelector(s)?.shadowRoot?.querySelector('.verdict')?.textContent || ''), sel, { timeout: 5000 })
+        .catch(async () => assert.fail(`round ${k} on ${r.id}: ${await page.locator(`${sel} .verdict`).textContent()}`));
+      await streakIs(page, sel, k);
+      if (k < 5) await page.locator(`${sel} .next`).click();
+    }
+    await streakIs(course, '#first', 5);
+    await streakIs(course, '#second', 5);
+    // the pinned drill of the course page: softmax's rounds, answered from the same reading
+    const r = await round(course, '#second');
+    assert.equal(r.id, 'softmax');
+    await course.locator(`#second .choice[data-value="${rightChoice('softmax', r.choices, r.module)}"]`).click();
+    await streakIs(course, '#first', 6);
+    assert.deepEqual(gym.errors, []);
+    assert.deepEqual(gym.external, []);
+  } finally {
+    await gym.close();
+  }
+});
+
+test('<xla-timeline> on a course page: rows, an explanation on hover, a click opens the HLO line', { skip: skip || (!existsSync(join(repoRoot, 'build/native/hloscope')) && 'the native CLI is not built') }, async () => {
+  const p = await openPage(chrome.browser, `${server.url}tests/browser/pages/timeline.html`);
+  try {
+    const { page } = p;
+    // the course page's script registers <xla-timeline>; the timeline comes from the CLI
+    const dir = join(repoRoot, 'fixtures/cpu-jax-0.4.38/softmax');
+    const dump = readFileSync(join(dir, 'after_optimizations.txt'), 'utf8');
+    const t = JSON.parse(execFileSync(join(repoRoot, 'build/native/hloscope'),
+      ['timeline', '--json', join(dir, 'profile.xplane.pb'), '--hlo', join(dir, 'after_optimizations.txt')]).toString());
+    await page.waitForFunction(() => customElements.get('xla-timeline'));
+    await page.evaluate((tl) => {
+      const v = document.createElement('xla-timeline');
+      v.id = 'tl';
+      document.body.append(v);
+      v.data = { timeline: tl, name: 'softmax' };
+    }, t);
+    const names = await page.locator('#tl tr.op').evaluateAll((rs) => rs.map((r) => r.dataset.op));
+    assert.ok(names.length >= 3, names.join());
+    const first = names[0];
+    await page.locator(`#tl tr.op[data-op="${first}"] td.name button`).click();
+    const hlo = await page.locator('#tl pre.hlo').textContent();
+    assert.ok(hlo.includes(`%${first} = `), hlo);
+    assert.ok(dump.split('\n').includes(hlo), 'the line shown is a line of the dump');
+    assert.match(await page.locator('#tl tr.op').first().getAttribute('title'), /per run/);
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await p.close();
+  }
+});
