@@ -136,12 +136,34 @@ export interface Xray {
   right: XrayLine[];
 }
 
+/** One decision the framework (jaxpr, StableHLO) or the compiler (optimized HLO) made. */
+export interface Decision {
+  kind: "upcast" | "downcast" | "broadcast" | "remat" | "transpose" | "layout_copy";
+  line: number;               // 1-based: where the equation or op begins (also when its parameters wrap)
+  name: string;               // jaxpr: first output variable; StableHLO: "%3"; HLO: instruction name
+  from: string | null;        // element type before, HLO spelling ("bf16", "s8", "pred"); null for remat
+  to: string | null;          // element type after
+  shape: string | null;       // the result type, HLO form without layout: "f32[64,512]", "(f32[2], f32[3])"
+  detail: string;             // one sentence: "convert_element_type carries the value from bf16 to f32: ..."
+  source: string | null;      // "file.py:13" from StableHLO loc(...) or HLO metadata / stack frames; null when none
+  path: string;               // jaxpr: enclosing primitives, "pjit/scan" ("" at top level);
+                              // StableHLO: the function; HLO: the computation
+}
+
+export interface Decisions {
+  format: Format;
+  decisions: Decision[];      // sorted by line
+  warnings: Warning[];        // the document's, then the analysis's (a jaxpr cut mid-equation: HS_W_TRUNCATED)
+}
+
 export interface HloDocument {
   readonly format: Format;
   summary(): Summary;
   fusions(): FusionCensus;
   spills(): Spills;
   computations(): Computations;
+  /** Upcasts, downcasts, broadcasts, remat marks, transposes and layout copies, by line. */
+  decisions(): Decisions;
   /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
   free(): void;
 }
@@ -170,7 +192,7 @@ export interface HloDocument {
   /** The census counts alone, without the per-fusion list: cheap on huge modules. */
   census(): { fusion_computations: number; fusion_ops: number; fusion_ops_nested: number };
   /** The raw JSON text of a result: byte for byte what `hloscope <kind> --json FILE` prints. */
-  json(kind: "summary" | "fusions" | "spills" | "computations"): string;
+  json(kind: "summary" | "fusions" | "spills" | "computations" | "decisions"): string;
 }
 
 /** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */

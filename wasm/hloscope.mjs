@@ -3,7 +3,7 @@
 //   import { load, parse, xray } from './hloscope.mjs';
 //   await load();
 //   const doc = parse(text);            // throws HloscopeError with code, line, column
-//   doc.fusions(); doc.spills(); doc.summary(); doc.free();
+//   doc.fusions(); doc.spills(); doc.summary(); doc.decisions(); doc.free();
 //   xray(stablehloText, optimizedHloText);
 //   const prof = parseProfile(bytes);   // .xplane.pb or trace JSON bytes (gunzip .gz first)
 //   prof.timeline({ hlo, stablehlo, program });   // per-run envelope, per-op share, async pairs
@@ -198,6 +198,7 @@ class HloDocument {
   fusions() { return JSON.parse(this.json('fusions')); }
   spills() { return JSON.parse(this.json('spills')); }
   computations() { return JSON.parse(this.json('computations')); }
+  decisions() { return JSON.parse(this.json('decisions')); }
   free() {
     if (!this.#doc) return;
     docFinalizer?.unregister(this);

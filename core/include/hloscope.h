@@ -128,6 +128,9 @@ char *hs_summary_json(const hs_doc *doc, size_t *len);
 char *hs_fusions_json(const hs_doc *doc, size_t *len);
 char *hs_spills_json(const hs_doc *doc, size_t *len);
 char *hs_computations_json(const hs_doc *doc, size_t *len);
+/* Decisions the framework or compiler made, sorted by line: upcast, downcast, broadcast, remat,
+ * transpose, layout_copy; over a jaxpr, StableHLO or HLO (keys in README.md "decisions"). */
+char *hs_decisions_json(const hs_doc *doc, size_t *len);
 
 /* The result kinds over one document, one line each: X(ID, name, json_fn). A new analysis over
  * hs_doc adds one line here (and its json_fn above); the wasm and JS read the list from
@@ -137,7 +140,8 @@ char *hs_computations_json(const hs_doc *doc, size_t *len);
   X(FUSIONS, "fusions", hs_fusions_json)            \
   X(SPILLS, "spills", hs_spills_json)               \
   X(COMPUTATIONS, "computations", hs_computations_json) \
-  X(LAYOUTS, "layouts", hs_layouts_json)
+  X(LAYOUTS, "layouts", hs_layouts_json) \
+  X(DECISIONS, "decisions", hs_decisions_json)
 
 typedef enum {
 #define HS_KX_(id, name, json_fn) HS_KIND_##id,

@@ -30,8 +30,9 @@ static void exercise(const char *text, size_t len) {
     return;
   }
   n_docs++;
-  char *(*fns[])(const hs_doc *, size_t *) = {hs_summary_json, hs_fusions_json, hs_spills_json, hs_computations_json};
-  for (size_t i = 0; i < 4; i++) {
+  char *(*fns[])(const hs_doc *, size_t *) = {hs_summary_json, hs_fusions_json, hs_spills_json, hs_computations_json,
+                                                 hs_decisions_json};
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
     size_t n = 0;
     char *s = fns[i](d, &n);
     assert_non_null(s);
