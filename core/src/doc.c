@@ -28,11 +28,24 @@ static const struct {
 
 int hs_detect_none(const char *text, size_t len, size_t first) { return 0; }
 
+/* Where each format without a document is read (CLI command, JS call); a format not listed
+ * here gets the generic hint. */
+static const struct {
+  hs_format format;
+  const char *where;
+} NOT_DOCUMENT_HINTS[] = {
+    {HS_FORMAT_MEMORY, "`hloscope memory FILE` or readMemory(text)"},
+    {HS_FORMAT_PASS_LISTING, "`hloscope passes LISTING` or a folder cell"},
+    {HS_FORMAT_LLVM, "`hloscope llvm FILE` or readLlvm(text)"},
+};
+
 int hs_parse_not_document(hs_doc *d, hs_error *err) {
+  const char *where = "its own entry point (see README.md)";
+  for (size_t i = 0; i < sizeof NOT_DOCUMENT_HINTS / sizeof NOT_DOCUMENT_HINTS[0]; i++)
+    if (NOT_DOCUMENT_HINTS[i].format == d->format) where = NOT_DOCUMENT_HINTS[i].where;
   hs_set_error(err, HS_E_FORMAT, d, 0,
-               "this is %s, not a document of computations and instructions: read it with its own "
-               "entry point (see README.md)",
-               hs_format_label(d->format));
+               "this reads as %s, not as a module of computations and instructions: read it with %s",
+               hs_format_label(d->format), where);
   return HS_E_FORMAT;
 }
 

@@ -297,8 +297,17 @@ static int read_op_line(shlo_reader *R) {
 }
 
 /* MLIR text at the start: a module, a function, a location or attribute alias, the generic form. */
+/* "module" must stand alone ("module @m", "module {"): a pasted dump-folder listing starts with
+ * "module_0001..." and is not StableHLO. */
+static int starts_module_word(const char *text, size_t len, size_t p) {
+  if (!hs_starts(text, len, p, "module")) return 0;
+  p += 6;
+  return p >= len || text[p] == ' ' || text[p] == '@' || text[p] == '{' || text[p] == '\t' || text[p] == '\n' ||
+         text[p] == '\r' || text[p] == '(' || text[p] == '"';
+}
+
 int hs_detect_stablehlo(const char *text, size_t len, size_t p) {
-  if (hs_starts(text, len, p, "module") || hs_starts(text, len, p, "func.func") || hs_starts(text, len, p, "#loc") ||
+  if (starts_module_word(text, len, p) || hs_starts(text, len, p, "func.func") || hs_starts(text, len, p, "#loc") ||
       hs_starts(text, len, p, "\"builtin.module\"") || hs_starts(text, len, p, "#map") || hs_starts(text, len, p, "func @"))
     return 100;
   return 0;
