@@ -19,6 +19,7 @@
 #include "hloscope.h"
 
 int hs_cli_passes(int argc, char **argv); /* passes.c */
+char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len); /* passes.c */
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -220,46 +221,7 @@ static void human_decisions(json_t *j) {
 
 /* Gunzips a whole buffer (a .trace.json.gz, or any gzip stream); NULL on a bad stream. */
 static char *gunzip(const char *in, size_t n, size_t *out_len) {
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (inflateInit2(&z, 15 + 32) != Z_OK) return NULL;
-  size_t cap = n * 4 + 4096, used = 0;
-  char *out = malloc(cap);
-  z.next_in = (Bytef *)in;
-  z.avail_in = (uInt)n;
-  int rc = Z_OK;
-  while (out) {
-    if (used == cap) {
-      char *nb = cap > ((size_t)1 << 33) ? NULL : realloc(out, cap * 2);
-      if (!nb) {
-        free(out);
-        out = NULL;
-        break;
-      }
-      out = nb;
-      cap *= 2;
-    }
-    z.next_out = (Bytef *)out + used;
-    z.avail_out = (uInt)(cap - used > 0x40000000 ? 0x40000000 : cap - used);
-    uInt before = z.avail_out;
-    rc = inflate(&z, Z_NO_FLUSH);
-    used += before - z.avail_out;
-    if (rc == Z_STREAM_END) {
-      /* concatenated members: go on while input remains */
-      if (z.avail_in == 0) break;
-      if (inflateReset(&z) != Z_OK) break;
-      continue;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-    if (rc == Z_BUF_ERROR && z.avail_in == 0) break;
-  }
-  inflateEnd(&z);
-  if (out && rc != Z_STREAM_END) {
-    free(out);
-    return NULL;
-  }
-  *out_len = used;
-  return out;
+  return hs_cli_inflate((const unsigned char *)in, n, 15 + 32, 0, out_len);
 }
 
 static void fmt_ps(unsigned long long ps, char *buf, size_t cap) {
@@ -382,6 +344,25 @@ static void human_timeline(json_t *j, const char *path) {
 }
 
 /* hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] */
+/* Prints a result: its JSON as is, or read back and told by `human`. Frees `out`. */
+static int emit(char *out, size_t n, int json, void (*human)(json_t *, const char *), const char *path) {
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    return 1;
+  }
+  if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    human(j, path);
+    json_decref(j);
+  }
+  hs_free(out);
+  return 0;
+}
+
 static int cmd_timeline(int argc, char **argv) {
   const char *path = NULL, *hlo_path = NULL, *shlo_path = NULL, *program = NULL;
   int json = 0;
@@ -418,21 +399,7 @@ static int cmd_timeline(int argc, char **argv) {
   hs_profile_free(p);
   close_input(&h);
   close_input(&s);
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    return 1;
-  }
-  if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    human_timeline(j, path);
-    json_decref(j);
-  }
-  hs_free(out);
-  return 0;
+  return emit(out, n, json, human_timeline, path);
 }
 
 static int cmd_profile(const char *path, int json) {
@@ -442,21 +409,7 @@ static int cmd_profile(const char *path, int json) {
   size_t n = 0;
   char *out = hs_profile_json(p, &n);
   hs_profile_free(p);
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    return 1;
-  }
-  if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    human_profile(j, path);
-    json_decref(j);
-  }
-  hs_free(out);
-  return 0;
+  return emit(out, n, json, human_profile, path);
 }
 
 static void human_xray(json_t *j, const char *lpath, const char *rpath, const char *ltext, const char *rtext) {
