@@ -188,3 +188,27 @@ char *hsw_registry_json(void) {
 
 /* The format of a text (an hs_format id: the registry's formats[id]). */
 int hsw_detect(const char *text, size_t len) { return (int)hs_detect_format(text, len); }
+
+/* LLVM IR (issue 15): one call reads the .ll text, and the optimized HLO when hn > 0 (to join
+ * kernels to fusions), returns the JSON and frees both models. On an error the last error's
+ * side says which text: 1 the LLVM IR, 2 the HLO. */
+char *hsw_llvm(const char *t, size_t n, const char *h, size_t hn) {
+  last_len = 0;
+  last_side = 1;
+  hs_llvm *m = hs_llvm_parse(t, n, &last_error);
+  if (!m) return NULL;
+  hs_doc *d = NULL;
+  if (hn) {
+    last_side = 2;
+    d = hs_parse(h, hn, &last_error);
+    if (!d) {
+      hs_llvm_free(m);
+      return NULL;
+    }
+  }
+  last_side = 0;
+  char *s = hs_llvm_json(m, d, &last_len);
+  hs_doc_free(d);
+  hs_llvm_free(m);
+  return s;
+}

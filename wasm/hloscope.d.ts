@@ -518,3 +518,68 @@ export function registry(): Registry;
 /** The format the core detects for a text, as `parse()` would: a registry format name, "unknown" when none. Needs `load()`. */
 export function detectFormat(text: string): Format | "unknown" | string;
 
+// ---- LLVM IR ---------------------------------------------------------------------------------
+
+/** A loop as LLVM's LoopInfo finds it. */
+export interface LlvmLoop {
+  depth: number;                 // 1 = outermost
+  trip_count: number | null;     // times the body runs (constant exit tests only)
+  backedge_taken: number | null; // scalar evolution's backedge-taken count
+  header: string;                // the header block's name, without '%'
+  blocks: number;
+  first_line: number;            // lines of its first and last block (for outlining)
+  last_line: number;
+}
+
+export interface LlvmParam {
+  name: string | null;           // without '%'
+  type: string;                  // "ptr", "i64"
+  noalias: boolean;
+  align: number | null;
+  dereferenceable: number | null;
+  text: string;                  // the whole parameter as written
+}
+
+export interface LlvmFunction {
+  name: string;                  // without '@'
+  hlo: string | null;            // the HLO instruction it is named after (with an HLO given)
+  kernel: boolean;               // not internal/private: called by the runtime
+  line: number;
+  end_line: number;
+  params: LlvmParam[];
+  blocks: number;
+  loops: LlvmLoop[];
+  vector_widths: string[];       // distinct vector types: "<8 x float>"
+  loads: { count: number; types: Record<string, number> };
+  stores: { count: number; types: Record<string, number> };
+  ops: Record<string, number>;   // every other instruction by opcode
+  calls: Record<string, number>; // by callee ("llvm.exp.f32")
+  op_lines: Record<string, number[]>; // opcode or callee -> line numbers
+}
+
+/** What the lowering dropped, per kernel joined to its HLO instruction. */
+export interface LlvmDropped {
+  function: string;
+  hlo: string;
+  opcode: string;
+  shapes: { hlo_operands: (string | null)[]; hlo_result: string | null; llvm_pointer_params: number; llvm_pointer_loads: number; llvm_getelementptr: number; llvm_index_ops: number };
+  layouts: { hlo_layouts: string[]; llvm_array_types: string[] };
+  fusion: { hlo_kind: string | null; hlo_body: string | null; hlo_body_instructions: number; llvm_function: string };
+  names: { hlo_names: string[]; llvm_numbered: number; llvm_named: number };
+}
+
+/** What `readLlvm` returns and `hloscope llvm FILE --json` prints. */
+export interface Llvm {
+  module: string | null;         // source_filename
+  triple: string | null;
+  functions: LlvmFunction[];
+  declared: string[];
+  dropped: LlvmDropped[];
+  warnings: Warning[];
+}
+
+/** Reads XLA's LLVM IR (`hlo`: the optimized HLO of the same module, optional). Throws
+ * HloscopeError (`side` "left" = the LLVM IR, "right" = the HLO). */
+export function readLlvm(text: string, hlo?: string): Llvm;
+/** The raw JSON of `readLlvm`, byte for byte what the CLI prints. */
+export function llvmJSON(text: string, hlo?: string): string;

@@ -493,3 +493,34 @@ export function layouts(text) {
     doc.free();
   }
 }
+
+// ---- LLVM IR (what XLA writes: *.ir-no-opt.ll, *.ir-with-opt.ll) ----------------------------
+
+/**
+ * The raw JSON of an LLVM IR text (what `hloscope llvm FILE [--hlo HLO] --json` prints). `hlo`,
+ * the optimized HLO of the same module, is optional: with it each kernel is joined to its fusion
+ * and `dropped` is filled. Throws HloscopeError (side 'left' = the LLVM IR, 'right' = the HLO).
+ */
+export function llvmJSON(text, hlo = '') {
+  const m = core();
+  const [lp, ll] = writeText(text);
+  let hp = 0;
+  let hl = 0;
+  try {
+    if (hlo) [hp, hl] = writeText(hlo);
+  } catch (e) {
+    m._free(lp);
+    throw e;
+  }
+  try {
+    const p = m._hsw_llvm(lp, ll, hp, hl) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(lp);
+    if (hp) m._free(hp);
+  }
+}
+
+/** Reads an LLVM IR text (see llvmJSON); returns the `Llvm` object of hloscope.d.ts. */
+export function readLlvm(text, hlo = '') { return JSON.parse(llvmJSON(text, hlo)); }

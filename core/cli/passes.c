@@ -112,7 +112,10 @@ static int add_dir(hs_dumpset *s, const char *dir, int depth) {
 }
 
 /* Inflates a gzip (window 15+32) or raw deflate (-15) stream of known or unknown output size. */
-static char *inflate_all(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len) {
+/* Inflates all of `in` (window as zlib's inflateInit2 takes it: -15 raw deflate, 15 + 32 gzip or
+ * zlib with concatenated members); `hint` is the expected size or 0. Malloc'd, or NULL on a
+ * damaged stream or out of memory. Shared with main.c (the profile command's .gz). */
+char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len) {
   z_stream z;
   memset(&z, 0, sizeof z);
   if (inflateInit2(&z, window) != Z_OK) return NULL;
@@ -261,7 +264,7 @@ static int add_zip(hs_dumpset *s, const char *path, const unsigned char *z, size
         if (data) memcpy(data, z + d, csize);
         dl = csize;
       } else if (method == 8) {
-        data = inflate_all(z + d, csize, -15, usize, &dl);
+        data = hs_cli_inflate(z + d, csize, -15, usize, &dl);
         if (!data) return fail(path, "HS_E_FORMAT", "corrupt zip archive: an entry does not inflate");
       } else {
         fprintf(stderr, "warning: %s: %.*s uses compression method %u; read by name only\n", path, (int)nl, name, method);
@@ -294,7 +297,7 @@ static int add_path(hs_dumpset *s, const char *path) {
   int rc;
   if (len >= 2 && u[0] == 0x1f && u[1] == 0x8b) {
     size_t tl = 0;
-    char *tar = inflate_all(u, len, 15 + 32, 0, &tl);
+    char *tar = hs_cli_inflate(u, len, 15 + 32, 0, &tl);
     if (!tar) rc = fail(path, "HS_E_FORMAT", "corrupt gzip stream (expected a .tar.gz of a dump folder)");
     else rc = add_tar(s, path, (const unsigned char *)tar, tl);
     free(tar);

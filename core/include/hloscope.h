@@ -67,7 +67,8 @@ typedef struct hs_error {
  *   int detect_fn(const char *text, size_t len, size_t first): 0 = not this format, else a
  *     confidence 1..100 (100 = certain); `first` is the offset of the first byte that is not
  *     blank, a // comment or a byte order mark. hs_detect_format picks the highest (the first
- *     listed on a tie).
+ *     listed on a tie) and stops at the first 100, so a detector that must scan far into the
+ *     text (not just its head) runs only when no earlier format is certain; keep it cheap.
  *   int parse_fn(hs_doc *d, hs_error *err): fills a fresh document; 0 or a negative HS_E_*.
  *     A format whose reader builds another model (not lines and computations) names
  *     hs_parse_not_document: hs_parse then fails with HS_E_FORMAT and says so.
@@ -78,7 +79,8 @@ typedef struct hs_error {
   X(STABLEHLO, "stablehlo", "StableHLO", hs_detect_stablehlo, hs_parse_stablehlo_text)           \
   X(JAXPR, "jaxpr", "jaxpr", hs_detect_jaxpr, hs_parse_jaxpr_text)                               \
   X(MEMORY, "memory", "XLA memory text", hs_detect_memory, hs_parse_not_document)               \
-  X(PASS_LISTING, "pass-listing", "dump-folder listing", hs_detect_pass_listing, hs_parse_not_document)
+  X(PASS_LISTING, "pass-listing", "dump-folder listing", hs_detect_pass_listing, hs_parse_not_document) \
+  X(LLVM, "llvm", "LLVM IR", hs_detect_llvm, hs_parse_not_document)
 
 typedef enum {
 #define HS_FX_(id, name, label, detect_fn, parse_fn) HS_FORMAT_##id,
@@ -201,6 +203,23 @@ typedef struct hs_timeline_options {
   const char *program;
 } hs_timeline_options;
 char *hs_profile_timeline_json(const hs_profile *p, const hs_timeline_options *opt, size_t *len);
+
+/* ---- LLVM IR (what XLA writes: *.ir-no-opt.ll, *.ir-with-opt.ll, GPU *.ll) -------------- */
+typedef struct hs_llvm hs_llvm;
+
+/* Reads textual LLVM IR: functions, parameters and their facts, blocks, loops with constant
+ * trip counts, loads, stores, vector types, opcodes, calls. Not a full LLVM parser. Returns
+ * NULL and fills `err` for text that is not LLVM IR (HS_E_FORMAT, saying what it saw) or empty
+ * (HS_E_EMPTY). A text cut inside a function gives the functions before the cut plus an
+ * HS_W_TRUNCATED warning. Borrows `text` (it must outlive the model); free with hs_llvm_free. */
+hs_llvm *hs_llvm_parse(const char *text, size_t len, hs_error *err);
+void hs_llvm_free(hs_llvm *m);
+size_t hs_llvm_function_count(const hs_llvm *m); /* defined functions */
+
+/* The model as JSON (keys in README.md and wasm/hloscope.d.ts `Llvm`). `hlo` (may be NULL) is
+ * the optimized HLO of the same module: each kernel is joined to the HLO instruction it is
+ * named after, and "dropped" says per kernel what the HLO knew that the LLVM IR does not. */
+char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len);
 
 /* An error as JSON: {"code","line","column","offset","message"}. */
 char *hs_error_json(const hs_error *err, size_t *len);

@@ -69,7 +69,8 @@ done
 # fuzz_parse: a leading split byte, then a real dump or profile
 seed_dir parse '\x80' fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/stablehlo.mlir ../shared/captures/tpu-v6e/* \
   fixtures/cpu-jax-0.4.38/{exp,softmax,scan}/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb \
-  ../shared/captures/memory/* ../shared/captures/buffers/* fixtures/cpu-jax-0.10.2/softmax/dump/*-buffer-assignment.txt
+  ../shared/captures/memory/* ../shared/captures/buffers/* fixtures/cpu-jax-0.10.2/softmax/dump/*-buffer-assignment.txt \
+  fixtures/levels/*/*/*.ll ../shared/captures/llvm/*.ll
 for line in "${READERS[@]}"; do
   IFS='|' read -r name flags globs <<<"$line"
   build "fuzz_$name" tests/fuzz/fuzz_reader.c "$flags"

@@ -5,3 +5,4 @@ export { XlaSummary } from './xla-summary.js';
 export { XlaPipeline } from './xla-pipeline.js';
 export { XlaMemory } from './xla-memory.js';
 export { XlaPadding } from './xla-padding.js';
+export { XlaLevels } from './xla-levels.js';
