@@ -412,7 +412,7 @@ async function passesCmd(args) {
     if (st.isDirectory()) input = dirEntries(path, 0, []);
     else {
       const u = readFileSync(path);
-      const isArchive = (u[0] === 0x1f && u[1] === 0x8b) || u.readUInt32LE?.(0) === 0x04034b50
+      const isArchive = (u.length >= 2 && u[0] === 0x1f && u[1] === 0x8b) || (u.length >= 4 && u.readUInt32LE(0) === 0x04034b50)
         || (u.length >= 512 && u.subarray(257, 262).toString('latin1') === 'ustar');
       if (isArchive) input = await readArchive(new Uint8Array(u.buffer, u.byteOffset, u.length));
       else if (/\.(zip|tar|tgz|gz)$/.test(path)) {
