@@ -89,6 +89,9 @@ test('GYM·08: five right answers give streak 5 on every timeline drill (gym and
     }
     await streakIs(course, '#first', 5);
     await streakIs(course, '#second', 5);
+    // the path item of the skill (goal 3) ticks on the gym page
+    const ticked = await page.locator('xla-path-progress[controls] .item[data-done="true"]').evaluateAll((els) => els.map((e) => e.dataset.item));
+    assert.ok(ticked.includes('timeline-3'), `ticked: ${ticked}`);
     // the pinned drill of the course page: softmax's rounds, answered from the same reading
     const r = await round(course, '#second');
     assert.equal(r.id, 'softmax');
