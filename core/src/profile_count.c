@@ -24,6 +24,16 @@ static int cmp_ev(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* qsort, skipped when the array is already in order (a profile's events mostly are: a line's
+ * events are written in time order). WebAssembly's qsort (musl's smoothsort) jumps across the
+ * whole array even on sorted input: on a 1 GB array of events that was most of the time. */
+static void sort_unless_sorted(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  const char *b = base;
+  size_t i = 1;
+  while (i < n && cmp(b + (i - 1) * size, b + i * size) <= 0) i++;
+  if (i < n) qsort(base, n, size, cmp);
+}
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -46,7 +56,7 @@ static uint64_t ev_end(const hs_prof_event *e) { return hs_sat_add(e->start, e->
 static bool nest(hs_prof_event *evs, uint32_t n) {
   uint32_t *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
   if (!stack) return false;
-  qsort(evs, n, sizeof *evs, cmp_ev);
+  sort_unless_sorted(evs, n, sizeof *evs, cmp_ev);
   uint32_t top = 0;
   for (uint32_t i = 0; i < n; i++) {
     hs_prof_event *e = &evs[i];
@@ -279,7 +289,7 @@ static bool group_runs(hs_profile *p, count_state *st) {
     mb[i].ev = i;
     e->prog = (uint32_t)g; /* e->pid is gone from here on */
   }
-  if (ok && n > 1) qsort(mb, n, sizeof *mb, cmp_member);
+  if (ok && n > 1) sort_unless_sorted(mb, n, sizeof *mb, cmp_member);
   for (uint32_t a = 0, b = 0; ok && a < n; a = b) {
     uint32_t g = mb[a].owner;
     while (b < n && mb[b].owner == g) b++;
@@ -326,7 +336,7 @@ static bool group_runs(hs_profile *p, count_state *st) {
         spans[ns].prog = 0;
         ns++;
       }
-      if (ns > 1) qsort(spans, ns, sizeof *spans, cmp_span);
+      if (ns > 1) sort_unless_sorted(spans, ns, sizeof *spans, cmp_span);
       uint64_t per = pg->runs && ns % pg->runs == 0 ? ns / pg->runs : ns;
       for (uint32_t q = 0; per && q < ns; q += (uint32_t)per) {
         uint64_t lo = spans[q].start, hi = 0;

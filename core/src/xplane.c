@@ -41,7 +41,26 @@ typedef struct {
   uint32_t n_em, cap_em;
   hs_pb_field *lines;
   uint32_t n_lines, cap_lines;
+  uint32_t seen[256]; /* string id + 1 of the stat strings met last, by a cheap key (see cached) */
 } plane_tmp;
+
+/* hs_prof_intern for the op, module and category strings of every event: a big profile names
+ * the same few ops millions of times, and hashing each (FNV, byte by byte) was the reader's
+ * hottest loop. A direct-mapped cache keyed by the length and the first and last 8 bytes
+ * finds the string id with one compare; a miss interns as before. */
+static uint32_t cached(hs_profile *p, plane_tmp *t, const void *sv, size_t n) {
+  const uint8_t *s = sv;
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  memcpy(&b, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+  uint64_t k = (a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL;
+  uint32_t slot = (uint32_t)(k >> 56);
+  uint32_t id = t->seen[slot];
+  if (id && p->strs[id - 1].len == n && memcmp(p->strs[id - 1].s, s, n) == 0) return id - 1;
+  uint32_t got = hs_prof_intern(p, s, n);
+  if (got != HS_NONE) t->seen[slot] = got + 1;
+  return got;
+}
 
 static int cmp_sm(const void *a, const void *b) {
   uint64_t x = ((const smeta *)a)->id, y = ((const smeta *)b)->id;
@@ -209,14 +228,14 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
             const char *o = (const char *)v.str;
             size_t on = v.str_len;
             hs_prof_op_from_stack(&o, &on);
-            op = hs_prof_intern(p, o, on);
+            op = cached(p, t, o, on);
           }
           break;
         case ST_HLO_MODULE:
-          if (v.str) module = hs_prof_intern(p, v.str, v.str_len);
+          if (v.str) module = cached(p, t, v.str, v.str_len);
           break;
         case ST_CATEGORY:
-          if (v.str) category = hs_prof_intern(p, v.str, v.str_len);
+          if (v.str) category = cached(p, t, v.str, v.str_len);
           break;
         case ST_PROGRAM_ID: pid = v.num, has_pid = v.has_num; break;
         case ST_RUN_ID: run = v.num, has_run = v.has_num; break;
