@@ -94,6 +94,30 @@ void hsw_profile_free(hs_profile *p) { hs_profile_free(p); }
 
 void hsw_free(void *p) { free(p); }
 
+/* ---- dump folders ---------------------------------------------------------------------------- */
+hs_dumpset *hsw_dumpset_new(void) { return hs_dumpset_new(); }
+void hsw_dumpset_free(hs_dumpset *s) { hs_dumpset_free(s); }
+int hsw_dumpset_set_label(hs_dumpset *s, const char *label, size_t len) { return hs_dumpset_set_label(s, label, len); }
+/* data 0: the name alone */
+int hsw_dumpset_add(hs_dumpset *s, const char *name, size_t nlen, const char *data, size_t len) {
+  return hs_dumpset_add(s, name, nlen, data, len);
+}
+int hsw_dumpset_add_listing(hs_dumpset *s, const char *text, size_t len) { return hs_dumpset_add_listing(s, text, len); }
+char *hsw_dumpset_json(hs_dumpset *s) {
+  last_len = 0;
+  last_side = 0;
+  char *r = hs_dumpset_json(s, &last_error, &last_len);
+  if (!r && !last_error.code) last_error.code = HS_E_NOMEM;
+  return r;
+}
+char *hsw_dumpset_compare(hs_dumpset *a, hs_dumpset *b) {
+  last_len = 0;
+  last_side = 0;
+  char *r = hs_dumpset_compare_json(a, b, &last_error, &last_len);
+  if (!r && !last_error.code) last_error.code = HS_E_NOMEM;
+  return r;
+}
+
 /* Memory texts and layouts (layout.c, memory.c, buffers.c): no document is kept. */
 /* `hlo` (may be empty) is the module's optimized HLO: allocations and values are joined to its
  * instructions; an HLO that does not parse is only not joined. */

@@ -136,12 +136,34 @@ export interface Xray {
   right: XrayLine[];
 }
 
+/** One decision the framework (jaxpr, StableHLO) or the compiler (optimized HLO) made. */
+export interface Decision {
+  kind: "upcast" | "downcast" | "broadcast" | "remat" | "transpose" | "layout_copy";
+  line: number;               // 1-based: where the equation or op begins (also when its parameters wrap)
+  name: string;               // jaxpr: first output variable; StableHLO: "%3"; HLO: instruction name
+  from: string | null;        // element type before, HLO spelling ("bf16", "s8", "pred"); null for remat
+  to: string | null;          // element type after
+  shape: string | null;       // the result type, HLO form without layout: "f32[64,512]", "(f32[2], f32[3])"
+  detail: string;             // one sentence: "convert_element_type carries the value from bf16 to f32: ..."
+  source: string | null;      // "file.py:13" from StableHLO loc(...) or HLO metadata / stack frames; null when none
+  path: string;               // jaxpr: enclosing primitives, "pjit/scan" ("" at top level);
+                              // StableHLO: the function; HLO: the computation
+}
+
+export interface Decisions {
+  format: Format;
+  decisions: Decision[];      // sorted by line
+  warnings: Warning[];        // the document's, then the analysis's (a jaxpr cut mid-equation: HS_W_TRUNCATED)
+}
+
 export interface HloDocument {
   readonly format: Format;
   summary(): Summary;
   fusions(): FusionCensus;
   spills(): Spills;
   computations(): Computations;
+  /** Upcasts, downcasts, broadcasts, remat marks, transposes and layout copies, by line. */
+  decisions(): Decisions;
   /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
   free(): void;
 }
@@ -170,7 +192,7 @@ export interface HloDocument {
   /** The census counts alone, without the per-fusion list: cheap on huge modules. */
   census(): { fusion_computations: number; fusion_ops: number; fusion_ops_nested: number };
   /** The raw JSON text of a result: byte for byte what `hloscope <kind> --json FILE` prints. */
-  json(kind: "summary" | "fusions" | "spills" | "computations"): string;
+  json(kind: "summary" | "fusions" | "spills" | "computations" | "decisions"): string;
 }
 
 /** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */
@@ -319,6 +341,98 @@ export function profileSink(size: number): ProfileSink;
 
 /** Gunzips bytes with DecompressionStream('gzip') (Node 18+, Chromium, Firefox, Safari 16.4+). */
 export function gunzip(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array>;
+
+// ---- dump folders (XLA_FLAGS=--xla_dump_to=DIR --xla_dump_hlo_pass_re=.*) --------------------
+
+/** What a file of a dump folder is, from its name. "unknown" names are kept and reported. */
+export type DumpFileKind =
+  | "step"                      // module_NNNN.<m>.NNNN.<pipeline>.after_<pass>[.before_<pass>].txt
+  | "before_optimizations" | "after_optimizations" | "buffer_assignment" | "buffer_assignment_values"
+  | "live_range" | "memory_usage_report" | "after_optimizations_before_buffer_assignment"
+  | "after_optimizations_after_buffer_assignment" | "after_codegen" | "execution_options"
+  | "hlo_module_config" | "tpu_comp_env" | "flagfile" | "debug_options" | "target_arguments"
+  | "sdc_metadata" | "transfer_stats" | "autotune_results" | "target_config" | "thunk_sequence"
+  | "ptx" | "llvm_ir_no_opt" | "llvm_ir_with_opt" | "kernel_mlir" | "object_file" | "triton_ir"
+  | "kernel_hlo" | "hlo_proto" | "proto_text" | "graph" | "mlir" | "text" | "module_folder"
+  | "module_mlir" | "compile_options" | "topology" | "unknown";
+
+/** Counts of one step's HLO (null when the folder gave names only, or the file is not HLO). */
+export interface StepCounts {
+  computations: number;
+  instructions: number;         // in all computations, fused bodies included
+  fusion_ops: number;           // instructions with opcode fusion
+  fusion_computations: number;  // distinct fused bodies
+  opcodes: Record<string, number>;
+}
+
+export interface PassStep {
+  n: number;                    // the step number XLA printed (0000 -> 0)
+  pipeline: string;             // the pipeline that ran the pass
+  after: string | null;         // the pass just finished ("pipeline-start" on entry)
+  before: string | null;        // the pass about to run; null when the name has no before_ part
+  file: string;
+  run: number;                  // 1 on the pipeline's first entry, 2.. on reruns (fixed-point loops)
+  counts: StepCounts | null;
+  /** The change from the previous step that has counts (the first step: from before_optimizations). */
+  diff: {
+    instructions: number;       // signed change
+    added: Record<string, number>;
+    removed: Record<string, number>;
+    fusions_formed: string[];   // top-level fusion instructions not in the previous step
+    sentence: string;           // what the pass changed, in one sentence
+  } | null;
+}
+
+export interface PassModule {
+  id: number;                   // NNNN of module_NNNN
+  name: string | null;          // "jit_attention", "SyncTensorsGraph.636"
+  backend: "cpu" | "gpu" | "tpu" | null;
+  backend_inferred: boolean;    // true when taken from the folder's other modules
+  target: string | null;        // "sm_8.0" (GPU), "cl_804429027" (TPU build id), else null
+  steps: PassStep[];            // sorted by n
+  /** In order of first entry; runs counts entries (after_pipeline-start steps, at least 1). */
+  pipelines: { name: string; passes: string[]; runs: number; steps: number; first_step: number }[];
+  /** The first step about to run layout-assignment; when XLA wrote none, the first step after it
+   * (watershed_from says which); null when the dump has neither. */
+  watershed: number | null;
+  watershed_from: "before_layout-assignment" | "after_layout-assignment" | null;
+  first_fusion: number | null;  // the first step with counts whose HLO holds a fusion
+  kinds: Record<DumpFileKind, number>;
+}
+
+/** What `readPasses(...)` returns (and `hloscope passes --json PATH` prints). */
+export interface Passes {
+  label: string | null;
+  modules: PassModule[];        // by id
+  files: { name: string; kind: DumpFileKind; module: number | null }[];
+  unknown: number;              // files of kind "unknown"
+  /** HS_W_DUMP_UNKNOWN_NAME, HS_W_DUMP_JUNK_LINE (line = the listing's line), HS_W_DUMP_STEP_UNREADABLE. */
+  warnings: Warning[];
+}
+
+/** What `comparePasses(a, b)` returns (and `hloscope passes --compare --json A B` prints). */
+export interface PassesCompare {
+  a: { label: string | null; modules: string[]; backends: string[]; steps: number; passes: number };
+  b: { label: string | null; modules: string[]; backends: string[]; steps: number; passes: number };
+  /** Every pass (A's order, then B's) with where it ran: "a", "b" or "both". */
+  passes: { pass: string; origin: "a" | "b" | "both"; pipelines_a: string[]; pipelines_b: string[] }[];
+  /** Per pipeline name: its passes only in A, only in B, in both. */
+  pipelines: { name: string; only_a: string[]; only_b: string[]; both: string[] }[];
+  warnings: Warning[];
+}
+
+/** A folder's entries (a string entry is a name alone), or a pasted `ls` listing. */
+export type PassesInput = string | (string | { name: string; data?: string | Uint8Array | ArrayBuffer | null })[];
+
+/** Reads a dump folder. Throws HloscopeError HS_E_EMPTY (no names) or HS_E_FORMAT (no XLA name). */
+export function readPasses(input: PassesInput, options?: { label?: string }): Passes;
+export function passesJSON(input: PassesInput, options?: { label?: string }): string;
+export function comparePasses(a: PassesInput, b: PassesInput, options?: { labels?: [string, string] }): PassesCompare;
+export function comparePassesJSON(a: PassesInput, b: PassesInput, options?: { labels?: [string, string] }): string;
+/** The entries of a .tar.gz/.tgz, .tar or .zip (by content); HloscopeError HS_E_FORMAT when corrupt. */
+export function readArchive(bytes: Uint8Array | ArrayBuffer): Promise<{ name: string; data: Uint8Array | null }[]>;
+/** True for names whose bytes readPasses reads (module_*.txt HLO dumps). */
+export function passesWantsBytes(name: string): boolean;
 
 // ---- memory texts and layouts (`hloscope memory`, `hloscope layout`, `hloscope layouts`) ----
 

@@ -5,6 +5,7 @@
  *   hloscope profile FILE        (.xplane.pb, .trace.json, or either gzipped: .gz is gunzipped here)
  *   hloscope layout 'TYPE'       hloscope layouts FILE      hloscope memory FILE
  *   hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
+ *   hloscope decisions FILE      upcasts, downcasts, broadcasts, remat marks, transposes, layout copies
  *
  * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
  * other failures (a file that cannot be read, bad usage). */
@@ -17,6 +18,8 @@
 
 #include "hloscope.h"
 
+int hs_cli_passes(int argc, char **argv); /* passes.c */
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hloscope <command> [--json] FILE...\n"
@@ -28,6 +31,9 @@ static void usage(FILE *f) {
           "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
           "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
           "                      .trace.json (a .gz file is decompressed first)\n"
+          "  passes PATH...      a dump folder (--xla_dump_to), its .tar.gz/.zip, or an `ls` listing:\n"
+          "                      modules, pass steps, pipelines, the layout watershed, per-step counts\n"
+          "  passes --compare A B  the passes only in A, only in B, and in both, per pipeline\n"
           "  layout 'TYPE'       one type's layout in words, with its padding (quote the type)\n"
           "  layouts FILE        a module's padding table: each value's tiled against logical size\n"
           "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
@@ -36,6 +42,8 @@ static void usage(FILE *f) {
           "  timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]\n"
           "                      per program: runs and envelope; per op: time per run, share,\n"
           "                      kind, who wrote it, its HLO line; async copies: hidden or exposed\n"
+          "  decisions FILE      upcasts, downcasts, broadcasts, remat marks, transposes and\n"
+          "                      layout copies in a jaxpr, StableHLO or HLO, by line\n"
           "  version             print the version\n"
           "  registry            the formats, result kinds and codes the core knows (JSON)\n"
           "\n"
@@ -186,6 +194,23 @@ static void human_computations(json_t *j) {
       json_array_foreach(ins, i, in) printf("    %-5lld %-28s %-20s %s\n", geti(in, "line"), gets(in, "name"),
                                             gets(in, "opcode"), gets(in, "type"));
     }
+  }
+}
+
+static void human_decisions(json_t *j) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(json_object_get(j, "decisions"), i, x) {
+    printf("line %-5lld %-11s %-16s %s\n", geti(x, "line"), gets(x, "kind"), gets(x, "name"), gets(x, "detail"));
+    const char *path = gets(x, "path");
+    int has_src = json_is_string(json_object_get(x, "source"));
+    if (has_src || *path)
+      printf("           %s%s%s%s\n", *path ? "in " : "", path, has_src ? (*path ? "  at " : "at ") : "",
+             has_src ? gets(x, "source") : "");
+  }
+  if (!json_array_size(json_object_get(j, "decisions"))) printf("no decisions found\n");
+  json_array_foreach(json_object_get(j, "warnings"), i, x) {
+    printf("warning: %lld:%lld: %s\n", geti(x, "line"), geti(x, "column"), gets(x, "message"));
   }
 }
 
@@ -608,6 +633,7 @@ static int cmd_memory(const char *path, const char *hlo_path, int json) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "passes") == 0) return hs_cli_passes(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "timeline") == 0) return cmd_timeline(argc, argv);
   int json = 0;
   const char *args[4];
@@ -670,6 +696,7 @@ int main(int argc, char **argv) {
   else if (strcmp(cmd, "spills") == 0) fn = hs_spills_json, human = human_spills;
   else if (strcmp(cmd, "computations") == 0) fn = hs_computations_json, human = human_computations;
   else if (strcmp(cmd, "layouts") == 0) fn = hs_layouts_json, human = human_layouts;
+  else if (strcmp(cmd, "decisions") == 0) fn = hs_decisions_json, human = human_decisions;
   else if (!is_xray) {
     fprintf(stderr, "hloscope: unknown command '%s'\n", cmd);
     usage(stderr);

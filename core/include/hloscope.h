@@ -67,7 +67,8 @@ typedef struct hs_error {
  *   int detect_fn(const char *text, size_t len, size_t first): 0 = not this format, else a
  *     confidence 1..100 (100 = certain); `first` is the offset of the first byte that is not
  *     blank, a // comment or a byte order mark. hs_detect_format picks the highest (the first
- *     listed on a tie).
+ *     listed on a tie) and stops at the first 100, so a detector that must scan far into the
+ *     text (not just its head) runs only when no earlier format is certain; keep it cheap.
  *   int parse_fn(hs_doc *d, hs_error *err): fills a fresh document; 0 or a negative HS_E_*.
  *     A format whose reader builds another model (not lines and computations) names
  *     hs_parse_not_document: hs_parse then fails with HS_E_FORMAT and says so.
@@ -77,7 +78,8 @@ typedef struct hs_error {
   X(HLO, "hlo", "HLO", hs_detect_hlo, hs_parse_hlo_text)                                         \
   X(STABLEHLO, "stablehlo", "StableHLO", hs_detect_stablehlo, hs_parse_stablehlo_text)           \
   X(JAXPR, "jaxpr", "jaxpr", hs_detect_jaxpr, hs_parse_jaxpr_text)                               \
-  X(MEMORY, "memory", "XLA memory text", hs_detect_memory, hs_parse_not_document)
+  X(MEMORY, "memory", "XLA memory text", hs_detect_memory, hs_parse_not_document)               \
+  X(PASS_LISTING, "pass-listing", "dump-folder listing", hs_detect_pass_listing, hs_parse_not_document)
 
 typedef enum {
 #define HS_FX_(id, name, label, detect_fn, parse_fn) HS_FORMAT_##id,
@@ -127,6 +129,9 @@ char *hs_summary_json(const hs_doc *doc, size_t *len);
 char *hs_fusions_json(const hs_doc *doc, size_t *len);
 char *hs_spills_json(const hs_doc *doc, size_t *len);
 char *hs_computations_json(const hs_doc *doc, size_t *len);
+/* Decisions the framework or compiler made, sorted by line: upcast, downcast, broadcast, remat,
+ * transpose, layout_copy; over a jaxpr, StableHLO or HLO (keys in README.md "decisions"). */
+char *hs_decisions_json(const hs_doc *doc, size_t *len);
 
 /* The result kinds over one document, one line each: X(ID, name, json_fn). A new analysis over
  * hs_doc adds one line here (and its json_fn above); the wasm and JS read the list from
@@ -136,7 +141,8 @@ char *hs_computations_json(const hs_doc *doc, size_t *len);
   X(FUSIONS, "fusions", hs_fusions_json)            \
   X(SPILLS, "spills", hs_spills_json)               \
   X(COMPUTATIONS, "computations", hs_computations_json) \
-  X(LAYOUTS, "layouts", hs_layouts_json)
+  X(LAYOUTS, "layouts", hs_layouts_json) \
+  X(DECISIONS, "decisions", hs_decisions_json)
 
 typedef enum {
 #define HS_KX_(id, name, json_fn) HS_KIND_##id,
@@ -199,6 +205,29 @@ char *hs_profile_timeline_json(const hs_profile *p, const hs_timeline_options *o
 
 /* An error as JSON: {"code","line","column","offset","message"}. */
 char *hs_error_json(const hs_error *err, size_t *len);
+
+/* ---- dump folders (--xla_dump_to=DIR, --xla_dump_hlo_pass_re=.*) ---------------------------- */
+typedef struct hs_dumpset hs_dumpset;
+
+/* An empty set of dump-folder file names. NULL on allocation failure. Free with hs_dumpset_free. */
+hs_dumpset *hs_dumpset_new(void);
+void hs_dumpset_free(hs_dumpset *s);
+/* A label for the set (the folder's or archive's name), shown in results. */
+int hs_dumpset_set_label(hs_dumpset *s, const char *label, size_t len);
+/* Adds one file: its name (a path keeps only its base name) and, when known, its bytes (NULL:
+ * the name only). The bytes are read at once (a pass step's HLO is parsed and counted) and not
+ * kept. Returns 0 or HS_E_NOMEM / HS_E_ARG. */
+int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char *data, size_t len);
+/* Adds the names of a pasted `ls` listing (one or more names a line; `ls -l` and `ls -R` lines
+ * understood); lines with no name XLA writes are reported as warnings. */
+int hs_dumpset_add_listing(hs_dumpset *s, const char *text, size_t len);
+uint32_t hs_dumpset_file_count(const hs_dumpset *s);
+/* The folder as JSON (keys in README.md and wasm/hloscope.d.ts `Passes`). NULL with `err` filled
+ * (HS_E_EMPTY: no names; HS_E_FORMAT: no name XLA writes) or on allocation failure (err->code 0). */
+char *hs_dumpset_json(hs_dumpset *s, hs_error *err, size_t *len);
+/* Two folders compared pass by pass (`PassesCompare`): each pass's origin (a, b, both) and, per
+ * pipeline, the passes only in A, only in B, in both. */
+char *hs_dumpset_compare_json(hs_dumpset *a, hs_dumpset *b, hs_error *err, size_t *len);
 
 /* ---- layouts and memory (layout.c, memory.c, buffers.c) ----------------------------------- */
 /* One HLO type with its layout, e.g. "bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}", in words and

@@ -1,19 +1,7 @@
 // What the core's results mean, in words: ONE module for the notebook, the views and the drills
 // (no DOM, no wasm, no bundler-only imports, so node tests import it too). The core decides; these
-// words only name its decisions. When the core hands a list over (wasm/hloscope.mjs registry()),
-// it wins over the copies here.
-
-/**
- * Guesses a dump's format from its first lines, for the UI only (a status line before the
- * core's answer, an error's context). The core's detection (hs_detect_format) decides.
- */
-export function sniffFormat(text) {
-  const head = String(text ?? '').slice(0, 4096);
-  if (/^\s*HloModule\s/m.test(head)) return 'hlo';
-  if (/^\s*(module\b|func\.func\b)|stablehlo\.|mhlo\./m.test(head)) return 'stablehlo';
-  if (/^\s*\{\s*lambda\b|^\s*let\b/m.test(head)) return 'jaxpr';
-  return null;
-}
+// words only name its decisions. Formats, kinds and codes come from the core's registry
+// (wasm/hloscope.mjs registry(), detectFormat()), never from a copy here.
 
 /**
  * HLO ops that move or name data rather than compute (what the x-ray dims and the drills do not
@@ -42,6 +30,21 @@ export function memorySpaceWords(space, backend = null) {
   }
 }
 
+/**
+ * The backend an optimized HLO text was compiled for, from marks only that backend prints:
+ * TPU tiled layouts (`{1,0:T(8,128)}`) or tpu_custom_call; GPU library and Triton calls or a GPU
+ * backend_config; XLA:CPU's outer_dimension_partitions, parallel_* calls or oneDNN calls.
+ * null when the text does not say.
+ */
+export function backendOf(text) {
+  // The marks repeat through a module: its first 4 MB say enough, and a 50 MB dump is not rescanned.
+  const t = String(text ?? '').slice(0, 4 << 20);
+  if (/:T\(\d+(?:,\d+)*\)|tpu_custom_call/.test(t)) return 'tpu';
+  if (/__cublas|__cudnn|__triton|"__gpu\$|gpu_backend_config|"operation_queue_id"/.test(t)) return 'gpu';
+  if (/outer_dimension_partitions|to_apply=%?parallel_|__onednn|"cpu_backend_config"/.test(t)) return 'cpu';
+  return null;
+}
+
 /** The short label of a memory space for a gutter: "S(1)"; the default space by backend. */
 export function memorySpaceLabel(space, backend = null) {
   if (space === null || space === undefined || space < 0) return '';
@@ -61,7 +64,8 @@ export function errorWords(e) {
   return `${e.message || String(e)}${e.code ? ` [${e.code}]` : ''}${errorWhere(e)}`;
 }
 
-/** What a dump is, by format and, for HLO, by the pipeline stage the core read from it. */
+/** What a dump is, by format (`label`: the registry's, for formats named nowhere here) and, for
+ * HLO, by the pipeline stage the core read from it. */
 const STAGE_LABELS = {
   after_optimizations: 'optimized HLO',
   // fused but not scheduled: a pass step of a dump folder, or an optimized module trimmed by hand
@@ -74,9 +78,9 @@ const STAGE_LABELS = {
 const FORMAT_LABELS = { hlo: 'optimized HLO', stablehlo: 'StableHLO', jaxpr: 'jaxpr' };
 
 /** "optimized HLO", "HLO before optimizations", "StableHLO", ... from a format and a stage. */
-export function dumpLabel(format, stage = null) {
+export function dumpLabel(format, stage = null, label = null) {
   if (format === 'hlo' && stage && STAGE_LABELS[stage]) return STAGE_LABELS[stage];
-  return FORMAT_LABELS[format] || format || 'unknown format';
+  return FORMAT_LABELS[format] || label || format || 'unknown format';
 }
 
 /**
@@ -149,10 +153,15 @@ function hloTypes(list) {
   return out.map((t) => t.replace(/^\(|\)$/g, '')).filter(Boolean);
 }
 
-/** { module, params: [types], results: [types] } read from a dump's text (fields null when absent). */
-export function programEvidence(text, format = sniffFormat(text)) {
+/**
+ * { module, params: [types], results: [types] } read from a dump's text (fields null when
+ * absent): an `HloModule` header, or a `module @name` with its `func.func public @main`.
+ */
+export function programEvidence(text) {
   const t = String(text ?? '');
   const ev = { module: null, params: null, results: null };
+  const head = t.slice(0, 1 << 16);
+  const format = /^\s*HloModule\s/m.test(head) ? 'hlo' : /^\s*module\s+@/m.test(head) || t.includes('func.func public @main(') ? 'stablehlo' : null;
   if (format === 'hlo') {
     const m = /^\s*HloModule\s+([^\s,]+)(.*)$/m.exec(t.slice(0, 1 << 16));
     if (!m) return ev;

@@ -20,7 +20,7 @@
 //   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
 // Each op is one entry of OPS below.
 import * as api from 'hs:api';
-import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, sideBuffers, xrayTexts } from './views/analysis-core.js';
+import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './views/profile-core.js';
 
 const texts = new Map(); // key -> { text, starts, maxLen }
@@ -35,6 +35,8 @@ function progress(id, stage, done, total) {
 
 async function readFile(id, file) {
   const total = file.size;
+  const tooLarge = tooLargeForText(total);
+  if (tooLarge) throw Object.assign(new Error(tooLarge), { code: 'HS_E_TOO_LARGE' });
   if (!file.stream || typeof TextDecoderStream === 'undefined') {
     progress(id, 'reading', 0, total);
     return await file.text();
@@ -84,8 +86,8 @@ const OPS = {
     }
     progress(id, 'loading core');
     await api.load();
-    progress(id, 'parsing', 0, text.length);
-    const out = analyzeText(api, text);
+    // The core parses in one call: say which step runs and how big the text is, not "0 B of".
+    const out = analyzeText(api, text, (stage) => progress(id, stage, undefined, text.length));
     texts.set(msg.key, { text: out.readable ?? text, starts: out.starts, maxLen: out.maxLen });
     // A text read here goes back to the page in slices, one message (one task there) each.
     if (fromFile) {

@@ -153,7 +153,7 @@ describe('results that never mislead', { skip: skipWithoutChromium ?? false, tim
     await setDumpName(p.page, d, 'two');
     await pasteInto(p.page, d, text);
     await waitForDump(p.page, d);
-    const c = await runCode(p.page, 'show.fusions(two)');
+    const c = await runCode(p.page, 'show.fusions(two)\nshow.summary(two)');
     const sel = `${cell(c)} xla-fusion-table`;
     await p.page.waitForFunction((s) => document.querySelector(s)?.shadowRoot.querySelector('tbody tr'), sel);
     const read = () => p.page.$eval(sel, (x) => ({
@@ -162,6 +162,9 @@ describe('results that never mislead', { skip: skipWithoutChromium ?? false, tim
       options: [...x.shadowRoot.querySelectorAll('[data-testid=module-picker] option')].map((o) => o.value),
     }));
     let v = await read();
+    await p.page.waitForSelector(`${cell(c)} xla-summary >> css=.card:not([hidden]) dl`);
+    const card = await p.page.$eval(`${cell(c)} xla-summary`, (x) => x.shadowRoot.textContent);
+    assert.ok(card.includes(`modules2: ${oracle.map((m) => m.name).join(', ')}`), `the summary names the modules: ${card}`);
     assert.deepEqual(v.head, ['fusion', 'kind', 'ops held', 'output type', 'size', 'memory space', 'module']);
     assert.deepEqual(v.options, ['', ...oracle.map((m) => m.name)]);
     for (const m of oracle) {

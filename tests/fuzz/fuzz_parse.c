@@ -9,7 +9,7 @@
 
 static void all_results(const hs_doc *d) {
   char *(*fns[])(const hs_doc *, size_t *) = {hs_summary_json, hs_fusions_json, hs_spills_json, hs_computations_json,
-                                                 hs_layouts_json};
+                                                 hs_layouts_json, hs_decisions_json};
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) hs_free(fns[i](d, NULL));
 }
 

@@ -37,5 +37,9 @@ printf 'RESOURCE_EXHAUSTED: Quota exceeded for quota metric\n' >"$tmp/quota.txt"
 check "not a memory message exits 2" $([ $rc = 2 ] && grep -q 'not an XLA memory message' "$tmp/err"; echo $?)
 out=$("$H" layouts --json "$tmp/ok.hlo"); rc=$?
 check "layouts JSON" $([ $rc = 0 ] && echo "$out" | grep -q '^{"values":1,"logical_bytes":8,"padded_bytes":8,"padding_bytes":0,'; echo $?)
+printf '{ lambda ; a:f32[4]. let\n    b:bf16[4] = convert_element_type[new_dtype=bfloat16 weak_type=False] a\n    c:f32[2,4] = broadcast_in_dim[\n      broadcast_dimensions=(1,)\n      shape=(2, 4)\n    ] b\n    d:f32[4,2] = transpo' >"$tmp/cut.jaxpr"
+out=$("$H" decisions --json "$tmp/cut.jaxpr"); rc=$?
+check "decisions JSON keys, the wrapped equation's first line, a cut jaxpr warns" $([ $rc = 0 ] && echo "$out" | grep -q '^{"format":"jaxpr","decisions":\[{"kind":"downcast","line":2,"name":"b","from":"f32","to":"bf16","shape":"bf16\[4\]","detail":"[^"]*","source":null,"path":""},{"kind":"broadcast","line":3,"name":"c",.*"code":"HS_W_TRUNCATED"'; echo $?)
+"$H" decisions "$tmp/cut.jaxpr" | grep -q "^warning: 7:" ; check "decisions prints the warning" $?
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,8 +3,9 @@
 // green for right, red for wrong) and can be overridden with the custom properties below.
 export const STYLE = `
 :host { display: block; margin: 1.25rem 0;
-  --xd-bg: #14171a; --xd-ink: #d6d9dc; --xd-mute: #8f969c; --xd-rule: #2b3036;
-  --xd-copper: #c88a70; --xd-pass: #5fb58a; --xd-fail: #d9695c; --xd-focus: #7fb4ff;
+  /* the design tokens (../design.js) where the page has them; the course's dark colours else */
+  --xd-bg: var(--surface, #14171a); --xd-ink: var(--ink, #d6d9dc); --xd-mute: var(--dim, #8f969c); --xd-rule: var(--line, #2b3036);
+  --xd-copper: var(--copper, #c88a70); --xd-pass: var(--good, #5fb58a); --xd-fail: var(--bad, #d9695c); --xd-focus: var(--focus, #7fb4ff);
   font-family: 'IBM Plex Mono', ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 [hidden] { display: none !important; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
@@ -47,11 +48,11 @@ a { color: var(--xd-copper); }
 .caption { margin: 0.8rem 0 0; padding-top: 0.55rem; border-top: 1px solid var(--xd-rule); font-size: 0.72rem; color: var(--xd-mute); line-height: 1.6; }
 details.own { margin-top: 0.9rem; font-size: 0.8rem; }
 details.xray-inline { width: 100%; margin-top: 0; }
-.inline-xray { margin-top: 0.5rem; padding: 0.6rem; background: #f6f4ee; color: #1d1f21; border-radius: 3px; }
+.inline-xray { margin-top: 0.5rem; padding: 0.6rem; background: var(--paper, #f6f4ee); color: var(--ink, #1d1f21); border-radius: 3px; }
 .inline-xray xla-xray { display: block; width: 100%; }
 details.own summary { cursor: pointer; color: var(--xd-mute); }
 details.own label { display: block; margin: 0.5rem 0 0.25rem; color: var(--xd-mute); font-size: 0.75rem; }
-textarea { width: 100%; box-sizing: border-box; min-height: 6rem; background: #0e1012; color: var(--xd-ink);
+textarea { width: 100%; box-sizing: border-box; min-height: 6rem; background: var(--bg, #0e1012); color: var(--xd-ink);
   border: 1px solid var(--xd-rule); font: inherit; font-size: 0.75rem; padding: 0.4rem; }
 .stat { font-size: 0.78rem; color: var(--xd-mute); margin: 0 0 0.4rem; }
 .cols { display: grid; grid-template-columns: 1fr 1fr; gap: 0.75rem; }
@@ -66,13 +67,13 @@ textarea { width: 100%; box-sizing: border-box; min-height: 6rem; background: #0
 .ln .ms { margin-left: auto; color: var(--xd-mute); padding-left: 0.5rem; }
 .ln.c-fusion { color: var(--xd-copper); }
 .ln.c-dim { color: var(--xd-mute); }
-.ln.c-hot { color: #e0c27a; }
+.ln.c-hot { color: var(--accent, #e0c27a); }
 .ln.carries .tx { text-decoration: underline; text-underline-offset: 3px; }
-.ln:hover, .ln.active { background: #1f2429; }
-.ln[aria-pressed="true"] { background: #2a2520; outline: 1px solid var(--xd-copper); outline-offset: -1px; }
-.ln.hit { background: #1d3327; }
-.ln.missed { background: #3a2a1b; }
-.ln.extra { background: #3a1f1c; }
+.ln:hover, .ln.active { background: var(--surface-2, #1f2429); }
+.ln[aria-pressed="true"] { background: var(--copper-bg, #2a2520); outline: 1px solid var(--xd-copper); outline-offset: -1px; }
+.ln.hit { background: color-mix(in srgb, var(--xd-pass) 16%, transparent); }
+.ln.missed { background: color-mix(in srgb, var(--xd-copper) 16%, transparent); }
+.ln.extra { background: color-mix(in srgb, var(--xd-fail) 16%, transparent); }
 .explain { min-height: 2.6em; font-size: 0.78rem; margin: 0.5rem 0 0; color: var(--xd-ink); }
 .legend { font-size: 0.72rem; color: var(--xd-mute); margin: 0.4rem 0 0; }
 .sources { display: flex; gap: 0.4rem; flex-wrap: wrap; margin-bottom: 0.5rem; }

@@ -6,8 +6,8 @@ import { nameProblem } from './runner.js';
 import { formatLabel } from './readers.js';
 import { el, formatBytes, formatInt } from '../views/common.js';
 import * as engine from '../views/engine.js';
-import { BLOB_MIN } from '../views/analysis-core.js';
-import { errorWhere, kernelsDecided, partialWords, sniffFormat, stageFromFileName } from '../core-words.js';
+import { BLOB_MIN, tooLargeForText } from '../views/analysis-core.js';
+import { errorWhere, kernelsDecided, partialWords, stageFromFileName } from '../core-words.js';
 
 /** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
 export const LARGE = 2_000_000;
@@ -23,6 +23,7 @@ export class DumpCell extends Cell {
   /** bumped by every analysis; an answer for an older one is dropped */ gen = 0;
   /** the last analysis (analysis-core.js analyzeText result, or { error, format }) */ analysis = null;
   /** @type {Promise|null} the analysis in flight or done */ analysisPromise = null;
+  /** @type {HTMLElement|null} a note kept under the status line (files not read) */ notes = null;
   /** @type {string|null} the name of the file the text came from (its stage evidence), until the text changes */ fileName = null;
 
   constructor(rec, page) {
@@ -44,11 +45,11 @@ export class DumpCell extends Cell {
   }
 
   buildBody() {
-    const upload = el('input', { type: 'file', hidden: true, 'data-testid': 'dump-file' });
+    const upload = el('input', { type: 'file', multiple: true, hidden: true, 'data-testid': 'dump-file' });
     upload.addEventListener('change', () => {
-      const f = upload.files?.[0];
+      const files = [...(upload.files || [])];
       upload.value = '';
-      if (f) this.loadFile(f);
+      this.loadFiles(files);
     });
     this.tools = el('div', { class: 'tools' },
       button('Upload file…', 'upload', { onclick: () => upload.click() }),
@@ -81,12 +82,17 @@ export class DumpCell extends Cell {
     this.el.addEventListener('dragleave', (e) => { if (!this.el.contains(e.relatedTarget)) this.el.classList.remove('drop'); });
     this.el.addEventListener('drop', (e) => {
       this.el.classList.remove('drop');
-      const file = e.dataTransfer?.files?.[0];
-      const text = !file && e.dataTransfer?.getData('text/plain');
-      if (!file && !text) return;
+      const dt = e.dataTransfer;
+      const files = [...(dt?.files || [])];
+      const text = !files.length && dt?.getData('text/plain');
+      if (!files.length && !text) return;
       e.preventDefault();
       e.stopPropagation();
-      if (file) this.loadFile(file); else this.setText(text);
+      if (!files.length) { this.setText(text); return; }
+      // Folders arrive as entries with no readable text: say so instead of reading nothing.
+      const entries = [...(dt.items || [])].map((it) => it.webkitGetAsEntry?.() ?? null);
+      const folders = files.filter((f, k) => entries[k]?.isDirectory).map((f) => f.name);
+      this.loadFiles(files.filter((f, k) => !entries[k]?.isDirectory), folders);
     }, true);
   }
 
@@ -144,7 +150,51 @@ export class DumpCell extends Cell {
     this.analyze();
   }
 
+  /**
+   * Several files: the first into this cell, each other one into a new dump cell after it;
+   * `folders` (names) could not be read and are said so.
+   */
+  loadFiles(files, folders = []) {
+    const at = this.page.cells.indexOf(this);
+    files.slice(1).forEach((f, k) => this.page.insertCell({ kind: 'dump' }, at + 1 + k).loadFile(f));
+    if (files.length) this.loadFile(files[0]);
+    if (folders.length) {
+      const note = el('p', { class: 'err-text', 'data-testid': 'not-read',
+        text: `not read: ${folders.map((f) => `folder ${f}`).join(', ')} (a folder is not read yet: drop the dump files inside it)` });
+      if (files.length) this.notes = note; else this.statusEl.replaceChildren(note);
+    }
+  }
+
+  /** True (and says so) when `file` is a profile or another binary file, not a dump text. */
+  async isProfile(file) {
+    const name = file.name || '';
+    const kind = /\.(xplane\.pb|pb)$/i.test(name) ? 'a profile (an XSpace protobuf)'
+      : /\.trace\.json(\.gz)?$/i.test(name) ? 'a profile trace' : null;
+    let binary = false;
+    try {
+      const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
+      binary = head.includes(0) || (head[0] === 0x1f && head[1] === 0x8b);
+    } catch { /* unreadable: the analysis says so */ }
+    if (!kind && !binary) return false;
+    this.setProgress(null);
+    this.meta.replaceChildren(el('span', { class: 'err-text', 'data-testid': 'profile-note',
+      text: kind
+        ? `${name} is ${kind}, not a dump: profiles are read by parseProfile(bytes) in a code cell (a profile cell will take them); this cell kept its text`
+        : `${name} is a binary file (compressed? unzip it first), not a dump text; this cell kept its text` }));
+    return true;
+  }
+
   loadFile(file) {
+    this.isProfile(file).then((profile) => { if (!profile) this.loadDumpFile(file); });
+  }
+
+  loadDumpFile(file) {
+    const tooLarge = tooLargeForText(file.size);
+    if (tooLarge) {
+      this.setProgress(null);
+      this.meta.replaceChildren(el('span', { class: 'err-text', 'data-testid': 'too-large', text: `${file.name}: ${tooLarge}` }));
+      return;
+    }
     this.fileName = file.name || null;
     if (!this.name || /^dump\d+$/.test(this.name)) {
       const base = file.name.replace(/\.(txt|mlir|hlo|stablehlo|pb)$/i, '').replace(/[^\w$]+/g, '_').replace(/^(\d)/, '_$1').slice(0, 40);
@@ -161,6 +211,7 @@ export class DumpCell extends Cell {
     if (!p) { this.statusEl.replaceChildren(); return; }
     const bits = [p.stage];
     if (p.total) bits.push(p.done != null ? `${formatBytes(p.done)} of ${formatBytes(p.total)}` : formatBytes(p.total));
+    // No `done`: a step of unknown length (the core's parse): an indeterminate bar.
     const bar = el('progress', { max: '1', 'data-testid': 'progress' });
     if (p.total && p.done != null) bar.value = p.done / p.total;
     this.statusEl.replaceChildren(el('span', { text: `${bits.join(' · ')}…` }), bar);
@@ -228,7 +279,7 @@ export class DumpCell extends Cell {
       // A saved dump that could not be read back stays held: its stored copy is never overwritten
       // with an empty text (pasting a new dump into the cell releases it).
       const message = restoring ? `could not read the saved dump back: ${e.message}` : e.message;
-      this.analysis = { error: { message, code: e.code, line: e.line, column: e.column }, format: sniffFormat(this.text) };
+      this.analysis = { error: { message, code: e.code, line: e.line, column: e.column }, format: null };
       this.showMeta();
       return this.analysis;
     });
@@ -246,6 +297,7 @@ export class DumpCell extends Cell {
     if (a.fusions && kernelsDecided(a.summary?.stage)) bits.push(`${formatInt(a.fusions.fusion_ops)} fusion ops`);
     if (a.ms != null && a.bytes > 1e6) bits.push(`analysed in ${formatInt(a.ms)} ms`);
     this.meta.replaceChildren(bits.join(' · '));
+    if (this.notes) { this.statusEl.replaceChildren(this.notes); this.notes = null; }
     for (const m of a.module_errors || []) {
       this.meta.append(el('span', { class: 'err-text', 'data-testid': 'module-error', text: ` · module ${m.module} not read: ${m.message}${errorWhere(m)}` }));
     }

@@ -4,7 +4,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
   highlightSpecialChars, placeholder as placeholderExt } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { bracketMatching, defaultHighlightStyle, HighlightStyle, indentOnInput, StreamLanguage,
+import { bracketMatching, HighlightStyle, indentOnInput, StreamLanguage,
   syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
 import { javascript } from '@codemirror/lang-javascript';
@@ -45,24 +45,44 @@ const dumpLanguage = StreamLanguage.define({
 });
 
 const dumpHighlight = HighlightStyle.define([
-  { tag: t.typeName, color: '#2a6f77' },
-  { tag: t.variableName, color: '#3b3b8f' },
-  { tag: t.special(t.variableName), color: '#3b3b8f', fontWeight: '600' },
-  { tag: t.keyword, color: '#8e2d6b', fontWeight: '600' },
-  { tag: t.operatorKeyword, color: '#b8682e', fontWeight: '600' },
-  { tag: t.attributeName, color: '#6b6b6b' },
-  { tag: t.string, color: '#2e7d32' },
-  { tag: t.number, color: '#9a5b00' },
-  { tag: t.comment, color: '#8a8a8e', fontStyle: 'italic' },
-  { tag: t.meta, color: '#2a6f77', fontWeight: '600' },
+  { tag: t.typeName, color: 'var(--accent)' },
+  { tag: t.variableName, color: 'var(--steel)' },
+  { tag: t.special(t.variableName), color: 'var(--steel)', fontWeight: '600' },
+  { tag: t.keyword, color: 'var(--ink)', fontWeight: '700' },
+  { tag: t.operatorKeyword, color: 'var(--copper)', fontWeight: '600' },
+  { tag: t.attributeName, color: 'var(--dim)' },
+  { tag: t.string, color: 'var(--good)' },
+  { tag: t.number, color: 'var(--copper)' },
+  { tag: t.comment, color: 'var(--dim)', fontStyle: 'italic' },
+  { tag: t.meta, color: 'var(--accent)', fontWeight: '600' },
+]);
+
+/** Code and Markdown highlighting in the design tokens (AA in light and dark). */
+const codeHighlight = HighlightStyle.define([
+  { tag: [t.keyword, t.controlKeyword, t.moduleKeyword, t.operatorKeyword], color: 'var(--ink)', fontWeight: '700' },
+  { tag: [t.string, t.special(t.string), t.regexp], color: 'var(--good)' },
+  { tag: [t.number, t.bool, t.null, t.atom], color: 'var(--copper)' },
+  { tag: [t.comment, t.lineComment, t.blockComment], color: 'var(--dim)', fontStyle: 'italic' },
+  { tag: [t.variableName, t.definition(t.variableName), t.propertyName, t.function(t.variableName)], color: 'var(--steel)' },
+  { tag: [t.heading], fontWeight: '700', color: 'var(--ink)' },
+  { tag: [t.link, t.url], color: 'var(--accent)', textDecoration: 'underline' },
+  { tag: [t.emphasis], fontStyle: 'italic' },
+  { tag: [t.strong], fontWeight: '700' },
+  { tag: [t.monospace, t.processingInstruction, t.meta], color: 'var(--accent)' },
+  { tag: t.invalid, color: 'var(--bad)' },
 ]);
 
 const baseTheme = EditorView.theme({
-  '&': { fontSize: '12.5px', border: '1px solid #e3e1dc', borderRadius: '6px', background: '#fff' },
-  '&.cm-focused': { outline: '2px solid rgba(42,111,119,.45)', outlineOffset: '-1px' },
+  '&': { fontSize: '12.5px', border: '1px solid var(--line)', borderRadius: '6px', background: 'var(--surface)', color: 'var(--ink)' },
+  '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '-1px' },
+  '.cm-cursor': { borderLeftColor: 'var(--ink)' },
+  '.cm-activeLine': { background: 'var(--surface-2)' },
+  '.cm-activeLineGutter': { background: 'var(--surface-2)' },
+  '.cm-placeholder': { color: 'var(--dim)' },
+  '.cm-selectionBackground, &.cm-focused .cm-selectionBackground': { background: 'var(--copper-bg) !important' },
   '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace', maxHeight: '24rem', overflow: 'auto' },
   '.cm-content': { padding: '6px 0' },
-  '.cm-gutters': { background: '#faf8f4', borderRight: '1px solid #eee', color: '#aaa' },
+  '.cm-gutters': { background: 'var(--surface-2)', borderRight: '1px solid var(--line)', color: 'var(--dim)' },
 });
 
 /**
@@ -86,16 +106,23 @@ export function createEditor({ parent, kind, doc = '', onChange, onRun, placehol
     highlightActiveLine(),
     kind === 'markdown' ? [] : highlightActiveLineGutter(),
     lang,
-    syntaxHighlighting(kind === 'dump' ? dumpHighlight : defaultHighlightStyle, { fallback: true }),
+    syntaxHighlighting(kind === 'dump' ? dumpHighlight : codeHighlight, { fallback: true }),
     keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
     EditorView.lineWrapping,
     baseTheme,
     placeholder ? placeholderExt(placeholder) : [],
     EditorView.contentAttributes.of({ 'aria-label': `${kind} cell editor`, spellcheck: 'false' }),
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
+    // CodeMirror's accessible Tab: arriving by keyboard, Tab moves on to the next control; once
+    // the user presses into the editor (a click), Tab indents. Escape then Tab, or Ctrl+M, leaves.
+    EditorView.domEventHandlers({
+      mousedown: (e, v) => { v.setTabFocusMode(false); return false; },
+      blur: (e, v) => { v.setTabFocusMode(true); return false; },
+    }),
   ];
   if (kind === 'dump') extensions.splice(extensions.indexOf(EditorView.lineWrapping), 1);
   const view = new EditorView({ parent, state: EditorState.create({ doc, extensions }) });
+  view.setTabFocusMode(true);
   return {
     view,
     get text() { return view.state.doc.toString(); },

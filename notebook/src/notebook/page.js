@@ -6,17 +6,20 @@
 // the order of cells. Cells are cell.js (markdown, code) and dump-cell.js; the views a dump
 // suggests come from readers.js (one table, by format) through suggest.js.
 import './notebook.css';
+import { adoptDesign } from '../design.js';
 import { NotebookStore, exportNotebook, importNotebook } from './store.js';
 import { isViewOnly } from './runner.js';
 import { CodeCell, MarkdownCell, button } from './cell.js';
 import { DumpCell } from './dump-cell.js';
+import { FolderCell } from './folder-cell.js';
 import { ProfileCell } from './profile-cell.js';
 import { refreshSuggestions } from './suggest.js';
+import { renderMarkdown } from './markdown.js';
 import { el } from '../dom.js';
 import * as engine from '../views/engine.js';
 import { exampleNotebook } from '../example.js';
 
-const CELL_CLASSES = { markdown: MarkdownCell, code: CodeCell, dump: DumpCell, profile: ProfileCell };
+const CELL_CLASSES = { markdown: MarkdownCell, code: CodeCell, dump: DumpCell, folder: FolderCell, profile: ProfileCell };
 
 /** The notebook page, built into `root` (the #app element, made when missing). */
 export class NotebookPage {
@@ -54,14 +57,16 @@ export class NotebookPage {
       button('+ Markdown', 'add-markdown'),
       button('+ Dump', 'add-dump'),
       button('+ Code', 'add-code'),
+      button('+ Folder', 'add-folder', { title: 'a dump folder (--xla_dump_to): drop it, its .zip/.tar.gz, or an ls listing' }),
       button('+ Profile', 'add-profile', { title: 'a jax.profiler capture: where each run spent its time' }),
       button('Export', 'export', { title: 'save the notebook as a file' }),
       button('Import', 'import', { title: 'open a notebook file (replaces this one; undo is offered)' }),
       button('Example', 'example', { title: 'replace this notebook by the example (undo is offered)' }),
+      el('a', { class: 'gym', href: 'gym.html', title: 'drills on reading what XLA did' }, 'Gym'),
       ui.save,
       ui.import);
     root.replaceChildren(toolbar, ui.banner, ui.undo, ui.cells,
-      el('footer', { class: 'foot' }, 'Shift+Enter runs a cell · dumps are analysed in your browser; nothing leaves this page · ', ui.version));
+      el('footer', { class: 'foot' }, 'Shift+Enter runs a cell · Tab moves between cells; click into an editor for Tab to indent (Escape then Tab, or Ctrl+M, leaves it) · dumps are analysed in your browser; nothing leaves this page · ', ui.version));
 
     toolbar.addEventListener('click', (e) => {
       const a = e.target.closest('button')?.dataset.action;
@@ -237,6 +242,7 @@ export class NotebookPage {
 
 /** Builds the page into #app and opens the notebook; exposes window.hloscopeNotebook. */
 export function startNotebook() {
+  adoptDesign(document);
   const root = document.getElementById('app') || document.body.appendChild(el('div', { id: 'app' }));
   const page = new NotebookPage(root);
   // For tests and for the console: the notebook's state, read-only.
@@ -249,6 +255,8 @@ export function startNotebook() {
     runAll: () => page.runAll(),
     /** The keys of the dump texts the analysis engine holds (views must release theirs). */
     engineKeys: () => engine.keys(),
+    /** The Markdown cells' renderer (a DocumentFragment of DOM nodes), for tests and the console. */
+    renderMarkdown,
   };
   page.start();
   return page;

@@ -42,7 +42,7 @@ export const VIEWS = {
  */
 export const DUMP_FORMATS = {
   hlo: {
-    label: (a) => dumpLabel('hlo', a?.summary?.stage),
+    label: (a) => dumpLabel('hlo', a?.summary?.stage, a?.format_label),
     views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary, VIEWS.padding] : [VIEWS.summary]),
   },
   stablehlo: { label: 'StableHLO', views: [VIEWS.xrayIn, VIEWS.summary] },
@@ -54,8 +54,9 @@ const MEMORY_KINDS = { oom: 'XLA out-of-memory message', buffer_assignment: 'buf
 
 export const UNKNOWN_FORMAT = { label: 'unknown format', views: [VIEWS.summary] };
 
-/** The label of a dump cell's analysis. */
+/** The label of a dump cell's analysis: the table's, else the core registry's, else "unknown format". */
 export function formatLabel(analysis) {
+  if (analysis?.format && !Object.hasOwn(DUMP_FORMATS, analysis.format) && analysis.format_label) return analysis.format_label;
   const f = dumpFormat(analysis?.format);
   return typeof f.label === 'function' ? f.label(analysis) : f.label;
 }

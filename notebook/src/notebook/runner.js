@@ -3,6 +3,7 @@
 // That needs the page's CSP to allow 'unsafe-eval' (the AsyncFunction constructor): the code is
 // the user's own, typed into their own notebook.
 import * as api from 'hs:api';
+import { parser as jsParser } from '@lezer/javascript';
 import * as engine from '../views/engine.js';
 import { el } from '../dom.js';
 import '../views/xla-xray.js';
@@ -44,7 +45,7 @@ const RESERVED = new Set(['hloscope', 'load', 'isLoaded', 'version', 'parse', 'x
 export function nameProblem(name) {
   if (!name) return 'give the dump a name to use it in code cells';
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return 'a name is letters, digits, _ or $, not starting with a digit';
-  if (RESERVED.has(name)) return `"${name}" is taken (an API name or a JavaScript word)`;
+  if (RESERVED.has(name) || Object.hasOwn(api, name)) return `"${name}" is taken (an API name or a JavaScript word)`;
   return null;
 }
 
@@ -74,6 +75,33 @@ export function isViewOnly(code) {
   const lines = code.split('\n').map((l) => l.replace(/\/\/.*$/, '').trim()).filter(Boolean);
   if (!lines.length) return false;
   return lines.every((l) => /^show(\.(xray|fusions|summary|memory|padding))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
+}
+
+/**
+ * The code with its last statement returned when that statement is an expression, so that a
+ * cell shows the value of its last expression, as Jupyter does. Code that does not parse is
+ * left as it is (running it reports the syntax error).
+ */
+export function returnLastExpression(code) {
+  const tree = jsParser.parse(code);
+  let broken = false;
+  tree.iterate({ enter: (n) => { if (n.type.isError) broken = true; return !broken; } });
+  if (broken) return code;
+  let last = tree.topNode.lastChild;
+  while (last && /Comment/.test(last.name)) last = last.prevSibling;
+  if (!last || last.name !== 'ExpressionStatement') return code;
+  const expr = code.slice(last.from, last.to).replace(/;\s*$/, '');
+  return `${code.slice(0, last.from)}return (${expr}\n);${code.slice(last.to)}`;
+}
+
+/** The JS API's documented names (README: load, parse, xray, parseProfile, registry, ...), for code cells. */
+function apiScope() {
+  const out = {};
+  for (const [k, v] of Object.entries(api)) {
+    if (/^(wasmBinary|setWasmBinary|missing|default)$/.test(k)) continue;
+    out[k] = v;
+  }
+  return out;
 }
 
 /**
@@ -147,7 +175,7 @@ export async function runCode(code, { dumps, output }) {
     output.append(v);
     if (d instanceof Dump) {
       if (!d.fusions) throw new Error(`${d.name} is not an optimized HLO dump (format: ${d.format ?? 'unknown'})`);
-      v.data = { ...d.fusions, total: d.analysis.fusions_total, partial: d.summary?.partial ?? null };
+      v.data = { ...d.fusions, total: d.analysis.fusions_total, partial: d.summary?.partial ?? null, backend: d.analysis.backend ?? null };
     } else if (d && Array.isArray(d.fusions)) v.data = d;
     else v.text = textOf(d);
     return v;
@@ -199,11 +227,12 @@ export async function runCode(code, { dumps, output }) {
     return res;
   };
 
-  if (/\b(parse|xray|version|hloscope|isLoaded)\b/.test(code.replace(/show\.xray/g, ''))) {
+  if (/\b(parse|parseProfile|xray|xrayJSON|version|hloscope|isLoaded|registry|detectFormat)\b/.test(code.replace(/show\.xray/g, ''))) {
     try { await api.load(); } catch (e) { if (e.code !== 'HS_E_NOWASM') throw e; }
   }
 
   const scope = {
+    ...apiScope(),
     hloscope: api, load: api.load, isLoaded: api.isLoaded, version: api.version, HloscopeError: api.HloscopeError,
     parse, xray, show, print, dumps: Object.freeze({ ...dumps }), Dump,
   };
@@ -211,13 +240,14 @@ export async function runCode(code, { dumps, output }) {
   const names = Object.keys(scope);
   let fn;
   try {
-    fn = new AsyncFunction(...names, `"use strict";\n${code}`);
+    fn = new AsyncFunction(...names, `"use strict";\n${returnLastExpression(code)}`);
   } catch (e) {
     if (e instanceof SyntaxError) throw e;
     throw e;
   }
   const result = await fn(...names.map((n) => scope[n]));
-  if (result !== undefined) show(result);
+  // The last expression's value (a view already drawn in this output is not drawn twice).
+  if (result !== undefined && !(result instanceof Node && output.contains(result))) show(result);
   const settled = await Promise.allSettled(pending);
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;

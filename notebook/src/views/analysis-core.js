@@ -2,7 +2,7 @@
 // (notebook/src/worker.js) and the main-thread fallback (engine.js, when no Worker can start)
 // run the same code. Results are shaped for cheap transfer: big per-line columns are typed
 // arrays, notes are a deduplicated string table.
-import { programEvidence, sniffFormat } from '../core-words.js';
+import { backendOf, programEvidence } from '../core-words.js';
 
 /** Line classes, in the x-ray's precedence order (index = code in the compact columns). */
 export const CLASSES = ['plain', 'dim', 'hot', 'carry', 'fusion'];
@@ -35,7 +35,23 @@ export function lineStarts(text) {
   return { starts, maxLen };
 }
 
-export { sniffFormat };
+/** The core's detection of a text's format (its head is enough), or null before the core loads. */
+export function detectFormat(api, text) {
+  try {
+    return api.detectFormat(text.length > 65536 ? text.slice(0, 65536) : text);
+  } catch {
+    return null;
+  }
+}
+
+/** The registry's label of a format name ("HLO", "StableHLO", ...), or null. */
+function formatLabel(api, name) {
+  try {
+    return api.registry().formats.find((f) => f.name === name)?.label ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** Compact per-line columns from the core's XrayLine[] for a text with `starts`. */
 export function compactSide(lines, text, starts, maxLen) {
@@ -74,13 +90,32 @@ export function sideBuffers(side) {
 }
 
 /** Summary, fusion census (rows capped) and spills of one text, with its line starts. */
-export function analyzeText(api, text) {
+/**
+ * The longest string a browser holds (V8's limit, 2^29 - 24 UTF-16 units; the same order in
+ * other engines): a dump is read as one string, so a file past it cannot be read on a page.
+ */
+export const MAX_TEXT = 2 ** 29 - 24;
+
+/** Why a file of `bytes` cannot be read as one text, or null when it can. */
+export function tooLargeForText(bytes) {
+  if (!(bytes > MAX_TEXT)) return null;
+  const mb = (n) => `${Math.round(n / 2 ** 20).toLocaleString('en-US')} MB`;
+  return `this file is ${mb(bytes)}: a browser holds at most ${mb(MAX_TEXT)} of text in one string, and a dump is read as one ` +
+    'string, so this page cannot read it. Split it (one module per file: each file becomes a dump cell), or read it with the ' +
+    'hloscope command-line tool, which has no such limit.';
+}
+
+/**
+ * `onStage(stage)` (optional) hears each step as it starts ('parsing', 'counting fusions',
+ * 'finding the big intermediate'): the core's calls are synchronous, so that is the progress
+ * a page can show for a big text.
+ */
+export function analyzeText(api, text, onStage = () => {}) {
   const { starts, maxLen } = lineStarts(text);
-  const out = { format: sniffFormat(text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
+  const out = { format: detectFormat(api, text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
   // An XLA memory text (out-of-memory message, buffer assignment, usage report) is no document:
   // the core reads it into numbers (readMemory), and its dump cell offers the memory view.
-  if (!out.format && api.detectFormat?.(text) === 'memory') {
-    out.format = 'memory';
+  if (out.format === 'memory') {
     try { out.memory = api.readMemory(text); } catch (e) { out.error = errorInfo(e); }
     return out;
   }
@@ -89,6 +124,7 @@ export function analyzeText(api, text) {
   // numbers hold) and named in module_errors; the others are read.
   let readable = text;
   const moduleErrors = [];
+  onStage('parsing');
   for (;;) {
     try {
       doc = api.parse(readable);
@@ -111,12 +147,21 @@ export function analyzeText(api, text) {
   }
   try {
     out.format = doc.format;
+    out.format_label = formatLabel(api, doc.format);
     out.summary = doc.summary();
     // What pairs this dump with another (module name, entry signature): suggest.js, the x-ray.
-    out.evidence = programEvidence(text, doc.format);
+    out.evidence = programEvidence(text);
+    // Several modules in one text: their names, in order (the views group by them).
+    if (out.summary.modules > 1) {
+      out.module_names = [...readable.matchAll(/^\s*(?:HloModule\s+([^\s,]+)|module\s+@([\w.$-]+))/gm)].slice(0, 200).map((m) => m[1] || m[2]);
+    }
+    // Which memory "S(0)" is (HBM on an accelerator, RAM on the CPU), when the text says.
+    out.backend = doc.format === 'hlo' ? backendOf(text) : null;
     if (doc.format === 'hlo') {
+      onStage('counting fusions');
       const census = doc.fusions();
       let spills = null;
+      onStage('finding the big intermediate');
       try { spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
       // What crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
       out.fusions_total = census.fusions.length;
@@ -144,15 +189,15 @@ export function xrayTexts(api, left, right, known = {}) {
   if (left != null && right != null) {
     const x = api.xray(left, right);
     return {
-      summary: x.summary,
+      summary: { ...x.summary, backend: backendOf(right) },
       left: compactSide(x.left, left, L.starts, L.maxLen),
       right: compactSide(x.right, right, R.starts, R.maxLen),
     };
   }
-  if (right != null && sniffFormat(right) === 'hlo') {
+  if (right != null && detectFormat(api, right) === 'hlo') {
     // the optimized HLO alone: the core x-rays it with a blank left side
     const x = api.xray('', right);
-    return { summary: x.summary, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };
+    return { summary: { ...x.summary, backend: backendOf(right) }, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };
   }
   const text = right ?? left;
   const S = R || L;

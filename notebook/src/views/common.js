@@ -3,8 +3,9 @@
 
 // el: the one DOM helper (../dom.js); memory-space and error words: ../core-words.js.
 import { el } from '../dom.js';
+import { tokensCss } from '../design.js';
 export { el };
-export { memorySpaceLabel, memorySpaceWords, errorWhere, partialWords, dumpLabel, stageWords } from '../core-words.js';
+export { memorySpaceLabel, memorySpaceWords, errorWhere, partialWords, dumpLabel, stageWords, backendOf } from '../core-words.js';
 
 const sheets = new Map();
 /**
@@ -47,10 +48,6 @@ export async function fetchText(url) {
   return await r.text();
 }
 
-export const theme = `
-  :host { --copper: #b8682e; --copper-bg: rgba(184,104,46,.10); --ink: #1d1d1f; --dim: #8a8a8e;
-    --line: #e3e1dc; --paper: #fffdf9; --accent: #2a6f77; --bad: #b3261e; --good: #2e7d32;
-    --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace;
-    --sans: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-    color: var(--ink); font-family: var(--sans); }
+export const theme = tokensCss(':host') + `
+  :host { color: var(--ink); font-family: var(--sans); }
 `;

@@ -9,7 +9,7 @@
 //   keys()                                    -> Promise<string[]> the keys held (tests)
 import { workerSource, workerUrl } from 'hs:worker-source';
 import * as api from 'hs:api';
-import { BLOB_MIN, analyzeText, lineStarts, xrayTexts } from './analysis-core.js';
+import { BLOB_MIN, analyzeText, lineStarts, tooLargeForText, xrayTexts } from './analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './profile-core.js';
 
 let worker = null;
@@ -115,6 +115,8 @@ export function analyze({ key, text, file }, onProgress) {
 
 function analyzeNow({ key, text, file, sliced = false, fallbackText }, onProgress) {
   return call({ op: 'analyze', key, text, file, sliced }, onProgress, async () => {
+    const tooLarge = file && tooLargeForText(file.size);
+    if (tooLarge) throw Object.assign(new Error(tooLarge), { code: 'HS_E_TOO_LARGE' });
     const t = file ? await file.text() : (text ?? fallbackText);
     onProgress?.({ stage: 'parsing' });
     await api.load();

@@ -2,5 +2,6 @@
 export { XlaXray } from './xla-xray.js';
 export { XlaFusionTable } from './xla-fusion-table.js';
 export { XlaSummary } from './xla-summary.js';
+export { XlaPipeline } from './xla-pipeline.js';
 export { XlaMemory } from './xla-memory.js';
 export { XlaPadding } from './xla-padding.js';

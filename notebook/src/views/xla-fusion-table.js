@@ -16,13 +16,13 @@ const css = theme + `
   .wrap { overflow: auto; max-height: var(--h, 28rem); border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; padding: .28rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
-  th { position: sticky; top: 0; background: #f6f3ee; font-weight: 600; font-size: 12px; z-index: 1; }
+  th { position: sticky; top: 0; background: var(--surface-2); font-weight: 600; font-size: 12px; z-index: 1; }
   td { font-family: var(--mono); font-size: 12px; }
   td.name { color: var(--copper); font-weight: 600; white-space: nowrap; }
   td.ops { font-family: var(--sans); }
   td.ms.on { color: var(--accent); font-weight: 600; }
   tr.nested td.name::before { content: '↳ '; color: var(--dim); }
-  tbody tr:hover { background: rgba(0,0,0,.035); cursor: pointer; }
+  tbody tr:hover { background: var(--surface-2); cursor: pointer; }
   .more { margin: .4rem 0; }
   .status { font-size: 12px; color: var(--dim); }
   .status.err { color: var(--bad); white-space: pre-wrap; }
@@ -77,7 +77,7 @@ class XlaFusionTable extends AnalysedElement {
 
   _analysed(a) {
     if (!a.fusions) throw new Error(`not an optimized HLO module (format: ${a.format ?? 'unknown'})`);
-    this._data = { ...a.fusions, total: a.fusions_total, partial: a.summary?.partial ?? null };
+    this._data = { ...a.fusions, total: a.fusions_total, partial: a.summary?.partial ?? null, backend: a.backend ?? null };
     this._all = false;
     this._render();
   }
@@ -132,7 +132,7 @@ class XlaFusionTable extends AnalysedElement {
         el('td', { class: 'ops', text: f.ops.length ? f.ops.join(' · ') : '(none)' }),
         el('td', { text: f.type }),
         el('td', { class: 'size', text: f.bytes != null ? formatBytes(f.bytes) : '' }),
-        el('td', { class: f.memory_space > 0 ? 'ms on' : 'ms', title: memorySpaceWords(f.memory_space), text: memorySpaceLabel(f.memory_space) }),
+        el('td', { class: f.memory_space > 0 ? 'ms on' : 'ms', title: memorySpaceWords(f.memory_space, d.backend), text: memorySpaceLabel(f.memory_space, d.backend) }),
         many ? el('td', { class: 'module', text: f.module ?? '' }) : null);
       tr.addEventListener('click', () => this.dispatchEvent(new CustomEvent('fusion-click', { detail: { fusion: f }, bubbles: true, composed: true })));
       this._body.append(tr);

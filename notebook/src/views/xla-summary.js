@@ -17,7 +17,7 @@ const css = theme + `
   dt { color: var(--dim); }
   dd { margin: 0; font-family: var(--mono); font-size: 12.5px; overflow-wrap: anywhere; }
   p.expl { margin: .6rem 0 0; }
-  ul.warn { margin: .5rem 0 0; padding-left: 1.1rem; color: #8a5a00; font-size: 12px; }
+  ul.warn { margin: .5rem 0 0; padding-left: 1.1rem; color: var(--copper); font-size: 12px; }
   .status { font-size: 12px; color: var(--dim); }
   .status.err { color: var(--bad); white-space: pre-wrap; }
   p.partial { margin: 0 0 .5rem; color: var(--bad); font-size: 12.5px; }
@@ -54,7 +54,7 @@ class XlaSummary extends AnalysedElement {
     add('stage', stageWords(s.stage));
     if (d.bytes != null) add('size', formatBytes(d.bytes));
     add('lines', formatInt(s.lines ?? d.lines));
-    if (s.modules > 1) add('modules', formatInt(s.modules));
+    if (s.modules > 1) add('modules', `${formatInt(s.modules)}${d.module_names?.length ? `: ${d.module_names.join(', ')}` : ''}`);
     add(s.format === 'stablehlo' ? 'functions' : 'computations', formatInt(s.computations));
     add(s.format === 'stablehlo' ? 'ops' : 'instructions', formatInt(s.instructions));
     const f = d.fusions;
@@ -64,12 +64,12 @@ class XlaSummary extends AnalysedElement {
     }
     const sp = d.spills;
     if (sp) {
-      if (sp.big) add('big intermediate', `${sp.big.type} (${formatBytes(sp.big.bytes)}) · ${sp.big.name} · ${memorySpaceWords(sp.big.memory_space)}`);
+      if (sp.big) add('big intermediate', `${sp.big.type} (${formatBytes(sp.big.bytes)}) · ${sp.big.name} · ${memorySpaceWords(sp.big.memory_space, d.backend)}`);
       else if (sp.kept_off_memory) add('kept off memory', `${sp.kept_off_memory.type} (${formatBytes(sp.kept_off_memory.bytes)}) · ${sp.kept_off_memory.name}`);
       if (sp.spill_bytes) add('spill traffic', formatBytes(sp.spill_bytes));
-      if (sp.hbm_bytes) add('HBM traffic (est.)', `${formatBytes(sp.hbm_bytes.read)} read · ${formatBytes(sp.hbm_bytes.written)} written`);
+      if (sp.hbm_bytes) add(d.backend === 'cpu' ? 'memory traffic (est.)' : 'HBM traffic (est.)', `${formatBytes(sp.hbm_bytes.read)} read · ${formatBytes(sp.hbm_bytes.written)} written`);
     }
-    const fmt = s.format || d.format ? dumpLabel(s.format || d.format, s.stage) : 'dump';
+    const fmt = s.format || d.format ? dumpLabel(s.format || d.format, s.stage, d.format_label) : 'dump';
     this._card.append(el('h3', {}, d.name ? `${d.name} · ` : '', el('span', { class: 'fmt', text: fmt })));
     for (const m of d.module_errors || []) {
       this._card.append(el('p', { class: 'partial', 'data-testid': 'module-error', text: `module ${m.module} not read: ${m.message}${m.line ? ` (line ${m.line}${m.column ? `, column ${m.column}` : ''})` : ''}` }));

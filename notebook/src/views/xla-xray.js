@@ -22,7 +22,7 @@
 //   noteFor(side, line), scrollToLine(side, line), clearSelection().
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
 import { pairEvidence, programEvidence } from '../core-words.js';
-import { adoptStyles, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
+import { adoptStyles, backendOf, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
 import { layoutNote } from './layout-note.js';
 import * as engine from './engine.js';
 
@@ -46,8 +46,9 @@ const css = theme + `
   .legend { font-size: 11.5px; color: var(--dim); margin: 0 0 .5rem; display: flex; gap: 1rem; flex-wrap: wrap; }
   .legend .sw-f { color: var(--copper); font-weight: 600; }
   .legend .sw-c { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px; }
-  .legend .sw-d { opacity: .5; }
-  .cols { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; }
+  .legend .sw-d { color: var(--dim); font-weight: 400; }
+  .cols { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: .75rem; }
+  @media (max-width: 640px) { .cols { grid-template-columns: minmax(0, 1fr); } }
   .cols.one { grid-template-columns: 1fr; }
   .col { min-width: 0; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); overflow: hidden; }
   .col[hidden] { display: none; }
@@ -60,7 +61,7 @@ const css = theme + `
   .rows { position: absolute; left: 0; top: 0; min-width: 100%; will-change: transform; }
   .row { height: ${ROW}px; line-height: ${ROW}px; white-space: pre; font-family: var(--mono); font-size: 12px;
     display: flex; cursor: default; }
-  .row:hover { background: rgba(0,0,0,.04); }
+  .row:hover { background: var(--surface-2); }
   .ln { position: sticky; left: 0; flex: none; width: 4.2em; text-align: right; padding-right: .5em;
     color: var(--dim); background: var(--paper); user-select: none; }
   .ms { position: sticky; left: 4.2em; flex: none; width: 3.4em; text-align: center; font-size: 10.5px;
@@ -70,7 +71,7 @@ const css = theme + `
   .more { color: var(--dim); font-style: italic; }
   .c-fusion .tx { color: var(--copper); font-weight: 600; }
   .c-fusion { background: var(--copper-bg); }
-  .c-dim .tx { opacity: .5; }
+  .c-dim .tx { color: var(--dim); }
   .c-hot .tx { color: var(--accent); }
   .u .tx { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px;
     text-decoration-color: currentColor; }
@@ -79,14 +80,14 @@ const css = theme + `
   .partial { font-size: 12px; color: var(--bad); margin: 0 0 .4rem; }
   .partial[hidden] { display: none; }
   :host([selectable]) .row { cursor: pointer; }
-  .sel { background: rgba(42,111,119,.16) !important; }
-  .mark-right { box-shadow: inset 3px 0 0 var(--good); background: rgba(46,125,50,.10); }
-  .mark-wrong { box-shadow: inset 3px 0 0 var(--bad); background: rgba(179,38,30,.10); }
+  .sel { background: var(--copper-bg) !important; box-shadow: inset 3px 0 0 var(--accent); }
+  .mark-right { box-shadow: inset 3px 0 0 var(--good); }
+  .mark-wrong { box-shadow: inset 3px 0 0 var(--bad); }
   .mark-target { box-shadow: inset 3px 0 0 var(--copper); }
   .status { font-size: 12px; color: var(--dim); margin: .25rem 0; min-height: 1em; }
   .status.err { color: var(--bad); white-space: pre-wrap; }
   progress { width: 12rem; vertical-align: middle; margin-left: .5rem; }
-  .tip { position: fixed; z-index: 10; max-width: 30rem; background: #222; color: #f5f5f5; font-size: 12px;
+  .tip { position: fixed; z-index: 10; max-width: 30rem; background: var(--ink); color: var(--paper); font-size: 12px;
     line-height: 1.35; padding: .4rem .55rem; border-radius: 5px; pointer-events: none; white-space: pre-wrap;
     box-shadow: 0 2px 10px rgba(0,0,0,.25); }
   .tip[hidden] { display: none; }
@@ -121,7 +122,7 @@ class XlaXray extends HTMLElement {
       el('span', { class: 'sw-c', text: 'underlined: carries the big intermediate (counted: the line that computes it, the kernel that writes it, each kernel that reads it)' }),
       el('span', { class: 'sw-cc', text: 'dotted: another line of that type (context, not counted)' }),
       el('span', { class: 'sw-d', text: 'dim: bookkeeping' }),
-      el('span', { text: 'gutter: memory space of the value (HBM, S(1) = on chip)' }),
+      el('span', { text: 'gutter: memory space of the value (S(0) the default memory: HBM on an accelerator, RAM on the CPU; S(1) on chip)' }),
       el('span', { text: 'hover any line for what it does' }));
     this._status = el('div', { class: 'status', role: 'status' });
     this._partial = el('p', { class: 'partial', hidden: true, 'data-testid': 'partial' });
@@ -184,6 +185,12 @@ class XlaXray extends HTMLElement {
   set left(v) { this._left = v == null ? null : String(v); this._queue(); }
   get right() { return this._right; }
   set right(v) { this._right = v == null ? null : String(v); this._queue(); }
+
+  /** The backend of the decided side ('cpu', 'gpu', 'tpu' or null): names the default memory. */
+  _backend() {
+    if (this._summary && this._summary.backend === undefined) this._summary.backend = backendOf(this._sides.right?.text ?? '');
+    return this._summary?.backend ?? null;
+  }
 
   /** The x-ray summary from the core ({ lines_in, lines_out, fusion_ops, carry, big, stat }). */
   get summary() { return this._summary; }
@@ -273,7 +280,7 @@ class XlaXray extends HTMLElement {
     this._partial.textContent = cut.join(' · ');
     this._partial.hidden = !cut.length;
     this._big.textContent = big
-      ? `big intermediate: ${big.type} (${big.bytes.toLocaleString('en-US')} bytes), in ${memorySpaceWords(big.memory_space)}`
+      ? `big intermediate: ${big.type} (${big.bytes.toLocaleString('en-US')} bytes), in ${memorySpaceWords(big.memory_space, this._backend())}`
       : (out ? (this._summary?.explanation && (part.right || (this._summary.stage && this._summary.stage !== 'after_optimizations' && this._summary.stage !== 'pass_step'))
         ? this._summary.explanation : 'no big intermediate crosses a kernel boundary') : '');
     this._setStatus('');
@@ -371,7 +378,7 @@ class XlaXray extends HTMLElement {
       row.dataset.line = line;
       ln.textContent = line;
       const m = s.ms[i];
-      ms.textContent = memorySpaceLabel(m);
+      ms.textContent = memorySpaceLabel(m, this._backend());
       ms.className = m > 0 ? 'ms on' : 'ms';
       const a = s.starts[i];
       let b = s.starts[i + 1] - 1;
@@ -412,7 +419,7 @@ class XlaXray extends HTMLElement {
     const note = (s.notes ? s.notes[s.noteIdx[i]] : held) || (s.notes || held === '' ? DEFAULT_NOTES[cls] : '…');
     const bits = [`line ${line}`, cls === 'plain' ? null : cls,
       s.carries[i] === 2 ? 'carries the big intermediate (counted)' : s.carries[i] ? 'has the big intermediate\'s type (context, not counted)' : null,
-      s.ms[i] >= 0 ? memorySpaceWords(s.ms[i]) : null].filter(Boolean);
+      s.ms[i] >= 0 ? memorySpaceWords(s.ms[i], this._backend()) : null].filter(Boolean);
     const lay = side === 'right' && s.text ? layoutNote(s.text.slice(s.starts?.[i] ?? 0, s.starts?.[i + 1] ?? s.text.length)) : '';
     return `${bits.join(' · ')}\n${note}${lay ? `\n${lay}` : ''}`;
   }

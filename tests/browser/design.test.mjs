@@ -1,0 +1,150 @@
+// One design, readable (issue 17, items 12, 13, 15), in Chromium: every text on the notebook and
+// the gym reaches WCAG AA contrast (4.5:1; 3:1 for large text), dimmed text included, in light
+// and dark (prefers-color-scheme); at 390 px and 1400 px neither page overflows sideways.
+// The contrast check is our own computed-style walk: each text node's colour (its alpha and
+// every ancestor's opacity blended in) against the first opaque background behind it.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, openPage, repoRoot, serveDist, skipWithoutChromium, waitForNotebook, waitForXray, cellIds } from './harness.mjs';
+
+/** Runs in the page: [{ text, ratio, need, fg, bg }] for every visible text below AA. */
+function lowContrast() {
+  const parse = (c) => {
+    const m = /rgba?\(([^)]+)\)/.exec(c);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r, g, b, a };
+  };
+  const lum = ({ r, g, b }) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const blend = (fg, bg, a) => ({ r: fg.r * a + bg.r * (1 - a), g: fg.g * a + bg.g * (1 - a), b: fg.b * a + bg.b * (1 - a) });
+  const parentOf = (e) => e.parentElement || (e.getRootNode() instanceof ShadowRoot ? e.getRootNode().host : null);
+  const background = (e) => {
+    const layers = [];
+    for (let x = e; x; x = parentOf(x)) {
+      const c = parse(getComputedStyle(x).backgroundColor);
+      if (c && c.a > 0) { layers.push(c); if (c.a >= 1) break; }
+    }
+    let bg = { r: 255, g: 255, b: 255 };
+    const root = parse(getComputedStyle(document.documentElement).backgroundColor);
+    if (root && root.a >= 1 && !layers.some((l) => l.a >= 1)) bg = root;
+    for (const l of layers.reverse()) bg = blend(l, bg, l.a);
+    return bg;
+  };
+  const bad = [];
+  const walk = (root) => {
+    const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+      const text = n.textContent.trim();
+      const e = n.parentElement;
+      if (!text || !e) continue;
+      const st = getComputedStyle(e);
+      const rect = e.getBoundingClientRect();
+      if (st.visibility === 'hidden' || st.display === 'none' || rect.width === 0 || rect.height === 0) continue;
+      if (e.closest('[hidden], .sr, .cm-placeholder, option')) continue;
+      let alpha = parse(st.color)?.a ?? 1;
+      for (let x = e; x; x = parentOf(x)) alpha *= Number(getComputedStyle(x).opacity);
+      if (alpha < 0.05) continue; // not shown until hover or focus (then at full opacity)
+      const bg = background(e);
+      const fg = blend(parse(st.color), bg, alpha);
+      const [l1, l2] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+      const ratio = (l1 + 0.05) / (l2 + 0.05);
+      const size = parseFloat(st.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(st.fontWeight) >= 700);
+      const need = large ? 3 : 4.5;
+      if (ratio < need - 0.01) bad.push({ text: text.slice(0, 40), ratio: Math.round(ratio * 100) / 100, need, cls: e.className });
+    }
+    for (const x of root.querySelectorAll('*')) if (x.shadowRoot) walk(x.shadowRoot);
+  };
+  walk(document);
+  return bad;
+}
+
+describe('one design, readable', { skip: skipWithoutChromium ?? false, timeout: 300000 }, () => {
+  let server;
+  let chrome;
+  before(async () => {
+    server = await serveDist();
+    chrome = await launch();
+  });
+  after(async () => {
+    await chrome?.close();
+    await server?.close();
+  });
+
+  async function open(t, path, { width = 1400, scheme = 'light' } = {}) {
+    const context = await chrome.browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+    t.after(() => context.close());
+    const p = await openPage(chrome.browser, `${server.url}${path}`, { context });
+    if (path === '') {
+      await waitForNotebook(p.page);
+      const ids = await cellIds(p.page);
+      const kinds = await p.page.$$eval('.cells > .cell', (els) => els.map((e) => e.dataset.kind));
+      await waitForXray(p.page, ids[kinds.indexOf('code')]);
+    } else {
+      await p.page.waitForSelector('xla-drill');
+      await p.page.waitForFunction(() => [...document.querySelectorAll('xla-drill')].every((d) => d.textContent.trim() || d.shadowRoot?.textContent.trim()));
+    }
+    return p;
+  }
+
+  for (const scheme of ['light', 'dark']) {
+    for (const [name, path] of [['notebook', ''], ['gym', 'gym.html']]) {
+      test(`${name}, ${scheme}: every text reaches WCAG AA`, async (t) => {
+        const p = await open(t, path, { scheme });
+        const bad = await p.page.evaluate(lowContrast);
+        assert.deepEqual(bad, [], `${bad.length} texts below AA`);
+        assert.deepEqual(p.errors, []);
+      });
+    }
+  }
+
+  test('both pages follow the colour scheme, with the same tokens', async (t) => {
+    const bg = {};
+    for (const scheme of ['light', 'dark']) {
+      for (const [name, path] of [['notebook', ''], ['gym', 'gym.html']]) {
+        const p = await open(t, path, { scheme });
+        bg[`${name}-${scheme}`] = await p.page.evaluate(() => {
+          const s = getComputedStyle(document.documentElement);
+          return ['--ink', '--paper', '--copper', '--steel'].map((k) => s.getPropertyValue(k).trim()).join(' ');
+        });
+      }
+    }
+    assert.equal(bg['notebook-light'], bg['gym-light']);
+    assert.equal(bg['notebook-dark'], bg['gym-dark']);
+    assert.notEqual(bg['notebook-light'], bg['notebook-dark']);
+  });
+
+  test('16: the gym names the chapters it serves, and a course page can name itself', async (t) => {
+    let p = await open(t, 'gym.html');
+    const path = JSON.parse(readFileSync(join(repoRoot, 'notebook/path.json'), 'utf8'));
+    let line = await p.page.textContent('[data-serves]');
+    for (const c of path.chapters) assert.ok(line.includes(c.title), `names ${c.title}: ${line}`);
+    p = await open(t, 'gym.html?course=XLA%20floor%20course&course-url=course.html');
+    line = await p.page.textContent('[data-serves]');
+    assert.match(line, /^drills for XLA floor course, chapters /);
+    assert.equal(await p.page.getAttribute('[data-serves] a', 'href'), 'course.html');
+  });
+
+  for (const width of [390, 1400]) {
+    for (const [name, path] of [['notebook', ''], ['gym', 'gym.html']]) {
+      test(`${name} at ${width} px: no sideways overflow`, async (t) => {
+        const p = await open(t, path, { width });
+        const o = await p.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
+        await p.page.screenshot({ path: `test-results/${name}-${width}.png`, fullPage: false }).catch(() => {});
+        assert.ok(o.scroll <= o.view, `${name} is ${o.scroll} px wide in a ${o.view} px window`);
+        if (name === 'notebook') {
+          // The cell buttons stay on screen.
+          const off = await p.page.$$eval('.cell .bar button', (bs) => bs.filter((b) => b.getBoundingClientRect().right > innerWidth).length);
+          assert.equal(off, 0, 'cell buttons inside the window');
+          assert.ok(await p.page.$('a[href$="gym.html"]'), 'the notebook links to the gym');
+        }
+        assert.deepEqual(p.errors, []);
+      });
+    }
+  }
+});
