@@ -76,15 +76,20 @@ static int fail(const char *path, const char *code, const char *msg) {
   return 2;
 }
 
+/* Names in byte order (strcmp, as Node's readdir gives them), so that the same folder reads the
+ * same on every machine whatever order its filesystem returns. */
+static int by_bytes(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
 static int add_dir(hs_dumpset *s, const char *dir, int depth) {
-  DIR *d = opendir(dir);
-  if (!d) {
+  struct dirent **list = NULL;
+  int n = scandir(dir, &list, NULL, by_bytes);
+  if (n < 0) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", dir, strerror(errno));
     return 1;
   }
-  struct dirent *e;
   int rc = 0;
-  while (!rc && (e = readdir(d)) != NULL) {
+  for (int i = 0; i < n && !rc; i++) {
+    struct dirent *e = list[i];
     if (e->d_name[0] == '.') continue;
     size_t pl = strlen(dir) + strlen(e->d_name) + 2;
     char *p = malloc(pl);
@@ -107,7 +112,8 @@ static int add_dir(hs_dumpset *s, const char *dir, int depth) {
     }
     free(p);
   }
-  closedir(d);
+  for (int i = 0; i < n; i++) free(list[i]);
+  free(list);
   return rc;
 }
 
