@@ -194,8 +194,10 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
   if (c1 > d->n_comps) c1 = d->n_comps;
   if (c0 >= c1) return 0;
-  uint32_t i0 = d->comps[c0].first, i1 = d->comps[c1 - 1].first + d->comps[c1 - 1].count;
-  if (c1 - 1 < d->n_comps && d->comps[c1 - 1].end_line == 0) i1 = d->n_instrs; /* open at EOF */
+  /* the module's instructions run up to the next module's first one (instructions are added in
+     text order); never to the end of the text, which made every cut module rescan all that
+     followed it (quadratic on truncated dumps pasted one after another) */
+  uint32_t i0 = d->comps[c0].first, i1 = c1 < d->n_comps ? d->comps[c1].first : d->n_instrs;
   if (i1 > d->n_instrs) i1 = d->n_instrs;
   if (mod->entry < 0) mod->entry = (int32_t)(c1 - 1); /* without ENTRY the last one is the entry */
   d->comps[mod->entry].is_entry = 1;

@@ -278,6 +278,7 @@ static size_t read_instr_head(hlo_parser *P, size_t p, size_t le, bool root) {
     p++;
   if (p == op_s) return fail_syntax(P, p, "expected an opcode (such as add, fusion, custom-call) after the shape");
   hs_slice opcode = hs_sl((uint32_t)op_s, (uint32_t)(p - op_s));
+  p = skip_sp_comments(t, le, p); /* a comment between the opcode and its operands */
   if (p >= le || t[p] != '(') return fail_syntax(P, p, "expected '(' and the operands after the opcode");
   hs_instr *in = hs_doc_add_instr(d, name, opcode, P->line_no, (uint32_t)P->comp);
   if (!in) return fail_oom(P);
@@ -583,10 +584,10 @@ static int read_statement(hlo_parser *P) {
   size_t r = q;
   if (t[r] == 'E' && hs_starts(t, le, r, "ENTRY ")) {
     entry = true;
-    r = hs_skip_sp(t, le, r + 6);
+    r = skip_sp_comments(t, le, r + 6);
   } else if (t[r] == 'R' && hs_starts(t, le, r, "ROOT ")) {
     root = true;
-    r = hs_skip_sp(t, le, r + 5);
+    r = skip_sp_comments(t, le, r + 5);
   }
   /* name, then '=' (instruction) or '(' / '{' (computation header) */
   size_t s = r;
@@ -660,6 +661,15 @@ static int finish(hlo_parser *P) {
 /* "HloModule", "ENTRY " or a frame table at the start: certain. A bare computation header
  * ("%name (" or "name {", a module without its HloModule line): likely. */
 int hs_detect_hlo(const char *text, size_t len, size_t p) {
+  /* block comments (and lines between them) before the first statement */
+  while (p + 1 < len && text[p] == '/' && text[p + 1] == '*') {
+    p = skip_sp_comments(text, len, p);
+    while (p < len && (text[p] == '\n' || text[p] == '\r' || text[p] == ' ' || text[p] == '\t')) p++;
+    while (p + 1 < len && text[p] == '/' && text[p + 1] == '/') {
+      while (p < len && text[p] != '\n') p++;
+      while (p < len && (text[p] == '\n' || text[p] == '\r' || text[p] == ' ' || text[p] == '\t')) p++;
+    }
+  }
   if (hs_starts(text, len, p, "HloModule") || hs_starts(text, len, p, "ENTRY ") || hs_starts(text, len, p, "FileNames"))
     return 100;
   size_t q = p;
@@ -693,7 +703,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
     P.ls = p;
     P.le = nlp ? (size_t)(nlp - t) : P.len;
     P.last = !nlp;
-    P.q = hs_skip_sp(t, P.le, p);
+    P.q = skip_sp_comments(t, P.le, p);
     P.kind = HS_LINE_OTHER;
     P.ref = 0;
     P.stmt_end = P.le;
