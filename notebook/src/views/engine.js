@@ -114,7 +114,7 @@ export function analyze({ key, text, file }, onProgress) {
 }
 
 function analyzeNow({ key, text, file, sliced = false, fallbackText }, onProgress) {
-  return call({ op: 'analyze', key, text, file, sliced }, onProgress, async () => {
+  return call({ op: 'analyze', key, text, file, sliced, bytesMin: globalThis.hloscopeBytesMin, headBytes: globalThis.hloscopeHeadBytes }, onProgress, async () => {
     const tooLarge = file && tooLargeForText(file.size);
     if (tooLarge) throw Object.assign(new Error(tooLarge), { code: 'HS_E_TOO_LARGE' });
     const t = file ? await file.text() : (text ?? fallbackText);
