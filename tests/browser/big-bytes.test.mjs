@@ -41,7 +41,7 @@ test('a file past the string limit is read as bytes: head in the editor, all of 
     const text = bytes.toString('utf8');
     const headBytes = text.lastIndexOf('\n', 1999) + 1;
     const headLines = text.slice(0, headBytes).split('\n').length - 1;
-    assert.match(note, new RegExp(`the editor shows the first .* \\(${headLines} lines\\) of .*read as bytes`));
+    assert.match(note, new RegExp(`this cell shows the first .* \\(${headLines} lines\\) of .*read as bytes`));
     // The status line counts every line of the file, and XLA's fusion ops (outside fused bodies).
     const o = JSON.parse(readFileSync(join(dir, 'oracle.json'), 'utf8')).modules[0];
     const fusions = o.computations.filter((c) => !c.is_fusion_computation)

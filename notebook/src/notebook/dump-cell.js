@@ -299,8 +299,9 @@ export class DumpCell extends Cell {
     if (a.ms != null && a.bytes > 1e6) bits.push(`analysed in ${formatInt(a.ms)} ms`);
     this.meta.replaceChildren(bits.join(' · '));
     if (a.head_of) {
-      this.meta.append(el('span', { 'data-testid': 'head-of', text: ` · the editor shows the first ${formatBytes(a.head_of.bytes)} ` +
-        `(${formatInt(a.head_of.lines)} lines) of ${formatBytes(a.head_of.total)}: too big for one browser string, the file was read as bytes, and the analysis read all of it` }));
+      this.meta.append(el('span', { 'data-testid': 'head-of', text: ` · this cell shows the first ${formatBytes(a.head_of.bytes)} ` +
+        `(${formatInt(a.head_of.lines)} lines) of ${formatBytes(a.head_of.total)}: too big for one browser string, the file was read as bytes; ` +
+        'the counts on this line are of all of it, the text and the x-ray of that head' }));
     }
     if (this.notes) { this.statusEl.replaceChildren(this.notes); this.notes = null; }
     for (const m of a.module_errors || []) {
