@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Speed and memory of parse + fusion census on 50 MB or more of real optimized HLO (real
 # modules repeated: several modules in one text is valid input), natively and in wasm under
-# Node, beside `wc -l` on the same file in the same run. Writes bench/out/results.json.
+# Node, beside `wc -l` and XLA's own parser (jaxlib hlo_module_from_text, bench/bench_xla.py; the
+# 0.4.38 venv, or HS_XLA_PYTHON) on the same file in the same run. Writes bench/out/results.json.
 #   npm run bench            (builds what is missing first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,19 +34,35 @@ for _ in range(5):
 print(f"{best:.4f}")
 PY
 )
-python3 - "$native" "$wasm" "$wc_best" "$bytes" <<'PY'
+# XLA's own parser (jaxlib) on the same modules: the 0.4.38 venv (the course's compiler) when present
+xla_py=${HS_XLA_PYTHON:-/work/cache/venv-0.4.38/bin/python}
+xla=null
+if [ -x "$xla_py" ] && "$xla_py" -c 'import jaxlib' 2>/dev/null; then
+  xla=$("$xla_py" bench/bench_xla.py "$input" 1)
+else
+  echo "bench: XLA's parser skipped: no jax venv at $xla_py (set HS_XLA_PYTHON to a python with jaxlib)" >&2
+fi
+python3 - "$native" "$wasm" "$wc_best" "$bytes" "$xla" <<'PY'
 import json, sys
 n, w, wc, b = json.loads(sys.argv[1]), json.loads(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+x = json.loads(sys.argv[5])
 res = {
   "input_bytes": b,
   "native": n, "wasm_node": w,
   "wc_l_seconds": wc, "wc_l_mb_per_s": round(b / 1e6 / wc, 1),
   "native_over_wc_l": round(n["seconds"] / wc, 2),
   "wasm_over_native": round(w["seconds"] / n["seconds"], 2),
+  "xla_parser": x,
+  "native_over_xla_speed": round(n["mb_per_s"] / x["mb_per_s"], 1) if x and x.get("mb_per_s") else None,
 }
 json.dump(res, open("bench/out/results.json", "w"), indent=2)
 print(f"native   parse+census {n['mb_per_s']:8.1f} MB/s  peak RSS {n['peak_over_input']:.2f}x input  ({n['fusion_ops']} fusion ops)")
 print(f"wasm     parse+census {w['mb_per_s']:8.1f} MB/s  ({res['wasm_over_native']}x native; string copy included)")
 print(f"wc -l                 {res['wc_l_mb_per_s']:8.1f} MB/s  (native parse takes {res['native_over_wc_l']}x wc -l)")
+if x:
+    print(f"XLA      parser       {x['mb_per_s']:8.1f} MB/s  (jaxlib {x['jaxlib']}: {x['modules']} modules, {x['bytes']} bytes read, "
+          f"{x['modules_refused']} refused; hloscope native is {res['native_over_xla_speed']}x faster)")
+else:
+    print("XLA      parser       skipped (no jax venv)")
 assert n["fusion_ops"] == w["fusion_ops"], "native and wasm census differ"
 PY

@@ -38,3 +38,9 @@ export function sharedCaptures(sub, keep = () => true) {
   if (!existsSync(d)) return [];
   return readdirSync(d).sort().filter(keep).map((f) => join(d, f));
 }
+
+/** The case folders tests/cases/<case>/ (input.* + expect; tests/cases/README.md), sorted: { name, dir }. */
+export function caseFolders(dir = join(repoRoot, 'tests/cases')) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort().map((name) => ({ name, dir: join(dir, name) })).filter((c) => statSync(c.dir).isDirectory());
+}

@@ -94,6 +94,30 @@ void hsw_profile_free(hs_profile *p) { hs_profile_free(p); }
 
 void hsw_free(void *p) { free(p); }
 
+/* ---- dump folders ---------------------------------------------------------------------------- */
+hs_dumpset *hsw_dumpset_new(void) { return hs_dumpset_new(); }
+void hsw_dumpset_free(hs_dumpset *s) { hs_dumpset_free(s); }
+int hsw_dumpset_set_label(hs_dumpset *s, const char *label, size_t len) { return hs_dumpset_set_label(s, label, len); }
+/* data 0: the name alone */
+int hsw_dumpset_add(hs_dumpset *s, const char *name, size_t nlen, const char *data, size_t len) {
+  return hs_dumpset_add(s, name, nlen, data, len);
+}
+int hsw_dumpset_add_listing(hs_dumpset *s, const char *text, size_t len) { return hs_dumpset_add_listing(s, text, len); }
+char *hsw_dumpset_json(hs_dumpset *s) {
+  last_len = 0;
+  last_side = 0;
+  char *r = hs_dumpset_json(s, &last_error, &last_len);
+  if (!r && !last_error.code) last_error.code = HS_E_NOMEM;
+  return r;
+}
+char *hsw_dumpset_compare(hs_dumpset *a, hs_dumpset *b) {
+  last_len = 0;
+  last_side = 0;
+  char *r = hs_dumpset_compare_json(a, b, &last_error, &last_len);
+  if (!r && !last_error.code) last_error.code = HS_E_NOMEM;
+  return r;
+}
+
 /* Memory texts and layouts (layout.c, memory.c, buffers.c): no document is kept. */
 /* `hlo` (may be empty) is the module's optimized HLO: allocations and values are joined to its
  * instructions; an HLO that does not parse is only not joined. */
@@ -164,3 +188,27 @@ char *hsw_registry_json(void) {
 
 /* The format of a text (an hs_format id: the registry's formats[id]). */
 int hsw_detect(const char *text, size_t len) { return (int)hs_detect_format(text, len); }
+
+/* LLVM IR (issue 15): one call reads the .ll text, and the optimized HLO when hn > 0 (to join
+ * kernels to fusions), returns the JSON and frees both models. On an error the last error's
+ * side says which text: 1 the LLVM IR, 2 the HLO. */
+char *hsw_llvm(const char *t, size_t n, const char *h, size_t hn) {
+  last_len = 0;
+  last_side = 1;
+  hs_llvm *m = hs_llvm_parse(t, n, &last_error);
+  if (!m) return NULL;
+  hs_doc *d = NULL;
+  if (hn) {
+    last_side = 2;
+    d = hs_parse(h, hn, &last_error);
+    if (!d) {
+      hs_llvm_free(m);
+      return NULL;
+    }
+  }
+  last_side = 0;
+  char *s = hs_llvm_json(m, d, &last_len);
+  hs_doc_free(d);
+  hs_llvm_free(m);
+  return s;
+}

@@ -340,6 +340,98 @@ export function parseProfile(bytes: Uint8Array | ArrayBuffer): ProfileHandle;
 /** Gunzips bytes with DecompressionStream('gzip') (Node 18+, Chromium, Firefox, Safari 16.4+). */
 export function gunzip(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array>;
 
+// ---- dump folders (XLA_FLAGS=--xla_dump_to=DIR --xla_dump_hlo_pass_re=.*) --------------------
+
+/** What a file of a dump folder is, from its name. "unknown" names are kept and reported. */
+export type DumpFileKind =
+  | "step"                      // module_NNNN.<m>.NNNN.<pipeline>.after_<pass>[.before_<pass>].txt
+  | "before_optimizations" | "after_optimizations" | "buffer_assignment" | "buffer_assignment_values"
+  | "live_range" | "memory_usage_report" | "after_optimizations_before_buffer_assignment"
+  | "after_optimizations_after_buffer_assignment" | "after_codegen" | "execution_options"
+  | "hlo_module_config" | "tpu_comp_env" | "flagfile" | "debug_options" | "target_arguments"
+  | "sdc_metadata" | "transfer_stats" | "autotune_results" | "target_config" | "thunk_sequence"
+  | "ptx" | "llvm_ir_no_opt" | "llvm_ir_with_opt" | "kernel_mlir" | "object_file" | "triton_ir"
+  | "kernel_hlo" | "hlo_proto" | "proto_text" | "graph" | "mlir" | "text" | "module_folder"
+  | "module_mlir" | "compile_options" | "topology" | "unknown";
+
+/** Counts of one step's HLO (null when the folder gave names only, or the file is not HLO). */
+export interface StepCounts {
+  computations: number;
+  instructions: number;         // in all computations, fused bodies included
+  fusion_ops: number;           // instructions with opcode fusion
+  fusion_computations: number;  // distinct fused bodies
+  opcodes: Record<string, number>;
+}
+
+export interface PassStep {
+  n: number;                    // the step number XLA printed (0000 -> 0)
+  pipeline: string;             // the pipeline that ran the pass
+  after: string | null;         // the pass just finished ("pipeline-start" on entry)
+  before: string | null;        // the pass about to run; null when the name has no before_ part
+  file: string;
+  run: number;                  // 1 on the pipeline's first entry, 2.. on reruns (fixed-point loops)
+  counts: StepCounts | null;
+  /** The change from the previous step that has counts (the first step: from before_optimizations). */
+  diff: {
+    instructions: number;       // signed change
+    added: Record<string, number>;
+    removed: Record<string, number>;
+    fusions_formed: string[];   // top-level fusion instructions not in the previous step
+    sentence: string;           // what the pass changed, in one sentence
+  } | null;
+}
+
+export interface PassModule {
+  id: number;                   // NNNN of module_NNNN
+  name: string | null;          // "jit_attention", "SyncTensorsGraph.636"
+  backend: "cpu" | "gpu" | "tpu" | null;
+  backend_inferred: boolean;    // true when taken from the folder's other modules
+  target: string | null;        // "sm_8.0" (GPU), "cl_804429027" (TPU build id), else null
+  steps: PassStep[];            // sorted by n
+  /** In order of first entry; runs counts entries (after_pipeline-start steps, at least 1). */
+  pipelines: { name: string; passes: string[]; runs: number; steps: number; first_step: number }[];
+  /** The first step about to run layout-assignment; when XLA wrote none, the first step after it
+   * (watershed_from says which); null when the dump has neither. */
+  watershed: number | null;
+  watershed_from: "before_layout-assignment" | "after_layout-assignment" | null;
+  first_fusion: number | null;  // the first step with counts whose HLO holds a fusion
+  kinds: Record<DumpFileKind, number>;
+}
+
+/** What `readPasses(...)` returns (and `hloscope passes --json PATH` prints). */
+export interface Passes {
+  label: string | null;
+  modules: PassModule[];        // by id
+  files: { name: string; kind: DumpFileKind; module: number | null }[];
+  unknown: number;              // files of kind "unknown"
+  /** HS_W_DUMP_UNKNOWN_NAME, HS_W_DUMP_JUNK_LINE (line = the listing's line), HS_W_DUMP_STEP_UNREADABLE. */
+  warnings: Warning[];
+}
+
+/** What `comparePasses(a, b)` returns (and `hloscope passes --compare --json A B` prints). */
+export interface PassesCompare {
+  a: { label: string | null; modules: string[]; backends: string[]; steps: number; passes: number };
+  b: { label: string | null; modules: string[]; backends: string[]; steps: number; passes: number };
+  /** Every pass (A's order, then B's) with where it ran: "a", "b" or "both". */
+  passes: { pass: string; origin: "a" | "b" | "both"; pipelines_a: string[]; pipelines_b: string[] }[];
+  /** Per pipeline name: its passes only in A, only in B, in both. */
+  pipelines: { name: string; only_a: string[]; only_b: string[]; both: string[] }[];
+  warnings: Warning[];
+}
+
+/** A folder's entries (a string entry is a name alone), or a pasted `ls` listing. */
+export type PassesInput = string | (string | { name: string; data?: string | Uint8Array | ArrayBuffer | null })[];
+
+/** Reads a dump folder. Throws HloscopeError HS_E_EMPTY (no names) or HS_E_FORMAT (no XLA name). */
+export function readPasses(input: PassesInput, options?: { label?: string }): Passes;
+export function passesJSON(input: PassesInput, options?: { label?: string }): string;
+export function comparePasses(a: PassesInput, b: PassesInput, options?: { labels?: [string, string] }): PassesCompare;
+export function comparePassesJSON(a: PassesInput, b: PassesInput, options?: { labels?: [string, string] }): string;
+/** The entries of a .tar.gz/.tgz, .tar or .zip (by content); HloscopeError HS_E_FORMAT when corrupt. */
+export function readArchive(bytes: Uint8Array | ArrayBuffer): Promise<{ name: string; data: Uint8Array | null }[]>;
+/** True for names whose bytes readPasses reads (module_*.txt HLO dumps). */
+export function passesWantsBytes(name: string): boolean;
+
 // ---- memory texts and layouts (`hloscope memory`, `hloscope layout`, `hloscope layouts`) ----
 
 /** One allocation: a listed "Largest program allocations" / "Peak buffers" entry, or a buffer
@@ -432,3 +524,68 @@ export function registry(): Registry;
 /** The format the core detects for a text, as `parse()` would: a registry format name, "unknown" when none. Needs `load()`. */
 export function detectFormat(text: string): Format | "unknown" | string;
 
+// ---- LLVM IR ---------------------------------------------------------------------------------
+
+/** A loop as LLVM's LoopInfo finds it. */
+export interface LlvmLoop {
+  depth: number;                 // 1 = outermost
+  trip_count: number | null;     // times the body runs (constant exit tests only)
+  backedge_taken: number | null; // scalar evolution's backedge-taken count
+  header: string;                // the header block's name, without '%'
+  blocks: number;
+  first_line: number;            // lines of its first and last block (for outlining)
+  last_line: number;
+}
+
+export interface LlvmParam {
+  name: string | null;           // without '%'
+  type: string;                  // "ptr", "i64"
+  noalias: boolean;
+  align: number | null;
+  dereferenceable: number | null;
+  text: string;                  // the whole parameter as written
+}
+
+export interface LlvmFunction {
+  name: string;                  // without '@'
+  hlo: string | null;            // the HLO instruction it is named after (with an HLO given)
+  kernel: boolean;               // not internal/private: called by the runtime
+  line: number;
+  end_line: number;
+  params: LlvmParam[];
+  blocks: number;
+  loops: LlvmLoop[];
+  vector_widths: string[];       // distinct vector types: "<8 x float>"
+  loads: { count: number; types: Record<string, number> };
+  stores: { count: number; types: Record<string, number> };
+  ops: Record<string, number>;   // every other instruction by opcode
+  calls: Record<string, number>; // by callee ("llvm.exp.f32")
+  op_lines: Record<string, number[]>; // opcode or callee -> line numbers
+}
+
+/** What the lowering dropped, per kernel joined to its HLO instruction. */
+export interface LlvmDropped {
+  function: string;
+  hlo: string;
+  opcode: string;
+  shapes: { hlo_operands: (string | null)[]; hlo_result: string | null; llvm_pointer_params: number; llvm_pointer_loads: number; llvm_getelementptr: number; llvm_index_ops: number };
+  layouts: { hlo_layouts: string[]; llvm_array_types: string[] };
+  fusion: { hlo_kind: string | null; hlo_body: string | null; hlo_body_instructions: number; llvm_function: string };
+  names: { hlo_names: string[]; llvm_numbered: number; llvm_named: number };
+}
+
+/** What `readLlvm` returns and `hloscope llvm FILE --json` prints. */
+export interface Llvm {
+  module: string | null;         // source_filename
+  triple: string | null;
+  functions: LlvmFunction[];
+  declared: string[];
+  dropped: LlvmDropped[];
+  warnings: Warning[];
+}
+
+/** Reads XLA's LLVM IR (`hlo`: the optimized HLO of the same module, optional). Throws
+ * HloscopeError (`side` "left" = the LLVM IR, "right" = the HLO). */
+export function readLlvm(text: string, hlo?: string): Llvm;
+/** The raw JSON of `readLlvm`, byte for byte what the CLI prints. */
+export function llvmJSON(text: string, hlo?: string): string;

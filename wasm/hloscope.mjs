@@ -356,6 +356,111 @@ export async function gunzip(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+// ---- dump folders (--xla_dump_to) -----------------------------------------------------------
+
+import { readArchiveWith } from './archive.mjs';
+
+/** Names whose bytes the core reads (HLO steps and module dumps); the rest go by name alone. */
+export function passesWantsBytes(name) {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  return base.startsWith('module_') && name.endsWith('.txt') && !/-(buffer-assignment|memory-usage-report|buffer-assignment-values|live-range)\.txt$/.test(name);
+}
+
+/**
+ * The entries of a .tar.gz/.tgz, .tar or .zip of a dump folder: [{ name, data }] (data null for
+ * zip entries whose bytes are not needed). Throws HloscopeError HS_E_FORMAT for a corrupt archive.
+ */
+export function readArchive(bytes) {
+  const fail = (message) => new HloscopeError({ code: 'HS_E_FORMAT', message });
+  return readArchiveWith(bytes, fail, passesWantsBytes);
+}
+
+function writeBytes(u8) {
+  const m = core();
+  const ptr = m._malloc(Math.max(1, u8.length)) >>> 0;
+  if (!ptr) throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${u8.length} bytes` });
+  m.HEAPU8.set(u8, ptr);
+  return [ptr, u8.length];
+}
+
+function buildDumpset(input, label) {
+  const m = core();
+  const s = m._hsw_dumpset_new() >>> 0;
+  if (!s) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory' });
+  const call = (fn, text) => {
+    const [p, n] = typeof text === 'string' ? writeText(text) : writeBytes(text);
+    try {
+      return fn(p, n);
+    } finally {
+      m._free(p);
+    }
+  };
+  try {
+    if (label) call((p, n) => m._hsw_dumpset_set_label(s, p, n), String(label));
+    let rc = 0;
+    if (typeof input === 'string') rc = call((p, n) => m._hsw_dumpset_add_listing(s, p, n), input);
+    else if (Array.isArray(input)) {
+      for (const e of input) {
+        const name = typeof e === 'string' ? e : e && e.name;
+        if (typeof name !== 'string') throw new HloscopeError({ code: 'HS_E_ARG', message: 'each entry needs a name' });
+        let data = typeof e === 'string' ? null : e.data;
+        if (data != null && !passesWantsBytes(name)) data = null;
+        if (data instanceof ArrayBuffer) data = new Uint8Array(data);
+        rc = call((np, nn) => {
+          if (data == null) return m._hsw_dumpset_add(s, np, nn, 0, 0);
+          return call((dp, dn) => m._hsw_dumpset_add(s, np, nn, dp, dn), data);
+        }, name);
+        if (rc) break;
+      }
+    } else throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected a listing (string) or an array of { name, data }' });
+    if (rc) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory reading the folder' });
+  } catch (err) {
+    m._hsw_dumpset_free(s);
+    throw err;
+  }
+  return s;
+}
+
+/** The raw JSON of a dump folder: byte for byte what `hloscope passes --json` prints. */
+export function passesJSON(input, options = {}) {
+  const m = core();
+  const s = buildDumpset(input, options.label);
+  try {
+    const p = m._hsw_dumpset_json(s) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._hsw_dumpset_free(s);
+  }
+}
+
+/**
+ * A dump folder read: modules, steps, pipelines, watershed, files, warnings. `input` is a pasted
+ * `ls` listing (a string) or the folder's entries [{ name, data? }] (data: string or bytes; only
+ * HLO text files' bytes are read). Throws HloscopeError HS_E_EMPTY / HS_E_FORMAT.
+ */
+export function readPasses(input, options = {}) { return JSON.parse(passesJSON(input, options)); }
+
+/** The raw JSON of two folders compared: what `hloscope passes --compare --json A B` prints. */
+export function comparePassesJSON(a, b, options = {}) {
+  const m = core();
+  const labels = options.labels || [];
+  const sa = buildDumpset(a, labels[0]);
+  let sb = 0;
+  try {
+    sb = buildDumpset(b, labels[1]);
+    const p = m._hsw_dumpset_compare(sa, sb) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._hsw_dumpset_free(sa);
+    if (sb) m._hsw_dumpset_free(sb);
+  }
+}
+
+/** Two dump folders compared pass by pass: each pass's origin (a, b, both), per pipeline. */
+export function comparePasses(a, b, options = {}) { return JSON.parse(comparePassesJSON(a, b, options)); }
+
 // ---- memory texts and layouts (issue 14) ------------------------------------------------------
 
 function textCall(fn, text) {
@@ -413,3 +518,34 @@ export function layouts(text) {
     doc.free();
   }
 }
+
+// ---- LLVM IR (what XLA writes: *.ir-no-opt.ll, *.ir-with-opt.ll) ----------------------------
+
+/**
+ * The raw JSON of an LLVM IR text (what `hloscope llvm FILE [--hlo HLO] --json` prints). `hlo`,
+ * the optimized HLO of the same module, is optional: with it each kernel is joined to its fusion
+ * and `dropped` is filled. Throws HloscopeError (side 'left' = the LLVM IR, 'right' = the HLO).
+ */
+export function llvmJSON(text, hlo = '') {
+  const m = core();
+  const [lp, ll] = writeText(text);
+  let hp = 0;
+  let hl = 0;
+  try {
+    if (hlo) [hp, hl] = writeText(hlo);
+  } catch (e) {
+    m._free(lp);
+    throw e;
+  }
+  try {
+    const p = m._hsw_llvm(lp, ll, hp, hl) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(lp);
+    if (hp) m._free(hp);
+  }
+}
+
+/** Reads an LLVM IR text (see llvmJSON); returns the `Llvm` object of hloscope.d.ts. */
+export function readLlvm(text, hlo = '') { return JSON.parse(llvmJSON(text, hlo)); }

@@ -18,6 +18,9 @@
 
 #include "hloscope.h"
 
+int hs_cli_passes(int argc, char **argv); /* passes.c */
+char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len); /* passes.c */
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: hloscope <command> [--json] FILE...\n"
@@ -29,6 +32,9 @@ static void usage(FILE *f) {
           "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
           "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
           "                      .trace.json (a .gz file is decompressed first)\n"
+          "  passes PATH...      a dump folder (--xla_dump_to), its .tar.gz/.zip, or an `ls` listing:\n"
+          "                      modules, pass steps, pipelines, the layout watershed, per-step counts\n"
+          "  passes --compare A B  the passes only in A, only in B, and in both, per pipeline\n"
           "  layout 'TYPE'       one type's layout in words, with its padding (quote the type)\n"
           "  layouts FILE        a module's padding table: each value's tiled against logical size\n"
           "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
@@ -39,6 +45,10 @@ static void usage(FILE *f) {
           "                      kind, who wrote it, its HLO line; async copies: hidden or exposed\n"
           "  decisions FILE      upcasts, downcasts, broadcasts, remat marks, transposes and\n"
           "                      layout copies in a jaxpr, StableHLO or HLO, by line\n"
+          "  llvm FILE [--hlo DUMP]  an XLA LLVM IR file (.ll): kernels, parameters, loops with trip\n"
+          "                      counts, loads/stores, vector widths, ops, calls; with --hlo (the\n"
+          "                      after_optimizations HLO, or the dump folder holding it) each kernel\n"
+          "                      is joined to its fusion and what the lowering dropped is listed\n"
           "  version             print the version\n"
           "  registry            the formats, result kinds and codes the core knows (JSON)\n"
           "\n"
@@ -211,46 +221,7 @@ static void human_decisions(json_t *j) {
 
 /* Gunzips a whole buffer (a .trace.json.gz, or any gzip stream); NULL on a bad stream. */
 static char *gunzip(const char *in, size_t n, size_t *out_len) {
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (inflateInit2(&z, 15 + 32) != Z_OK) return NULL;
-  size_t cap = n * 4 + 4096, used = 0;
-  char *out = malloc(cap);
-  z.next_in = (Bytef *)in;
-  z.avail_in = (uInt)n;
-  int rc = Z_OK;
-  while (out) {
-    if (used == cap) {
-      char *nb = cap > ((size_t)1 << 33) ? NULL : realloc(out, cap * 2);
-      if (!nb) {
-        free(out);
-        out = NULL;
-        break;
-      }
-      out = nb;
-      cap *= 2;
-    }
-    z.next_out = (Bytef *)out + used;
-    z.avail_out = (uInt)(cap - used > 0x40000000 ? 0x40000000 : cap - used);
-    uInt before = z.avail_out;
-    rc = inflate(&z, Z_NO_FLUSH);
-    used += before - z.avail_out;
-    if (rc == Z_STREAM_END) {
-      /* concatenated members: go on while input remains */
-      if (z.avail_in == 0) break;
-      if (inflateReset(&z) != Z_OK) break;
-      continue;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-    if (rc == Z_BUF_ERROR && z.avail_in == 0) break;
-  }
-  inflateEnd(&z);
-  if (out && rc != Z_STREAM_END) {
-    free(out);
-    return NULL;
-  }
-  *out_len = used;
-  return out;
+  return hs_cli_inflate((const unsigned char *)in, n, 15 + 32, 0, out_len);
 }
 
 static void fmt_ps(unsigned long long ps, char *buf, size_t cap) {
@@ -373,6 +344,25 @@ static void human_timeline(json_t *j, const char *path) {
 }
 
 /* hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] */
+/* Prints a result: its JSON as is, or read back and told by `human`. Frees `out`. */
+static int emit(char *out, size_t n, int json, void (*human)(json_t *, const char *), const char *path) {
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    return 1;
+  }
+  if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    human(j, path);
+    json_decref(j);
+  }
+  hs_free(out);
+  return 0;
+}
+
 static int cmd_timeline(int argc, char **argv) {
   const char *path = NULL, *hlo_path = NULL, *shlo_path = NULL, *program = NULL;
   int json = 0;
@@ -409,21 +399,7 @@ static int cmd_timeline(int argc, char **argv) {
   hs_profile_free(p);
   close_input(&h);
   close_input(&s);
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    return 1;
-  }
-  if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    human_timeline(j, path);
-    json_decref(j);
-  }
-  hs_free(out);
-  return 0;
+  return emit(out, n, json, human_timeline, path);
 }
 
 static int cmd_profile(const char *path, int json) {
@@ -433,21 +409,7 @@ static int cmd_profile(const char *path, int json) {
   size_t n = 0;
   char *out = hs_profile_json(p, &n);
   hs_profile_free(p);
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    return 1;
-  }
-  if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    human_profile(j, path);
-    json_decref(j);
-  }
-  hs_free(out);
-  return 0;
+  return emit(out, n, json, human_profile, path);
 }
 
 static void human_xray(json_t *j, const char *lpath, const char *rpath, const char *ltext, const char *rtext) {
@@ -627,8 +589,173 @@ static int cmd_memory(const char *path, const char *hlo_path, int json) {
   return rc;
 }
 
+#include <dirent.h>
+
+/* The after_optimizations HLO for a .ll: DUMP itself when it is a file, else the
+ * *after_optimizations.txt in the folder DUMP whose module_NNNN prefix the .ll file shares
+ * (or the only one). Malloc'd path, or NULL. */
+static char *find_hlo(const char *dump, const char *ll_path) {
+  DIR *dir = opendir(dump);
+  if (!dir) {
+    char *copy = malloc(strlen(dump) + 1);
+    if (copy) strcpy(copy, dump);
+    return copy;
+  }
+  const char *base = strrchr(ll_path, '/');
+  base = base ? base + 1 : ll_path;
+  char token[64] = ""; /* "module_0001." anywhere in the name (dumps copied with a prefix too) */
+  for (const char *m = strstr(base, "module_"); m; m = strstr(m + 1, "module_")) {
+    size_t k = 7;
+    while (m[k] >= '0' && m[k] <= '9') k++;
+    if (k > 7 && m[k] == '.' && k + 1 < sizeof token) {
+      memcpy(token, m, k + 1);
+      token[k + 1] = 0;
+      break;
+    }
+  }
+  char *best = NULL;
+  int count = 0;
+  struct dirent *e;
+  while ((e = readdir(dir)) != NULL) {
+    size_t n = strlen(e->d_name);
+    const char *suf = "after_optimizations.txt";
+    if (n < strlen(suf) || strcmp(e->d_name + n - strlen(suf), suf) != 0) continue;
+    if (token[0] && !strstr(e->d_name, token)) continue;
+    count++;
+    free(best);
+    best = malloc(strlen(dump) + n + 2);
+    if (best) sprintf(best, "%s/%s", dump, e->d_name);
+  }
+  closedir(dir);
+  if (count > 1) {
+    fprintf(stderr, "hloscope: %d after_optimizations HLO files in %s match %s: pass one with --hlo FILE\n", count, dump, base);
+    free(best);
+    return NULL;
+  }
+  if (!best) fprintf(stderr, "hloscope: no *after_optimizations.txt in %s for %s\n", dump, base);
+  return best;
+}
+
+static void human_llvm(json_t *j, const char *path) {
+  size_t i, k;
+  json_t *f, *x;
+  printf("%s: %zu functions\n", path, json_array_size(json_object_get(j, "functions")));
+  json_array_foreach(json_object_get(j, "functions"), i, f) {
+    json_t *hlo = json_object_get(f, "hlo");
+    printf("\n@%s%s%s  (%zu params)\n", gets(f, "name"), json_is_string(hlo) ? "  <- HLO " : "",
+           json_is_string(hlo) ? json_string_value(hlo) : "", json_array_size(json_object_get(f, "params")));
+    json_array_foreach(json_object_get(f, "loops"), k, x) {
+      json_t *tc = json_object_get(x, "trip_count");
+      if (json_is_integer(tc))
+        printf("  loop at depth %lld, header %%%s: trip count %lld\n", geti(x, "depth"), gets(x, "header"),
+               (long long)json_integer_value(tc));
+      else
+        printf("  loop at depth %lld, header %%%s: trip count not constant\n", geti(x, "depth"), gets(x, "header"));
+    }
+    printf("  loads %lld, stores %lld; vector types:", geti(json_object_get(f, "loads"), "count"),
+           geti(json_object_get(f, "stores"), "count"));
+    json_array_foreach(json_object_get(f, "vector_widths"), k, x) printf(" %s", json_string_value(x));
+    printf("%s\n", json_array_size(json_object_get(f, "vector_widths")) ? "" : " none");
+    const char *key;
+    printf("  ops:");
+    json_object_foreach(json_object_get(f, "ops"), key, x) printf(" %s %lld", key, (long long)json_integer_value(x));
+    printf("\n  calls:");
+    json_object_foreach(json_object_get(f, "calls"), key, x) printf(" %s %lld", key, (long long)json_integer_value(x));
+    printf("\n");
+  }
+  json_array_foreach(json_object_get(j, "dropped"), i, f) {
+    json_t *sh = json_object_get(f, "shapes"), *fu = json_object_get(f, "fusion"), *nm = json_object_get(f, "names");
+    printf("\ndropped between HLO %s and @%s:\n", gets(f, "hlo"), gets(f, "function"));
+    printf("  shapes and dtypes: %zu operand(s) and a %s result became untyped pointers (%lld parameters, %lld loaded "
+           "from memory) and index arithmetic (%lld getelementptr)\n",
+           json_array_size(json_object_get(sh, "hlo_operands")),
+           json_is_string(json_object_get(sh, "hlo_result")) ? json_string_value(json_object_get(sh, "hlo_result")) : "?",
+           geti(sh, "llvm_pointer_params"), geti(sh, "llvm_pointer_loads"), geti(sh, "llvm_getelementptr"));
+    printf("  layouts: ");
+    json_array_foreach(json_object_get(json_object_get(f, "layouts"), "hlo_layouts"), k, x) printf("%s ", json_string_value(x));
+    printf("became index arithmetic over");
+    json_array_foreach(json_object_get(json_object_get(f, "layouts"), "llvm_array_types"), k, x) printf(" %s", json_string_value(x));
+    printf("\n  fusion boundary: %s (%lld instructions) became function @%s\n",
+           json_is_string(json_object_get(fu, "hlo_body")) ? json_string_value(json_object_get(fu, "hlo_body")) : "(no fused body)",
+           geti(fu, "hlo_body_instructions"), gets(fu, "llvm_function"));
+    printf("  names: %zu HLO names became %lld numbered values (%lld named)\n",
+           json_array_size(json_object_get(nm, "hlo_names")), geti(nm, "llvm_numbered"), geti(nm, "llvm_named"));
+  }
+  print_warnings(json_object_get(j, "warnings"), path);
+}
+
+static int cmd_llvm(int argc, char **argv) {
+  const char *path = NULL, *dump = NULL;
+  int json = 0;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strcmp(argv[i], "--hlo") == 0 && i + 1 < argc) dump = argv[++i];
+    else if (!path) path = argv[i];
+    else {
+      usage(stderr);
+      return 1;
+    }
+  }
+  if (!path) {
+    usage(stderr);
+    return 1;
+  }
+  size_t len = 0, hlen = 0;
+  char *text = read_all(path, &len);
+  if (!text) {
+    fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  hs_error err;
+  hs_llvm *m = hs_llvm_parse(text, len, &err);
+  if (!m) {
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
+    free(text);
+    return err.code == HS_E_NOMEM ? 1 : 2;
+  }
+  char *htext = NULL;
+  hs_doc *hlo = NULL;
+  int rc = 0;
+  if (dump) {
+    char *hpath = find_hlo(dump, path);
+    htext = hpath ? read_all(hpath, &hlen) : NULL;
+    if (!htext) {
+      if (hpath) fprintf(stderr, "hloscope: cannot read %s: %s\n", hpath, strerror(errno));
+      rc = 1;
+    } else if (!(hlo = hs_parse(htext, hlen, &err))) {
+      fprintf(stderr, "%s:%u:%u: %s: %s\n", hpath, err.line, err.col, hs_code_name(err.code), err.message);
+      rc = 2;
+    }
+    free(hpath);
+  }
+  if (!rc) {
+    size_t n = 0;
+    char *out = hs_llvm_json(m, hlo, &n);
+    if (!out) {
+      fprintf(stderr, "hloscope: out of memory\n");
+      rc = 1;
+    } else if (json) {
+      fwrite(out, 1, n, stdout);
+      fputc('\n', stdout);
+    } else {
+      json_error_t e;
+      json_t *j = json_loadb(out, n, 0, &e);
+      human_llvm(j, path);
+      json_decref(j);
+    }
+    hs_free(out);
+  }
+  hs_doc_free(hlo);
+  hs_llvm_free(m);
+  free(htext);
+  free(text);
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "passes") == 0) return hs_cli_passes(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "timeline") == 0) return cmd_timeline(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "llvm") == 0) return cmd_llvm(argc - 2, argv + 2);
   int json = 0;
   const char *args[4];
   int nargs = 0;

@@ -67,7 +67,8 @@ typedef struct hs_error {
  *   int detect_fn(const char *text, size_t len, size_t first): 0 = not this format, else a
  *     confidence 1..100 (100 = certain); `first` is the offset of the first byte that is not
  *     blank, a // comment or a byte order mark. hs_detect_format picks the highest (the first
- *     listed on a tie).
+ *     listed on a tie) and stops at the first 100, so a detector that must scan far into the
+ *     text (not just its head) runs only when no earlier format is certain; keep it cheap.
  *   int parse_fn(hs_doc *d, hs_error *err): fills a fresh document; 0 or a negative HS_E_*.
  *     A format whose reader builds another model (not lines and computations) names
  *     hs_parse_not_document: hs_parse then fails with HS_E_FORMAT and says so.
@@ -77,7 +78,9 @@ typedef struct hs_error {
   X(HLO, "hlo", "HLO", hs_detect_hlo, hs_parse_hlo_text)                                         \
   X(STABLEHLO, "stablehlo", "StableHLO", hs_detect_stablehlo, hs_parse_stablehlo_text)           \
   X(JAXPR, "jaxpr", "jaxpr", hs_detect_jaxpr, hs_parse_jaxpr_text)                               \
-  X(MEMORY, "memory", "XLA memory text", hs_detect_memory, hs_parse_not_document)
+  X(MEMORY, "memory", "XLA memory text", hs_detect_memory, hs_parse_not_document)               \
+  X(PASS_LISTING, "pass-listing", "dump-folder listing", hs_detect_pass_listing, hs_parse_not_document) \
+  X(LLVM, "llvm", "LLVM IR", hs_detect_llvm, hs_parse_not_document)
 
 typedef enum {
 #define HS_FX_(id, name, label, detect_fn, parse_fn) HS_FORMAT_##id,
@@ -201,8 +204,48 @@ typedef struct hs_timeline_options {
 } hs_timeline_options;
 char *hs_profile_timeline_json(const hs_profile *p, const hs_timeline_options *opt, size_t *len);
 
+/* ---- LLVM IR (what XLA writes: *.ir-no-opt.ll, *.ir-with-opt.ll, GPU *.ll) -------------- */
+typedef struct hs_llvm hs_llvm;
+
+/* Reads textual LLVM IR: functions, parameters and their facts, blocks, loops with constant
+ * trip counts, loads, stores, vector types, opcodes, calls. Not a full LLVM parser. Returns
+ * NULL and fills `err` for text that is not LLVM IR (HS_E_FORMAT, saying what it saw) or empty
+ * (HS_E_EMPTY). A text cut inside a function gives the functions before the cut plus an
+ * HS_W_TRUNCATED warning. Borrows `text` (it must outlive the model); free with hs_llvm_free. */
+hs_llvm *hs_llvm_parse(const char *text, size_t len, hs_error *err);
+void hs_llvm_free(hs_llvm *m);
+size_t hs_llvm_function_count(const hs_llvm *m); /* defined functions */
+
+/* The model as JSON (keys in README.md and wasm/hloscope.d.ts `Llvm`). `hlo` (may be NULL) is
+ * the optimized HLO of the same module: each kernel is joined to the HLO instruction it is
+ * named after, and "dropped" says per kernel what the HLO knew that the LLVM IR does not. */
+char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len);
+
 /* An error as JSON: {"code","line","column","offset","message"}. */
 char *hs_error_json(const hs_error *err, size_t *len);
+
+/* ---- dump folders (--xla_dump_to=DIR, --xla_dump_hlo_pass_re=.*) ---------------------------- */
+typedef struct hs_dumpset hs_dumpset;
+
+/* An empty set of dump-folder file names. NULL on allocation failure. Free with hs_dumpset_free. */
+hs_dumpset *hs_dumpset_new(void);
+void hs_dumpset_free(hs_dumpset *s);
+/* A label for the set (the folder's or archive's name), shown in results. */
+int hs_dumpset_set_label(hs_dumpset *s, const char *label, size_t len);
+/* Adds one file: its name (a path keeps only its base name) and, when known, its bytes (NULL:
+ * the name only). The bytes are read at once (a pass step's HLO is parsed and counted) and not
+ * kept. Returns 0 or HS_E_NOMEM / HS_E_ARG. */
+int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char *data, size_t len);
+/* Adds the names of a pasted `ls` listing (one or more names a line; `ls -l` and `ls -R` lines
+ * understood); lines with no name XLA writes are reported as warnings. */
+int hs_dumpset_add_listing(hs_dumpset *s, const char *text, size_t len);
+uint32_t hs_dumpset_file_count(const hs_dumpset *s);
+/* The folder as JSON (keys in README.md and wasm/hloscope.d.ts `Passes`). NULL with `err` filled
+ * (HS_E_EMPTY: no names; HS_E_FORMAT: no name XLA writes) or on allocation failure (err->code 0). */
+char *hs_dumpset_json(hs_dumpset *s, hs_error *err, size_t *len);
+/* Two folders compared pass by pass (`PassesCompare`): each pass's origin (a, b, both) and, per
+ * pipeline, the passes only in A, only in B, in both. */
+char *hs_dumpset_compare_json(hs_dumpset *a, hs_dumpset *b, hs_error *err, size_t *len);
 
 /* ---- layouts and memory (layout.c, memory.c, buffers.c) ----------------------------------- */
 /* One HLO type with its layout, e.g. "bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}", in words and

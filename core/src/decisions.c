@@ -1055,11 +1055,13 @@ static void hlo_decisions(ctx *c) {
       x = add(c, D_REMAT, in->line, d->text + in->name.off, in->name.len);
       if (!x) break;
       x->detail = fmt("opt-barrier marks recomputation: it keeps XLA from merging the values it holds with the forward pass");
-    } else if (in->op_name.len && contains(d->text + in->op_name.off, in->op_name.len, "rematted_computation")) {
+    } else if (hs_hlo_of(d, in)->op_name.len &&
+               contains(d->text + hs_hlo_of(d, in)->op_name.off, hs_hlo_of(d, in)->op_name.len, "rematted_computation")) {
+      hs_slice opn = hs_hlo_of(d, in)->op_name;
       x = add(c, D_REMAT, in->line, d->text + in->name.off, in->name.len);
       if (!x) break;
       x->detail = fmt("%s is recomputed for the backward pass: its op_name \"%.*s\" names a rematted_computation", opname,
-                      (int)in->op_name.len, d->text + in->op_name.off);
+                      (int)opn.len, d->text + opn.off);
     } else {
       continue;
     }

@@ -28,11 +28,24 @@ static const struct {
 
 int hs_detect_none(const char *text, size_t len, size_t first) { return 0; }
 
+/* Where each format without a document is read (CLI command, JS call); a format not listed
+ * here gets the generic hint. */
+static const struct {
+  hs_format format;
+  const char *where;
+} NOT_DOCUMENT_HINTS[] = {
+    {HS_FORMAT_MEMORY, "`hloscope memory FILE` or readMemory(text)"},
+    {HS_FORMAT_PASS_LISTING, "`hloscope passes LISTING` or a folder cell"},
+    {HS_FORMAT_LLVM, "`hloscope llvm FILE` or readLlvm(text)"},
+};
+
 int hs_parse_not_document(hs_doc *d, hs_error *err) {
+  const char *where = "its own entry point (see README.md)";
+  for (size_t i = 0; i < sizeof NOT_DOCUMENT_HINTS / sizeof NOT_DOCUMENT_HINTS[0]; i++)
+    if (NOT_DOCUMENT_HINTS[i].format == d->format) where = NOT_DOCUMENT_HINTS[i].where;
   hs_set_error(err, HS_E_FORMAT, d, 0,
-               "this is %s, not a document of computations and instructions: read it with its own "
-               "entry point (see README.md)",
-               hs_format_label(d->format));
+               "this reads as %s, not as a module of computations and instructions: read it with %s",
+               hs_format_label(d->format), where);
   return HS_E_FORMAT;
 }
 
@@ -56,6 +69,7 @@ hs_format hs_detect_format(const char *text, size_t len) {
       best_score = score;
       best = (hs_format)f;
     }
+    if (best_score >= 100) break; /* certain: no later format can win (ties go to the first) */
   }
   return best;
 }
@@ -99,11 +113,10 @@ hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
   if (!err) err = &local;
   int rc = READERS[f].parse(d, err);
   if (rc == 0) rc = hs_resolve(d);
-  if (rc == 0 && d->warn_suppressed) {
-    uint32_t n = d->warn_suppressed;
-    d->warn_suppressed = 0;
-    memset(d->warn_counts, 0, sizeof d->warn_counts);
-    hs_doc_warn(d, HS_W_SKIPPED_LINE, 0, 0, "%u more warnings like the ones above were not listed", n);
+  if (rc == 0) hs_diag_finish(&d->diag, &d->arena, HS_W_SKIPPED_LINE);
+  if (rc == 0 && d->nomem) {
+    rc = HS_E_NOMEM;
+    hs_set_error(err, rc, NULL, 0, "out of memory while recording a warning");
   }
   if (rc) {
     if (!err->code) hs_set_error(err, rc, d, 0, "%s", hs_code_message(rc));
@@ -115,15 +128,49 @@ hs_doc *hs_parse(const char *text, size_t len, hs_error *err) {
 
 void hs_doc_free(hs_doc *d) {
   if (!d) return;
-  free(d->lines);
-  free(d->comps);
-  free(d->instrs);
-  free(d->operands);
-  free(d->calls);
-  free(d->modules);
-  free(d->warnings);
+#define HS_DA_(type, field) free(d->field);
+  HS_DOC_ARRAYS(HS_DA_)
+#undef HS_DA_
+  hs_diag_free(&d->diag);
   hs_arena_free(&d->arena);
   free(d);
+}
+
+const hs_hlo_instr hs_hlo_none;
+
+/* ---- builders shared by the text readers ----------------------------------------------- */
+int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line) {
+  bool ok;
+  hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
+  if (!ok) return -1;
+  memset(m, 0, sizeof *m);
+  m->name = name;
+  m->line = line;
+  m->first_comp = d->n_comps;
+  m->entry = -1;
+  return (int32_t)d->n_modules - 1;
+}
+
+int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t line, uint8_t role) {
+  bool ok;
+  hs_comp *c = HS_VEC_PUSH(d->comps, d->n_comps, d->cap_comps, ok);
+  if (!ok) return -1;
+  memset(c, 0, sizeof *c);
+  c->name = name;
+  c->line = line;
+  c->module = module;
+  c->first = d->n_instrs;
+  c->root = -1;
+  c->fused_by = -1;
+  c->role = role;
+  d->modules[module].comp_count++;
+  return (int32_t)d->n_comps - 1;
+}
+
+void hs_doc_close_comp(hs_doc *d, uint32_t comp, uint32_t end_line) {
+  hs_comp *c = &d->comps[comp];
+  c->count = d->n_instrs - c->first;
+  if (end_line) c->end_line = end_line;
 }
 
 hs_format hs_doc_format(const hs_doc *d) { return d ? d->format : HS_FORMAT_UNKNOWN; }
@@ -137,54 +184,60 @@ static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name;
 
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
 
-int hs_resolve(hs_doc *d) {
-  uint32_t unresolved_ops = 0, unresolved_calls = 0, first_bad_line = 0;
-  for (uint32_t m = 0; m < d->n_modules; m++) {
-    hs_module *mod = &d->modules[m];
-    uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
-    if (c1 > d->n_comps) c1 = d->n_comps;
-    if (c0 >= c1) continue;
-    uint32_t i0 = d->comps[c0].first, i1 = d->comps[c1 - 1].first + d->comps[c1 - 1].count;
-    if (c1 - 1 < d->n_comps && d->comps[c1 - 1].end_line == 0) i1 = d->n_instrs; /* open at EOF */
-    if (i1 > d->n_instrs) i1 = d->n_instrs;
-    if (mod->entry < 0) mod->entry = (int32_t)(c1 - 1); /* without ENTRY the last one is the entry */
-    d->comps[mod->entry].is_entry = 1;
+/* Names that resolve to nothing, counted over the whole document. */
+typedef struct {
+  uint32_t ops, calls, first_line;
+} unresolved;
 
-    hs_names names, comps;
-    if (!hs_names_init(&names, i1 - i0 + 1) || !hs_names_init(&comps, c1 - c0 + 1)) {
-      hs_names_free(&names);
-      return HS_E_NOMEM;
-    }
-    for (uint32_t i = i0; i < i1; i++)
-      if (!hs_names_put(&names, d, instr_key, i)) goto nomem;
-    for (uint32_t c = c0; c < c1; c++)
-      if (!hs_names_put(&comps, d, comp_key, c)) goto nomem;
-    for (uint32_t i = i0; i < i1; i++) {
-      hs_instr *in = &d->instrs[i];
-      for (uint32_t k = 0; k < in->op_count; k++) {
-        hs_operand *o = &d->operands[in->op_first + k];
-        o->target = hs_names_get(&names, d, instr_key, d->text + o->name.off, o->name.len);
-        if (o->target < 0 && d->format == HS_FORMAT_HLO) {
-          if (!unresolved_ops) first_bad_line = in->line;
-          unresolved_ops++;
-        }
+/* Resolves operand and call names within one module (names are unique per module). */
+static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
+  uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
+  if (c1 > d->n_comps) c1 = d->n_comps;
+  if (c0 >= c1) return 0;
+  uint32_t i0 = d->comps[c0].first, i1 = d->comps[c1 - 1].first + d->comps[c1 - 1].count;
+  if (c1 - 1 < d->n_comps && d->comps[c1 - 1].end_line == 0) i1 = d->n_instrs; /* open at EOF */
+  if (i1 > d->n_instrs) i1 = d->n_instrs;
+  if (mod->entry < 0) mod->entry = (int32_t)(c1 - 1); /* without ENTRY the last one is the entry */
+  d->comps[mod->entry].is_entry = 1;
+
+  int rc = HS_E_NOMEM;
+  hs_names names = {0}, comps = {0};
+  if (!hs_names_init(&names, i1 - i0 + 1) || !hs_names_init(&comps, c1 - c0 + 1)) goto done;
+  for (uint32_t i = i0; i < i1; i++)
+    if (!hs_names_put(&names, d, instr_key, i)) goto done;
+  for (uint32_t c = c0; c < c1; c++)
+    if (!hs_names_put(&comps, d, comp_key, c)) goto done;
+  for (uint32_t i = i0; i < i1; i++) {
+    hs_instr *in = &d->instrs[i];
+    for (uint32_t k = 0; k < in->op_count; k++) {
+      hs_operand *o = &d->operands[in->op_first + k];
+      o->target = hs_names_get(&names, d, instr_key, d->text + o->name.off, o->name.len);
+      if (o->target < 0 && d->format == HS_FORMAT_HLO) {
+        if (!u->ops) u->first_line = in->line;
+        u->ops++;
       }
-      for (uint32_t k = 0; k < in->call_count; k++) {
-        hs_call *c = &d->calls[in->call_first + k];
-        c->target = hs_names_get(&comps, d, comp_key, d->text + c->name.off, c->name.len);
-        if (c->target < 0) {
-          if (!unresolved_calls && !unresolved_ops) first_bad_line = in->line;
-          unresolved_calls++;
-        }
+    }
+    for (uint32_t k = 0; k < in->call_count; k++) {
+      hs_call *c = &d->calls[in->call_first + k];
+      c->target = hs_names_get(&comps, d, comp_key, d->text + c->name.off, c->name.len);
+      if (c->target < 0) {
+        if (!u->calls && !u->ops) u->first_line = in->line;
+        u->calls++;
       }
     }
-    hs_names_free(&names);
-    hs_names_free(&comps);
-    continue;
-  nomem:
-    hs_names_free(&names);
-    hs_names_free(&comps);
-    return HS_E_NOMEM;
+  }
+  rc = 0;
+done:
+  hs_names_free(&names);
+  hs_names_free(&comps);
+  return rc;
+}
+
+int hs_resolve(hs_doc *d) {
+  unresolved u = {0, 0, 0};
+  for (uint32_t m = 0; m < d->n_modules; m++) {
+    int rc = resolve_module(d, &d->modules[m], &u);
+    if (rc) return rc;
   }
 
   /* roles: fused bodies (called by a fusion), kernel-internal combiners, the rest */
@@ -212,12 +265,12 @@ int hs_resolve(hs_doc *d) {
       }
     }
   }
-  if (unresolved_ops)
-    hs_doc_warn(d, HS_W_UNRESOLVED_OPERAND, first_bad_line, 0,
+  if (u.ops)
+    hs_doc_warn(d, HS_W_UNRESOLVED_OPERAND, u.first_line, 0,
                 "%u operands name no instruction of their module (first at line %u): a trimmed or partial dump?",
-                unresolved_ops, first_bad_line);
-  if (unresolved_calls)
-    hs_doc_warn(d, HS_W_UNRESOLVED_CALL, first_bad_line, 0,
-                "%u called computations (calls=, to_apply=, ...) are missing from the dump", unresolved_calls);
+                u.ops, u.first_line);
+  if (u.calls)
+    hs_doc_warn(d, HS_W_UNRESOLVED_CALL, u.first_line, 0,
+                "%u called computations (calls=, to_apply=, ...) are missing from the dump", u.calls);
   return 0;
 }

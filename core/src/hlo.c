@@ -87,29 +87,50 @@ static size_t scan_value(const char *t, size_t len, size_t p, bool *open) {
   return p;
 }
 
+/* Which frame table the lines after a table header belong to. */
+enum { TABLE_NONE = 0, TABLE_OTHER, TABLE_STACK_FRAMES };
+
 typedef struct {
   hs_doc *d;
   hs_error *err;
   const char *t;
   size_t len;
-  int32_t module;
-  int32_t comp;       /* open computation, -1 */
-  uint32_t line_no;   /* 1-based number of the line being read */
-  uint32_t module_frames;
-  uint8_t table;      /* 0 none, 1 FileNames, 2 FunctionNames, 3 FileLocations, 4 StackFrames */
-  bool truncated;
+  int32_t module;          /* current module, -1 before the first */
+  int32_t comp;            /* open computation, -1 */
+  uint32_t line_no;        /* 1-based number of the line being read */
+  uint32_t module_frames;  /* StackFrames entries of the current module */
+  uint32_t first_ref_line; /* first instruction with stack_frame_id= */
+  uint8_t table;           /* TABLE_*: the frame table being read */
+  /* the line being read: [ls, le), first non-blank byte q; last: no '\n' after it */
+  size_t ls, le, q;
+  bool last;
+  /* what the line's handler decided */
+  uint8_t kind;     /* HS_LINE_* */
+  uint32_t ref;
+  size_t stmt_end;  /* past le when the statement continues on the next lines */
 } hlo_parser;
+
+/* An instruction reader's failure (err filled). */
+#define HLO_FAIL ((size_t)-1)
 
 static int oom(hlo_parser *P) {
   hs_set_error(P->err, HS_E_NOMEM, P->d, 0, "out of memory while parsing");
   return HS_E_NOMEM;
 }
 
-static int syntax(hlo_parser *P, size_t at, const char *fmt, const char *what) {
-  char msg[200];
-  snprintf(msg, sizeof msg, fmt, what);
+static int syntax(hlo_parser *P, size_t at, const char *msg) {
   hs_set_error(P->err, HS_E_SYNTAX, P->d, at, "%s", msg);
   return HS_E_SYNTAX;
+}
+
+static size_t fail_syntax(hlo_parser *P, size_t at, const char *msg) {
+  syntax(P, at, msg);
+  return HLO_FAIL;
+}
+
+static size_t fail_oom(hlo_parser *P) {
+  oom(P);
+  return HLO_FAIL;
 }
 
 /* Reads a name at p (optional leading '%'); returns its slice (len 0 if none). */
@@ -122,33 +143,33 @@ static hs_slice read_name(const char *t, size_t end, size_t *pp) {
   return hs_sl((uint32_t)s, (uint32_t)(p - s));
 }
 
-static bool add_call(hlo_parser *P, hs_instr *in, hs_slice name, uint8_t attr) {
+static bool add_call(hlo_parser *P, uint32_t idx, hs_slice name, uint8_t attr) {
   bool ok;
   hs_call *c = HS_VEC_PUSH(P->d->calls, P->d->n_calls, P->d->cap_calls, ok);
   if (!ok) return false;
   c->name = name;
   c->target = -1;
   c->attr = attr;
-  in->call_count++;
+  P->d->instrs[idx].call_count++;
   return true;
 }
 
 /* A value that names one computation (%c) or a list of them ({%a, %b}). */
-static bool read_calls(hlo_parser *P, hs_instr *in, size_t s, size_t e, uint8_t attr) {
+static bool read_calls(hlo_parser *P, uint32_t idx, size_t s, size_t e, uint8_t attr) {
   const char *t = P->t;
   size_t p = s;
   while (p < e) {
     while (p < e && !(t[p] == '%' || is_name_char(t[p]))) p++;
     if (p >= e) break;
     hs_slice n = read_name(t, e, &p);
-    if (n.len && !add_call(P, in, n, attr)) return false;
+    if (n.len && !add_call(P, idx, n, attr)) return false;
     if (!n.len) p++;
   }
   return true;
 }
 
 /* metadata={op_type="..." op_name="..." source_file="..." source_line=N stack_frame_id=N} */
-static void read_metadata(hlo_parser *P, hs_instr *in, size_t s, size_t e) {
+static void read_metadata(hlo_parser *P, hs_hlo_instr *h, size_t s, size_t e) {
   const char *t = P->t;
   size_t p = s;
   while (p < e) {
@@ -162,7 +183,7 @@ static void read_metadata(hlo_parser *P, hs_instr *in, size_t s, size_t e) {
     }
     if (hs_starts(t, e, p, "op_name=\"") && (p == s || t[p - 1] == ' ' || t[p - 1] == '{')) {
       size_t q = hs_skip_string(t, e, p + 8);
-      in->op_name = hs_sl((uint32_t)(p + 9), (uint32_t)(q > p + 9 ? q - 1 - (p + 9) : 0));
+      h->op_name = hs_sl((uint32_t)(p + 9), (uint32_t)(q > p + 9 ? q - 1 - (p + 9) : 0));
       p = q;
       continue;
     }
@@ -170,7 +191,7 @@ static void read_metadata(hlo_parser *P, hs_instr *in, size_t s, size_t e) {
       size_t q = p + 15;
       uint64_t v = 0;
       while (q < e && t[q] >= '0' && t[q] <= '9') v = v * 10 + (uint64_t)(t[q++] - '0');
-      in->has_frame_ref = 1;
+      if (!P->first_ref_line) P->first_ref_line = P->line_no;
       P->d->frame_refs++;
       if (v > P->module_frames && P->module_frames > 0) {
         if (!P->d->frame_refs_dangling) P->d->first_dangling_line = P->line_no;
@@ -183,57 +204,102 @@ static void read_metadata(hlo_parser *P, hs_instr *in, size_t s, size_t e) {
   }
 }
 
-/* Parses the instruction whose name starts at p (after "ROOT " if any). `le` is the end of the
- * current line. Returns the end of the statement (may be past le for multi-line values), or
- * (size_t)-1 on error (err filled). */
-static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, bool *partial) {
+/* The attributes hloscope reads; every other key is skipped. */
+enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG };
+static const struct {
+  const char *key;
+  uint8_t len;
+  uint8_t action; /* ATTR_* */
+  uint8_t call;   /* HS_CALL_*, for ATTR_CALLS */
+} ATTRS[] = {
+#define A_(lit, action, call) {lit, sizeof(lit) - 1, action, call}
+    A_("calls", ATTR_CALLS, HS_CALL_CALLS),
+    A_("to_apply", ATTR_CALLS, HS_CALL_TO_APPLY),
+    A_("body", ATTR_CALLS, HS_CALL_BODY),
+    A_("condition", ATTR_CALLS, HS_CALL_CONDITION),
+    A_("branch_computations", ATTR_CALLS, HS_CALL_BRANCH),
+    A_("true_computation", ATTR_CALLS, HS_CALL_BRANCH),
+    A_("false_computation", ATTR_CALLS, HS_CALL_BRANCH),
+    A_("called_computations", ATTR_CALLS, HS_CALL_OTHER),
+    A_("select", ATTR_CALLS, HS_CALL_OTHER),
+    A_("scatter", ATTR_CALLS, HS_CALL_OTHER),
+    A_("async_execution_thread_computation", ATTR_CALLS, HS_CALL_OTHER),
+    A_("kind", ATTR_KIND, 0),
+    A_("custom_call_target", ATTR_TARGET, 0),
+    A_("metadata", ATTR_METADATA, 0),
+    A_("backend_config", ATTR_BACKEND_CONFIG, 0),
+#undef A_
+};
+
+static int attr_index(const char *k, size_t kl) {
+  for (size_t i = 0; i < sizeof ATTRS / sizeof ATTRS[0]; i++)
+    if (ATTRS[i].len == kl && memcmp(ATTRS[i].key, k, kl) == 0) return (int)i;
+  return -1;
+}
+
+/* One attribute value [vs, ve) of instruction idx; false when memory ran out. */
+static bool read_attribute(hlo_parser *P, uint32_t idx, int a, size_t vs, size_t ve) {
+  const char *t = P->t;
+  hs_hlo_instr *h = &P->d->hlo[idx];
+  switch (ATTRS[a].action) {
+    case ATTR_CALLS: return read_calls(P, idx, vs, ve, ATTRS[a].call);
+    case ATTR_KIND: h->kind = hs_sl((uint32_t)vs, (uint32_t)(ve - vs)); break;
+    case ATTR_TARGET: {
+      size_t s = vs, e = ve;
+      if (e > s && t[s] == '"') s++;
+      if (e > s && t[e - 1] == '"') e--;
+      h->custom_call_target = hs_sl((uint32_t)s, (uint32_t)(e - s));
+      break;
+    }
+    case ATTR_METADATA: read_metadata(P, h, vs, ve); break;
+    case ATTR_BACKEND_CONFIG: h->backend_config = hs_sl((uint32_t)vs, (uint32_t)(ve - vs)); break;
+    default: break;
+  }
+  return true;
+}
+
+/* "name = shape opcode(": the head of an instruction at p, up to its operand list. Pushes the
+ * instruction (and its HLO attributes); returns the position after '(' or HLO_FAIL. */
+static size_t read_instr_head(hlo_parser *P, size_t p, size_t le, bool root) {
   hs_doc *d = P->d;
   const char *t = P->t;
-  size_t len = P->len;
-  *partial = false;
   hs_slice name = read_name(t, le, &p);
-  if (!name.len) return syntax(P, p, "%s", "expected an instruction name"), (size_t)-1;
+  if (!name.len) return fail_syntax(P, p, "expected an instruction name");
   p = hs_skip_sp(t, le, p);
-  if (p >= le || t[p] != '=') return syntax(P, p, "expected '=' after the instruction name %s", "") , (size_t)-1;
+  if (p >= le || t[p] != '=') return fail_syntax(P, p, "expected '=' after the instruction name");
   p = hs_skip_sp(t, le, p + 1);
   size_t shape_at = p;
   hs_type *ty = hs_parse_hlo_shape(&d->arena, t, le, &p);
-  if (!ty) {
-    return syntax(P, p > shape_at ? p : shape_at, "%s",
-                  "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='"),
-           (size_t)-1;
-  }
+  if (!ty)
+    return fail_syntax(P, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
   p = skip_sp_comments(t, le, p);
   size_t op_s = p;
   while (p < le && ((t[p] >= 'a' && t[p] <= 'z') || (t[p] >= '0' && t[p] <= '9') || t[p] == '-' || t[p] == '_'))
     p++;
-  if (p == op_s) return syntax(P, p, "%s", "expected an opcode (such as add, fusion, custom-call) after the shape"), (size_t)-1;
+  if (p == op_s) return fail_syntax(P, p, "expected an opcode (such as add, fusion, custom-call) after the shape");
   hs_slice opcode = hs_sl((uint32_t)op_s, (uint32_t)(p - op_s));
-  if (p >= le || t[p] != '(') return syntax(P, p, "%s", "expected '(' and the operands after the opcode"), (size_t)-1;
-  p++;
-
-  bool ok;
-  hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
-  if (!ok) return oom(P), (size_t)-1;
-  memset(in, 0, sizeof *in);
-  uint32_t idx = d->n_instrs - 1;
-  in->name = name;
-  in->opcode = opcode;
-  in->line = P->line_no;
-  in->comp = (uint32_t)P->comp;
+  if (p >= le || t[p] != '(') return fail_syntax(P, p, "expected '(' and the operands after the opcode");
+  hs_instr *in = hs_doc_add_instr(d, name, opcode, P->line_no, (uint32_t)P->comp);
+  if (!in) return fail_oom(P);
   in->type = ty;
   in->is_root = root;
-  in->op_first = d->n_operands;
-  in->call_first = d->n_calls;
+  bool ok;
+  hs_hlo_instr *h = HS_VEC_PUSH(d->hlo, d->n_hlo, d->cap_hlo, ok);
+  if (!ok) return fail_oom(P);
+  memset(h, 0, sizeof *h);
+  return p + 1;
+}
 
-  bool literal = hs_slice_is(d, opcode, "constant") || hs_slice_is(d, opcode, "parameter");
-  /* operands */
+/* The operand list of instruction idx from p (after '(') to its ')'. Returns the position
+ * after ')', or where the statement was cut (*partial), or HLO_FAIL. */
+static size_t read_operands(hlo_parser *P, uint32_t idx, size_t p, bool *partial) {
+  hs_doc *d = P->d;
+  const char *t = P->t;
+  size_t len = P->len;
+  bool literal = hs_slice_is(d, d->instrs[idx].opcode, "constant") || hs_slice_is(d, d->instrs[idx].opcode, "parameter");
   for (;;) {
     p = skip_sp_comments(t, len, p);
-    if (p < len && t[p] == ')') {
-      p++;
-      break;
-    }
+    if (p < len && t[p] == ')') return p + 1;
     bool open;
     size_t s = p;
     size_t e = scan_value(t, len, p, &open);
@@ -256,8 +322,9 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
       if (ns < ne) {
         size_t hash = ns;
         while (hash < ne && t[hash] != '#') hash++;
+        bool ok;
         hs_operand *o = HS_VEC_PUSH(d->operands, d->n_operands, d->cap_operands, ok);
-        if (!ok) return oom(P), (size_t)-1;
+        if (!ok) return fail_oom(P);
         d->instrs[idx].op_count++;
         o->name = hs_sl((uint32_t)ns, (uint32_t)(hash - ns));
         o->target = -1;
@@ -275,16 +342,17 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
       p++;
       continue;
     }
-    if (t[p] == ')') {
-      p++;
-      break;
-    }
+    if (t[p] == ')') return p + 1;
     /* '}' or ']' at depth 0 inside an operand list: garbled */
-    return syntax(P, p, "%s", "unbalanced bracket in the operand list"), (size_t)-1;
+    return fail_syntax(P, p, "unbalanced bracket in the operand list");
   }
-  in = &d->instrs[idx];
+}
 
-  /* attributes: , key=value */
+/* ", key=value" attributes of instruction idx from p to the end of the statement. Returns that
+ * end (sets *partial when the text ended inside a value), or HLO_FAIL. */
+static size_t read_attributes(hlo_parser *P, uint32_t idx, size_t p, bool *partial) {
+  const char *t = P->t;
+  size_t len = P->len;
   for (;;) {
     p = skip_sp_comments(t, len, p);
     if (p >= len || t[p] == '\n') break;
@@ -316,39 +384,25 @@ static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, b
     if (open || (ve >= len && vs < len && (t[vs] == '{' || t[vs] == '"') && !(ve > vs && (t[ve - 1] == '}' || t[ve - 1] == '"')))) {
       *partial = true;
     }
-    in = &d->instrs[idx];
-    size_t kl = ke - ks;
-    const char *k = t + ks;
-#define KEY(lit) (kl == sizeof(lit) - 1 && memcmp(k, lit, kl) == 0)
-    if (KEY("calls")) {
-      if (!read_calls(P, in, vs, ve, HS_CALL_CALLS)) return oom(P), (size_t)-1;
-    } else if (KEY("to_apply")) {
-      if (!read_calls(P, in, vs, ve, HS_CALL_TO_APPLY)) return oom(P), (size_t)-1;
-    } else if (KEY("body")) {
-      if (!read_calls(P, in, vs, ve, HS_CALL_BODY)) return oom(P), (size_t)-1;
-    } else if (KEY("condition")) {
-      if (!read_calls(P, in, vs, ve, HS_CALL_CONDITION)) return oom(P), (size_t)-1;
-    } else if (KEY("branch_computations") || KEY("true_computation") || KEY("false_computation")) {
-      if (!read_calls(P, in, vs, ve, HS_CALL_BRANCH)) return oom(P), (size_t)-1;
-    } else if (KEY("called_computations") || KEY("select") || KEY("scatter") || KEY("async_execution_thread_computation")) {
-      if (!read_calls(P, in, vs, ve, HS_CALL_OTHER)) return oom(P), (size_t)-1;
-    } else if (KEY("kind")) {
-      in->kind = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
-    } else if (KEY("custom_call_target")) {
-      size_t a = vs, b = ve;
-      if (b > a && t[a] == '"') a++;
-      if (b > a && t[b - 1] == '"') b--;
-      in->custom_call_target = hs_sl((uint32_t)a, (uint32_t)(b - a));
-    } else if (KEY("metadata")) {
-      read_metadata(P, in, vs, ve);
-    } else if (KEY("backend_config")) {
-      in->backend_config = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
-    }
-#undef KEY
+    int a = attr_index(t + ks, ke - ks);
+    if (a >= 0 && !read_attribute(P, idx, a, vs, ve)) return fail_oom(P);
     p = ve;
     if (p >= len) break;
   }
   return p;
+}
+
+/* Parses the instruction whose name starts at p (after "ROOT " if any). `le` is the end of the
+ * current line. Returns the end of the statement (may be past le for multi-line values), or
+ * HLO_FAIL (err filled). */
+static size_t parse_instruction(hlo_parser *P, size_t p, size_t le, bool root, bool *partial) {
+  *partial = false;
+  p = read_instr_head(P, p, le, root);
+  if (p == HLO_FAIL) return HLO_FAIL;
+  uint32_t idx = P->d->n_instrs - 1;
+  p = read_operands(P, idx, p, partial);
+  if (p == HLO_FAIL || *partial) return p;
+  return read_attributes(P, idx, p, partial);
 }
 
 /* Computation header: [ENTRY] %name (params) -> result {   or   name {  */
@@ -356,7 +410,7 @@ static int parse_header(hlo_parser *P, size_t p, size_t le, bool entry) {
   hs_doc *d = P->d;
   const char *t = P->t;
   hs_slice name = read_name(t, le, &p);
-  if (!name.len) return syntax(P, p, "%s", "expected a computation name after ENTRY");
+  if (!name.len) return syntax(P, p, "expected a computation name after ENTRY");
   p = skip_sp_comments(t, le, p);
   hs_type *result = NULL;
   if (p < le && t[p] == '(') {
@@ -372,20 +426,17 @@ static int parse_header(hlo_parser *P, size_t p, size_t le, bool entry) {
       else if ((c == ')' || c == '}' || c == ']') && --depth == 0) break;
       e++;
     }
-    if (e >= le || t[e] != ')') {
-      if (e >= P->len) P->truncated = true;
-      return syntax(P, e, "%s", "expected ')' closing the computation's parameter list");
-    }
+    if (e >= le || t[e] != ')') return syntax(P, e, "expected ')' closing the computation's parameter list");
     p = skip_sp_comments(t, le, e + 1);
     if (hs_starts(t, le, p, "->")) {
       p = skip_sp_comments(t, le, p + 2);
       size_t rs = p;
       result = hs_parse_hlo_shape(&d->arena, t, le, &p);
-      if (!result) return syntax(P, p > rs ? p : rs, "%s", "expected the computation's result shape after '->'");
+      if (!result) return syntax(P, p > rs ? p : rs, "expected the computation's result shape after '->'");
       p = skip_sp_comments(t, le, p);
     }
   }
-  if (p >= le || t[p] != '{') return syntax(P, p, "%s", "expected '{' opening the computation");
+  if (p >= le || t[p] != '{') return syntax(P, p, "expected '{' opening the computation");
   if (P->comp >= 0) {
     hs_comp *open = &d->comps[P->comp];
     hs_doc_warn(d, HS_W_TRUNCATED, open->line, 1,
@@ -395,40 +446,215 @@ static int parse_header(hlo_parser *P, size_t p, size_t le, bool entry) {
   }
   if (P->module < 0) {
     /* computations without an HloModule line: start an anonymous module */
-    bool ok;
-    hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
-    if (!ok) return oom(P);
-    memset(m, 0, sizeof *m);
-    m->line = P->line_no;
-    m->first_comp = d->n_comps;
-    m->entry = -1;
-    P->module = (int32_t)d->n_modules - 1;
+    P->module = hs_doc_open_module(d, hs_sl(0, 0), P->line_no);
+    if (P->module < 0) return oom(P);
   }
-  bool ok;
-  hs_comp *c = HS_VEC_PUSH(d->comps, d->n_comps, d->cap_comps, ok);
-  if (!ok) return oom(P);
-  memset(c, 0, sizeof *c);
-  c->name = name;
-  c->line = P->line_no;
-  c->module = (uint32_t)P->module;
-  c->first = d->n_instrs;
-  c->result = result;
-  c->root = -1;
-  c->is_entry = entry;
-  c->fused_by = -1;
-  c->role = HS_ROLE_CALLED;
-  P->comp = (int32_t)d->n_comps - 1;
-  d->modules[P->module].comp_count++;
-  if (entry) d->modules[P->module].entry = P->comp;
+  int32_t c = hs_doc_open_comp(d, (uint32_t)P->module, name, P->line_no, HS_ROLE_CALLED);
+  if (c < 0) return oom(P);
+  d->comps[c].result = result;
+  d->comps[c].is_entry = entry;
+  P->comp = c;
+  if (entry) d->modules[P->module].entry = c;
   return 0;
 }
 
-static void close_comp(hlo_parser *P) {
+/* ---- one handler per kind of line ------------------------------------------------------- */
+enum { L_BLANK, L_COMMENT, L_MODULE, L_TABLE_HEAD, L_TABLE_ROW, L_CLOSE, L_STATEMENT };
+
+static int classify_line(const hlo_parser *P) {
+  const char *t = P->t;
+  size_t q = P->q, le = P->le;
+  if (q >= le) return L_BLANK;
+  if (t[q] == '/' && q + 1 < le && t[q + 1] == '/') return L_COMMENT;
+  if (t[q] == 'H' && (hs_starts(t, le, q, "HloModule ") || hs_starts(t, le, q, "HloModule\t"))) return L_MODULE;
+  if (P->comp < 0 && (t[q] == 'F' || t[q] == 'S') &&
+      (line_is(t, q, le, "FileNames") || line_is(t, q, le, "FunctionNames") || line_is(t, q, le, "FileLocations") ||
+       line_is(t, q, le, "StackFrames")))
+    return L_TABLE_HEAD;
+  if (P->comp < 0 && P->table && t[q] >= '0' && t[q] <= '9') return L_TABLE_ROW;
+  if (t[q] == '}') return L_CLOSE;
+  return L_STATEMENT;
+}
+
+/* "HloModule name, ...": a new module; a computation left open is cut there. */
+static int read_module_line(hlo_parser *P) {
   hs_doc *d = P->d;
-  hs_comp *c = &d->comps[P->comp];
-  c->count = d->n_instrs - c->first;
-  c->end_line = P->line_no;
-  P->comp = -1;
+  if (P->comp >= 0) {
+    hs_comp *open = &d->comps[P->comp];
+    hs_doc_warn(d, HS_W_TRUNCATED, open->line, 1,
+                "computation %.*s (line %u) has no closing '}' before the next module at line %u",
+                (int)open->name.len, P->t + open->name.off, open->line, P->line_no);
+    hs_doc_close_comp(d, (uint32_t)P->comp, 0);
+    P->comp = -1;
+  }
+  P->module_frames = 0; /* frame tables belong to one module */
+  size_t r = hs_skip_sp(P->t, P->le, P->q + 9);
+  P->module = hs_doc_open_module(d, read_name(P->t, P->le, &r), P->line_no);
+  if (P->module < 0) return oom(P);
+  P->table = TABLE_NONE;
+  P->kind = HS_LINE_MODULE;
+  P->ref = (uint32_t)P->module;
+  return 0;
+}
+
+static int read_table_head(hlo_parser *P) {
+  P->table = P->t[P->q] == 'S' ? TABLE_STACK_FRAMES : TABLE_OTHER;
+  P->kind = HS_LINE_TABLE;
+  return 0;
+}
+
+static int read_table_row(hlo_parser *P) {
+  if (P->table == TABLE_STACK_FRAMES) {
+    P->d->stack_frames++;
+    P->module_frames++;
+  }
+  P->kind = HS_LINE_TABLE;
+  return 0;
+}
+
+static int read_close_brace(hlo_parser *P) {
+  if (P->comp >= 0) {
+    P->ref = (uint32_t)P->comp;
+    hs_doc_close_comp(P->d, (uint32_t)P->comp, P->line_no);
+    P->comp = -1;
+    P->kind = HS_LINE_CLOSE;
+  } else {
+    hs_doc_warn(P->d, HS_W_SKIPPED_LINE, P->line_no, (uint32_t)(P->q - P->ls) + 1, "a '}' with no open computation was skipped");
+  }
+  return 0;
+}
+
+/* The last line of the text could not be read: a dump cut there. What the reader said about
+ * it is withdrawn in favour of a truncation warning. */
+static void skip_cut_last_line(hlo_parser *P) {
+  if (P->err) P->err->code = 0;
+  hs_warn_truncated_line(P->d, P->line_no);
+}
+
+/* "[ROOT] name = shape opcode(operands), attrs" inside a computation. */
+static int read_instr_line(hlo_parser *P, size_t r, bool root) {
+  hs_doc *d = P->d;
+  if (P->comp < 0) {
+    hs_doc_warn(d, HS_W_SKIPPED_LINE, P->line_no, (uint32_t)(P->q - P->ls) + 1,
+                "an instruction outside any computation was skipped");
+    return 0;
+  }
+  bool partial;
+  uint32_t before = d->n_instrs;
+  size_t e = parse_instruction(P, r, P->le, root, &partial);
+  if (e == HLO_FAIL) {
+    if (!P->last || P->err->code != HS_E_SYNTAX) return P->err->code;
+    /* the last line, cut mid-instruction: a truncated dump */
+    d->n_instrs = before;
+    if (d->n_hlo > before) d->n_hlo = before;
+    skip_cut_last_line(P);
+    return 0;
+  }
+  P->ref = d->n_instrs - 1;
+  P->kind = HS_LINE_INSTR;
+  hs_instr *in = &d->instrs[P->ref];
+  if (root) d->comps[P->comp].root = (int32_t)P->ref;
+  if (partial)
+    hs_doc_warn(d, HS_W_TRUNCATED, P->line_no, 1, "instruction %.*s at line %u is cut short (truncated dump?): read what was there",
+                (int)in->name.len, P->t + in->name.off, P->line_no);
+  if (e > P->le) P->stmt_end = e;
+  return 0;
+}
+
+/* "[ENTRY] name (params) -> shape {": a computation header. */
+static int read_header_line(hlo_parser *P, size_t r, bool entry) {
+  int rc = parse_header(P, r, P->le, entry);
+  if (rc) {
+    if (!P->last || rc != HS_E_SYNTAX) return rc;
+    skip_cut_last_line(P);
+    return 0;
+  }
+  P->kind = HS_LINE_COMP;
+  P->ref = (uint32_t)P->comp;
+  return 0;
+}
+
+/* Any other line: an instruction, a computation header, or something to skip or refuse. */
+static int read_statement(hlo_parser *P) {
+  const char *t = P->t;
+  size_t q = P->q, le = P->le;
+  P->table = TABLE_NONE;
+  bool entry = false, root = false;
+  size_t r = q;
+  if (t[r] == 'E' && hs_starts(t, le, r, "ENTRY ")) {
+    entry = true;
+    r = hs_skip_sp(t, le, r + 6);
+  } else if (t[r] == 'R' && hs_starts(t, le, r, "ROOT ")) {
+    root = true;
+    r = hs_skip_sp(t, le, r + 5);
+  }
+  /* name, then '=' (instruction) or '(' / '{' (computation header) */
+  size_t s = r;
+  read_name(t, le, &s);
+  size_t after = hs_skip_sp(t, le, s);
+  if (!entry && after < le && t[after] == '=') return read_instr_line(P, r, root);
+  if (after < le && (t[after] == '(' || t[after] == '{')) return read_header_line(P, r, entry);
+  if (P->last) {
+    hs_warn_truncated_line(P->d, P->line_no);
+    return 0;
+  }
+  if (P->comp >= 0)
+    return syntax(P, after < le ? after : q, "expected an instruction 'name = shape opcode(operands)' or '}' closing the computation");
+  hs_doc_warn(P->d, HS_W_SKIPPED_LINE, P->line_no, (uint32_t)(q - P->ls) + 1,
+              "a line that is neither a module, a computation nor a frame table was skipped");
+  return 0;
+}
+
+/* Records the line, and the continuation lines of a statement printed across lines; sets
+ * *next to the start of the next line to read (P->len at the end). */
+static int add_lines(hlo_parser *P, size_t *next) {
+  hs_doc *d = P->d;
+  const char *t = P->t;
+  size_t len = P->len;
+  if (!hs_doc_add_line(d, (uint32_t)P->ls, P->kind, P->ref)) return oom(P);
+  if (P->stmt_end <= P->le) {
+    *next = P->last ? len : P->le + 1;
+    return 0;
+  }
+  size_t r = P->le + 1;
+  while (r < P->stmt_end && r < len) {
+    if (!hs_doc_add_line(d, (uint32_t)r, HS_LINE_CONT, P->ref)) return oom(P);
+    const char *n2 = memchr(t + r, '\n', len - r);
+    if (!n2) break;
+    r = (size_t)(n2 - t) + 1;
+  }
+  const char *n3 = P->stmt_end < len ? memchr(t + P->stmt_end, '\n', len - P->stmt_end) : NULL;
+  *next = n3 ? (size_t)(n3 - t) + 1 : len;
+  return 0;
+}
+
+/* The warnings that need the whole text: a computation left open, frame references. */
+static int finish(hlo_parser *P) {
+  hs_doc *d = P->d;
+  if (P->comp >= 0) {
+    hs_comp *c = &d->comps[P->comp];
+    hs_doc_close_comp(d, (uint32_t)P->comp, 0);
+    hs_doc_warn(d, HS_W_TRUNCATED, d->n_lines, 1,
+                "the dump ends inside computation %.*s (opened at line %u): it looks truncated; the results cover what was read",
+                (int)c->name.len, P->t + c->name.off, c->line);
+  }
+  if (d->frame_refs && !d->stack_frames) {
+    hs_doc_warn(d, HS_W_FRAME_TABLES_MISSING, P->first_ref_line, 0,
+                "%u instructions refer to stack frames (stack_frame_id=) but the dump has no StackFrames "
+                "table (frame tables trimmed?): their source lines are unknown",
+                d->frame_refs);
+  } else if (d->frame_refs_dangling) {
+    hs_doc_warn(d, HS_W_FRAME_REF_DANGLING, d->first_dangling_line, 0,
+                "%u stack_frame_id references point past the StackFrames table: their source lines are unknown",
+                d->frame_refs_dangling);
+  }
+  if (!d->n_comps) {
+    hs_set_error(P->err, HS_E_FORMAT, d, 0,
+                 "no HLO computation found: expected 'HloModule <name>' followed by computations such as "
+                 "'ENTRY %%main (p: f32[4]) -> f32[4] {'");
+    return HS_E_FORMAT;
+  }
+  return 0;
 }
 
 /* "HloModule", "ENTRY " or a frame table at the start: certain. A bare computation header
@@ -447,200 +673,42 @@ int hs_detect_hlo(const char *text, size_t len, size_t p) {
   return 0;
 }
 
+/* The driver: one line at a time, classified, then handed to its handler. */
 int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
-  hlo_parser P = {d, err, d->text, d->len, -1, -1, 0, 0, 0, false};
+  hs_error local;
+  if (!err) err = &local;
+  hlo_parser P = {.d = d, .err = err, .t = d->text, .len = d->len, .module = -1, .comp = -1};
   /* reserve for typical dumps (a line per ~80 bytes, an instruction per ~160) so the arrays
      are rarely copied while they grow */
   if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, (uint32_t)(d->len / 80) + 64, sizeof *d->lines) ||
       !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, (uint32_t)(d->len / 160) + 64, sizeof *d->instrs) ||
+      !hs_vec_grow((void **)&d->hlo, &d->cap_hlo, (uint32_t)(d->len / 160) + 64, sizeof *d->hlo) ||
       !hs_vec_grow((void **)&d->operands, &d->cap_operands, (uint32_t)(d->len / 100) + 64, sizeof *d->operands))
     return oom(&P);
   const char *t = d->text;
-  size_t len = d->len;
   size_t p = 0;
-  uint32_t first_ref_line = 0;
-  while (p < len) {
+  while (p < P.len) {
     P.line_no = d->n_lines + 1;
-    const char *nlp = memchr(t + p, '\n', len - p);
-    size_t le = nlp ? (size_t)(nlp - t) : len;
-    size_t q = hs_skip_sp(t, le, p);
-    uint8_t kind = HS_LINE_OTHER;
-    uint32_t ref = 0;
-    size_t stmt_end = le;
-    if (q >= le) {
-      kind = HS_LINE_BLANK;
-    } else if (t[q] == '/' && q + 1 < le && t[q + 1] == '/') {
-      kind = HS_LINE_COMMENT;
-    } else if (t[q] == 'H' && (hs_starts(t, le, q, "HloModule ") || hs_starts(t, le, q, "HloModule\t"))) {
-      if (P.comp >= 0) {
-        hs_comp *open = &d->comps[P.comp];
-        hs_doc_warn(d, HS_W_TRUNCATED, open->line, 1,
-                    "computation %.*s (line %u) has no closing '}' before the next module at line %u",
-                    (int)open->name.len, t + open->name.off, open->line, P.line_no);
-        open->count = d->n_instrs - open->first;
-        P.comp = -1;
-      }
-      P.module_frames = 0; /* frame tables belong to one module */
-      bool ok;
-      hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
-      if (!ok) return oom(&P);
-      memset(m, 0, sizeof *m);
-      size_t r = hs_skip_sp(t, le, q + 9);
-      m->name = read_name(t, le, &r);
-      m->line = P.line_no;
-      m->first_comp = d->n_comps;
-      m->entry = -1;
-      P.module = (int32_t)d->n_modules - 1;
-      P.table = 0;
-      kind = HS_LINE_MODULE;
-      ref = (uint32_t)P.module;
-    } else if (P.comp < 0 && (t[q] == 'F' || t[q] == 'S') && (line_is(t, q, le, "FileNames") || line_is(t, q, le, "FunctionNames") ||
-                              line_is(t, q, le, "FileLocations") || line_is(t, q, le, "StackFrames"))) {
-      P.table = t[q] == 'S' ? 4 : 1;
-      kind = HS_LINE_TABLE;
-    } else if (P.comp < 0 && P.table && t[q] >= '0' && t[q] <= '9') {
-      if (P.table == 4) {
-        d->stack_frames++;
-        P.module_frames++;
-      }
-      kind = HS_LINE_TABLE;
-    } else if (t[q] == '}') {
-      if (P.comp >= 0) {
-        ref = (uint32_t)P.comp;
-        close_comp(&P);
-        kind = HS_LINE_CLOSE;
-      } else {
-        hs_doc_warn(d, HS_W_SKIPPED_LINE, P.line_no, (uint32_t)(q - p) + 1,
-                    "a '}' with no open computation was skipped");
-        kind = HS_LINE_OTHER;
-      }
-    } else {
-      P.table = 0;
-      bool entry = false, root = false;
-      size_t r = q;
-      if (t[r] == 'E' && hs_starts(t, le, r, "ENTRY ")) {
-        entry = true;
-        r = hs_skip_sp(t, le, r + 6);
-      } else if (t[r] == 'R' && hs_starts(t, le, r, "ROOT ")) {
-        root = true;
-        r = hs_skip_sp(t, le, r + 5);
-      }
-      /* name, then '=' (instruction) or '(' / '{' (computation header) */
-      size_t s = r;
-      read_name(t, le, &s);
-      size_t after = hs_skip_sp(t, le, s);
-      bool is_instr = !entry && after < le && t[after] == '=';
-      if (is_instr) {
-        if (P.comp < 0) {
-          hs_doc_warn(d, HS_W_SKIPPED_LINE, P.line_no, (uint32_t)(q - p) + 1,
-                      "an instruction outside any computation was skipped");
-          kind = HS_LINE_OTHER;
-        } else {
-          bool partial;
-          size_t before_err = d->n_instrs;
-          size_t e = parse_instruction(&P, r, le, root, &partial);
-          if (e == (size_t)-1) {
-            if (!nlp) {
-              /* the last line, cut mid-instruction: a truncated dump */
-              if (err) err->code = 0;
-              d->n_instrs = (uint32_t)before_err;
-              hs_doc_warn(d, HS_W_TRUNCATED, P.line_no, 1,
-                          "the dump ends in the middle of line %u (truncated?): that line was skipped",
-                          P.line_no);
-              P.truncated = true;
-              kind = HS_LINE_OTHER;
-            } else {
-              return HS_E_SYNTAX;
-            }
-          } else {
-            ref = d->n_instrs - 1;
-            kind = HS_LINE_INSTR;
-            hs_instr *in = &d->instrs[ref];
-            if (root) d->comps[P.comp].root = (int32_t)ref;
-            if (in->has_frame_ref && !first_ref_line) first_ref_line = P.line_no;
-            if (partial) {
-              hs_doc_warn(d, HS_W_TRUNCATED, P.line_no, 1,
-                          "instruction %.*s at line %u is cut short (truncated dump?): read what was there",
-                          (int)in->name.len, t + in->name.off, P.line_no);
-              P.truncated = true;
-            }
-            if (e > le) stmt_end = e;
-          }
-        }
-      } else if (after < le && (t[after] == '(' || t[after] == '{')) {
-        int rc = parse_header(&P, r, le, entry);
-        if (rc) {
-          if (!nlp && rc == HS_E_SYNTAX) {
-            if (err) err->code = 0;
-            hs_doc_warn(d, HS_W_TRUNCATED, P.line_no, 1,
-                        "the dump ends in the middle of line %u (truncated?): that line was skipped",
-                        P.line_no);
-            kind = HS_LINE_OTHER;
-          } else {
-            return rc;
-          }
-        } else {
-          kind = HS_LINE_COMP;
-          ref = (uint32_t)P.comp;
-        }
-      } else if (!nlp) {
-        hs_doc_warn(d, HS_W_TRUNCATED, P.line_no, 1,
-                    "the dump ends in the middle of line %u (truncated?): that line was skipped",
-                    P.line_no);
-        kind = HS_LINE_OTHER;
-      } else if (P.comp >= 0) {
-        return syntax(&P, after < le ? after : q,
-                      "%s", "expected an instruction 'name = shape opcode(operands)' or '}' closing the computation");
-      } else {
-        hs_doc_warn(d, HS_W_SKIPPED_LINE, P.line_no, (uint32_t)(q - p) + 1,
-                    "a line that is neither a module, a computation nor a frame table was skipped");
-        kind = HS_LINE_OTHER;
-      }
+    const char *nlp = memchr(t + p, '\n', P.len - p);
+    P.ls = p;
+    P.le = nlp ? (size_t)(nlp - t) : P.len;
+    P.last = !nlp;
+    P.q = hs_skip_sp(t, P.le, p);
+    P.kind = HS_LINE_OTHER;
+    P.ref = 0;
+    P.stmt_end = P.le;
+    int rc = 0;
+    switch (classify_line(&P)) {
+      case L_BLANK: P.kind = HS_LINE_BLANK; break;
+      case L_COMMENT: P.kind = HS_LINE_COMMENT; break;
+      case L_MODULE: rc = read_module_line(&P); break;
+      case L_TABLE_HEAD: rc = read_table_head(&P); break;
+      case L_TABLE_ROW: rc = read_table_row(&P); break;
+      case L_CLOSE: rc = read_close_brace(&P); break;
+      default: rc = read_statement(&P); break;
     }
-    if (!hs_doc_add_line(d, (uint32_t)p, kind, ref)) return oom(&P);
-    if (stmt_end > le) {
-      /* continuation lines of a statement printed across lines */
-      size_t r = le + 1;
-      while (r < stmt_end && r < len) {
-        if (!hs_doc_add_line(d, (uint32_t)r, HS_LINE_CONT, ref)) return oom(&P);
-        const char *n2 = memchr(t + r, '\n', len - r);
-        if (!n2) {
-          r = len;
-          break;
-        }
-        r = (size_t)(n2 - t) + 1;
-      }
-      if (stmt_end >= len) break;
-      const char *n3 = memchr(t + stmt_end, '\n', len - stmt_end);
-      if (!n3) break;
-      p = (size_t)(n3 - t) + 1;
-      continue;
-    }
-    if (!nlp) break;
-    p = le + 1;
+    if (!rc) rc = add_lines(&P, &p);
+    if (rc) return rc;
   }
-  if (P.comp >= 0) {
-    hs_comp *c = &d->comps[P.comp];
-    c->count = d->n_instrs - c->first;
-    hs_doc_warn(d, HS_W_TRUNCATED, d->n_lines, 1,
-                "the dump ends inside computation %.*s (opened at line %u): it looks truncated; the results cover what was read",
-                (int)c->name.len, t + c->name.off, c->line);
-  }
-  if (d->frame_refs && !d->stack_frames) {
-    hs_doc_warn(d, HS_W_FRAME_TABLES_MISSING, first_ref_line, 0,
-                "%u instructions refer to stack frames (stack_frame_id=) but the dump has no StackFrames "
-                "table (frame tables trimmed?): their source lines are unknown",
-                d->frame_refs);
-  } else if (d->frame_refs_dangling) {
-    hs_doc_warn(d, HS_W_FRAME_REF_DANGLING, d->first_dangling_line, 0,
-                "%u stack_frame_id references point past the StackFrames table: their source lines are unknown",
-                d->frame_refs_dangling);
-  }
-  if (!d->n_comps) {
-    hs_set_error(err, HS_E_FORMAT, d, 0,
-                 "no HLO computation found: expected 'HloModule <name>' followed by computations such as "
-                 "'ENTRY %%main (p: f32[4]) -> f32[4] {'");
-    return HS_E_FORMAT;
-  }
-  return 0;
+  return finish(&P);
 }

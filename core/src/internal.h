@@ -116,6 +116,7 @@ typedef struct {
   int32_t root;          /* instruction index of ROOT, -1 if none */
   uint8_t is_entry;
   uint8_t role;       /* HS_ROLE_*, decided after parsing */
+  /* HLO only (hs_resolve fills them; other formats keep -1 / 0): */
   int32_t fused_by;   /* a fusion instruction calling this body, -1 if none */
   uint8_t inner;      /* runs inside a kernel: a fused body, or a combiner (to_apply) */
 } hs_comp;
@@ -128,13 +129,17 @@ typedef struct {
   hs_type *type;   /* result type; may be NULL when unknown (StableHLO region ops) */
   uint32_t op_first, op_count; /* operands in doc->operands */
   uint32_t call_first, call_count; /* called computation names in doc->calls */
+  uint8_t is_root;
+} hs_instr;
+
+/* What only HLO instructions carry: doc->hlo, indexed like doc->instrs (HLO documents only;
+ * read it through hs_hlo_of). */
+typedef struct {
   hs_slice kind;             /* kind=kLoop (fusion) */
   hs_slice custom_call_target;
   hs_slice op_name;          /* metadata op_name (without quotes) */
   hs_slice backend_config;   /* raw value (JSON object or quoted string) */
-  uint8_t is_root;
-  uint8_t has_frame_ref;
-} hs_instr;
+} hs_hlo_instr;
 
 typedef struct {
   hs_slice name;    /* operand name without '%' and without "#i" suffixes */
@@ -204,24 +209,29 @@ bool hs_diag_vwarn(hs_diag *g, hs_arena *a, int code, uint32_t line, uint32_t co
 void hs_diag_finish(hs_diag *g, hs_arena *a, int code);
 void hs_diag_free(hs_diag *g);
 
+/* The growable arrays of a document, one line each: X(element type, field). Gives the fields
+ * `type *field; uint32_t n_field, cap_field;` of struct hs_doc, and hs_doc_free frees them all.
+ * The warnings are in the document's hs_diag (below). */
+#define HS_DOC_ARRAYS(X)      \
+  X(hs_line, lines)           \
+  X(hs_comp, comps)           \
+  X(hs_instr, instrs)         \
+  X(hs_hlo_instr, hlo)        \
+  X(hs_operand, operands)     \
+  X(hs_call, calls)           \
+  X(hs_module, modules)
+
 struct hs_doc {
   const char *text;
   size_t len;
   hs_format format;
   hs_arena arena;
 
-  hs_line *lines;
-  uint32_t n_lines, cap_lines;
-  hs_comp *comps;
-  uint32_t n_comps, cap_comps;
-  hs_instr *instrs;
-  uint32_t n_instrs, cap_instrs;
-  hs_operand *operands;
-  uint32_t n_operands, cap_operands;
-  hs_call *calls;
-  uint32_t n_calls, cap_calls;
-  hs_module *modules;
-  uint32_t n_modules, cap_modules;
+#define HS_DA_(type, field) \
+  type *field;              \
+  uint32_t n_##field, cap_##field;
+  HS_DOC_ARRAYS(HS_DA_)
+#undef HS_DA_
   /* diagnostics: one hs_diag, also reachable by its field names (d->warnings, ...) */
   union {
     hs_diag diag;
@@ -230,12 +240,19 @@ struct hs_doc {
     };
   };
 
-  /* frame tables */
+  /* HLO only: frame tables */
   uint32_t stack_frames;    /* entries in StackFrames tables */
   uint32_t frame_refs;      /* instructions with stack_frame_id= */
   uint32_t frame_refs_dangling;
   uint32_t first_dangling_line;
 };
+
+/* The HLO-only part of an instruction (all empty for other formats). */
+extern const hs_hlo_instr hs_hlo_none;
+static inline const hs_hlo_instr *hs_hlo_of(const hs_doc *d, const hs_instr *in) {
+  size_t i = (size_t)(in - d->instrs);
+  return i < d->n_hlo ? &d->hlo[i] : &hs_hlo_none;
+}
 
 /* Each format's detect and parse functions, declared from HS_FORMAT_MAP (hloscope.h says what
  * they return). A parser fills a fresh document: d->text, d->len and d->format are set. */
@@ -245,9 +262,37 @@ struct hs_doc {
 HS_FORMAT_MAP(HS_FX_)
 #undef HS_FX_
 
-/* Helpers shared by parsers and analyses. */
+/* ---- document builders, shared by every text reader (doc.c) -------------------------------
+ * Each returns the new index (or the new element), or -1 / NULL when memory runs out. */
+/* A module starting at `line` (1-based); name may be empty (an anonymous module). */
+int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line);
+/* A computation of `module` whose header is at `line`: no instructions yet, no root, the
+ * module's comp_count grows by one. */
+int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t line, uint8_t role);
+/* Ends computation `comp`: it holds the instructions added since it was opened. end_line 0
+ * leaves it open-ended (a dump cut inside it). */
+void hs_doc_close_comp(hs_doc *d, uint32_t comp, uint32_t end_line);
+/* An instruction of computation `comp` (zeroed; operands and calls start at the ends of those
+ * arrays). The pointer is valid until the next push. Inline: the readers' hottest builder. */
+static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opcode, uint32_t line, uint32_t comp) {
+  bool ok;
+  hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
+  if (!ok) return NULL;
+  memset(in, 0, sizeof *in);
+  in->name = name;
+  in->opcode = opcode;
+  in->line = line;
+  in->comp = comp;
+  in->op_first = d->n_operands;
+  in->call_first = d->n_calls;
+  return in;
+}
 bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);
-bool hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...);
+/* Records a warning (past HS_MAX_WARNINGS_PER_CODE per code, only counts it); out of memory
+ * sets d->nomem. */
+void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...);
+/* The one wording for "the text ends inside this line, which was skipped". */
+void hs_warn_truncated_line(hs_doc *d, uint32_t line);
 void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const char *fmt, ...);
 void hs_line_col(const char *t, size_t len, size_t offset, uint32_t *line, uint32_t *col);
 static inline bool hs_slice_eq(const hs_doc *d, hs_slice a, hs_slice b) {

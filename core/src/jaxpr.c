@@ -14,21 +14,12 @@ int hs_parse_jaxpr_text(hs_doc *d, hs_error *err) {
   (void)err;
   const char *t = d->text;
   size_t len = d->len, p = 0;
-  bool ok;
-  hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
-  if (!ok) return HS_E_NOMEM;
-  memset(m, 0, sizeof *m);
-  m->line = 1;
-  m->entry = 0;
-  hs_comp *c = HS_VEC_PUSH(d->comps, d->n_comps, d->cap_comps, ok);
-  if (!ok) return HS_E_NOMEM;
-  memset(c, 0, sizeof *c);
-  c->line = 1;
-  c->root = -1;
-  c->fused_by = -1;
-  c->role = HS_ROLE_FUNCTION;
-  c->is_entry = 1;
-  m->comp_count = 1;
+  int32_t m = hs_doc_open_module(d, hs_sl(0, 0), 1);
+  if (m < 0) return HS_E_NOMEM;
+  int32_t c = hs_doc_open_comp(d, (uint32_t)m, hs_sl(0, 0), 1, HS_ROLE_FUNCTION);
+  if (c < 0) return HS_E_NOMEM;
+  d->comps[c].is_entry = 1;
+  d->modules[m].entry = c;
   while (p < len) {
     const char *nl = memchr(t + p, '\n', len - p);
     size_t le = nl ? (size_t)(nl - t) : len;
@@ -40,14 +31,11 @@ int hs_parse_jaxpr_text(hs_doc *d, hs_error *err) {
     if (eq && eq > t + q + 1 && eq[-1] == ' ' && (size_t)(eq - t) + 1 < le && eq[1] == ' ') {
       size_t r = hs_skip_sp(t, le, (size_t)(eq - t) + 1), s = r;
       while (r < le && t[r] != '[' && t[r] != ' ') r++;
-      hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
-      if (!ok) return HS_E_NOMEM;
-      memset(in, 0, sizeof *in);
-      in->opcode = hs_sl((uint32_t)s, (uint32_t)(r - s));
-      in->line = d->n_lines + 1;
       size_t ns = q;
       while (ns < le && t[ns] != ':' && t[ns] != ' ') ns++;
-      in->name = hs_sl((uint32_t)q, (uint32_t)(ns - q));
+      hs_instr *in = hs_doc_add_instr(d, hs_sl((uint32_t)q, (uint32_t)(ns - q)), hs_sl((uint32_t)s, (uint32_t)(r - s)),
+                                      d->n_lines + 1, (uint32_t)c);
+      if (!in) return HS_E_NOMEM;
       if (ns < le && t[ns] == ':') {
         size_t tp = ns + 1;
         in->type = hs_parse_hlo_shape(&d->arena, t, le, &tp);
@@ -59,6 +47,6 @@ int hs_parse_jaxpr_text(hs_doc *d, hs_error *err) {
     if (!nl) break;
     p = le + 1;
   }
-  c->count = d->n_instrs;
+  hs_doc_close_comp(d, (uint32_t)c, 0);
   return 0;
 }

@@ -117,9 +117,10 @@ char *hs_summary_json(const hs_doc *d, size_t *len) {
 
 /* GPU/CPU custom fusions name their backend in backend_config.fusion_backend_config.kind. */
 static json_t *backend_kind(const hs_doc *d, const hs_instr *in) {
-  if (!in->backend_config.len || d->text[in->backend_config.off] != '{') return json_null();
+  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  if (!h->backend_config.len || d->text[h->backend_config.off] != '{') return json_null();
   json_error_t e;
-  json_t *cfg = json_loadb(d->text + in->backend_config.off, in->backend_config.len, 0, &e);
+  json_t *cfg = json_loadb(d->text + h->backend_config.off, h->backend_config.len, 0, &e);
   json_t *out = NULL;
   if (cfg) {
     json_t *k = json_object_get(json_object_get(cfg, "fusion_backend_config"), "kind");
@@ -145,7 +146,8 @@ char *hs_fusions_json(const hs_doc *d, size_t *len) {
       if (!hs_slice_is(d, in->opcode, "fusion")) continue;
       json_t *f = json_object();
       json_object_set_new(f, "name", hs_json_slice(d, in->name));
-      json_object_set_new(f, "kind", in->kind.len ? hs_json_slice(d, in->kind) : json_null());
+      const hs_slice kind = hs_hlo_of(d, in)->kind;
+      json_object_set_new(f, "kind", kind.len ? hs_json_slice(d, kind) : json_null());
       int32_t body = -1;
       hs_slice calls = {0, 0};
       for (uint32_t k = 0; k < in->call_count; k++) {

@@ -46,7 +46,7 @@ uint32_t hs_prof_intern(hs_profile *p, const void *s, size_t n) {
   uint32_t i = h & (p->slot_cap - 1);
   while (p->slots[i]) {
     const hs_prof_str *o = &p->strs[p->slots[i] - 1];
-    if (o->hash == h && o->len == n && memcmp(o->s, s, n) == 0) return p->slots[i] - 1;
+    if (o->hash == h && o->len == n && (n == 0 || memcmp(o->s, s, n) == 0)) return p->slots[i] - 1;
     i = (i + 1) & (p->slot_cap - 1);
   }
   char *c = hs_arena_alloc_raw(&p->arena, n + 1);
@@ -54,7 +54,7 @@ uint32_t hs_prof_intern(hs_profile *p, const void *s, size_t n) {
   hs_prof_str *e = c ? HS_VEC_PUSH(p->strs, p->n_strs, p->cap_strs, ok) : NULL;
   (void)ok;
   if (!e) goto oom;
-  memcpy(c, s, n);
+  if (n) memcpy(c, s, n); /* an empty string may come with s NULL: memcpy's arguments must not be */
   c[n] = 0;
   e->s = c;
   e->len = (uint32_t)n;

@@ -240,14 +240,15 @@ static void facts_from_dump(const hs_doc *d, int32_t m, const char *name, op_fac
       if (!f->known) {
         f->known = true;
         copy_slice(f->opcode, sizeof f->opcode, d->text + in->opcode.off, in->opcode.len);
-        if (in->custom_call_target.len) {
-          hs_slice t = in->custom_call_target;
+        const hs_hlo_instr *h = hs_hlo_of(d, in);
+        if (h->custom_call_target.len) {
+          hs_slice t = h->custom_call_target;
           const char *ts = d->text + t.off;
           size_t tl = t.len;
           if (tl >= 2 && ts[0] == '"') ts++, tl -= 2;
           copy_slice(f->target, sizeof f->target, ts, tl);
         }
-        if (in->op_name.len) copy_slice(f->op_name, sizeof f->op_name, d->text + in->op_name.off, in->op_name.len);
+        if (h->op_name.len) copy_slice(f->op_name, sizeof f->op_name, d->text + h->op_name.off, h->op_name.len);
       }
       return;
     }

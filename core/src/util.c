@@ -132,12 +132,15 @@ void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const
   va_end(ap);
 }
 
-bool hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...) {
+void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  bool ok = hs_diag_vwarn(&d->diag, &d->arena, code, line, col, fmt, ap);
+  hs_diag_vwarn(&d->diag, &d->arena, code, line, col, fmt, ap); /* OOM: d->nomem */
   va_end(ap);
-  return ok;
+}
+
+void hs_warn_truncated_line(hs_doc *d, uint32_t line) {
+  hs_doc_warn(d, HS_W_TRUNCATED, line, 1, "the dump ends in the middle of line %u (truncated?): that line was skipped", line);
 }
 
 bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {

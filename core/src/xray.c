@@ -151,11 +151,12 @@ static void remat_close(remat_matcher *m) {
 
 /* The mark's text, or NULL. */
 static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs_slice *mark) {
-  if (!m->md || !in->op_name.len) return false;
-  int rc = pcre2_match(m->re, (PCRE2_SPTR)(d->text + in->op_name.off), in->op_name.len, 0, 0, m->md, NULL);
+  hs_slice op_name = hs_hlo_of(d, in)->op_name;
+  if (!m->md || !op_name.len) return false;
+  int rc = pcre2_match(m->re, (PCRE2_SPTR)(d->text + op_name.off), op_name.len, 0, 0, m->md, NULL);
   if (rc < 2) return false;
   PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
-  *mark = hs_sl(in->op_name.off + (uint32_t)ov[2], (uint32_t)(ov[3] - ov[2]));
+  *mark = hs_sl(op_name.off + (uint32_t)ov[2], (uint32_t)(ov[3] - ov[2]));
   return true;
 }
 
@@ -164,6 +165,7 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
   hs_type_format(in->type, ty, sizeof ty);
   int ms = hs_type_mem_space(in->type);
   const hs_comp *c = in->comp < d->n_comps ? &d->comps[in->comp] : NULL;
+  const hs_hlo_instr *h = hs_hlo_of(d, in);
   bool inner = c && c->inner;
   if (hs_slice_is(d, in->opcode, "fusion")) {
     int32_t body = -1;
@@ -175,8 +177,8 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
       for (uint32_t k = b->first; k < b->first + b->count; k++)
         if (!hs_slice_is(d, d->instrs[k].opcode, "parameter") && !hs_slice_is(d, d->instrs[k].opcode, "constant")) nops++;
     }
-    say(s, "Fusion %.*s (%.*s) runs %u op%s", SL(d, in->name), in->kind.len ? (int)in->kind.len : 7,
-        in->kind.len ? d->text + in->kind.off : "no kind", nops, nops == 1 ? "" : "s");
+    say(s, "Fusion %.*s (%.*s) runs %u op%s", SL(d, in->name), h->kind.len ? (int)h->kind.len : 7,
+        h->kind.len ? d->text + h->kind.off : "no kind", nops, nops == 1 ? "" : "s");
     if (body >= 0) say(s, " of %.*s", SL(d, d->comps[body].name));
     say(s, " as one kernel");
     if (inner) say(s, " nested inside another fusion's body, so its result %s never leaves that kernel", ty);
@@ -185,9 +187,9 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
     say(s, "Parameter %.*s of %.*s: %s", SL(d, in->name), c ? (int)c->name.len : 0, c ? d->text + c->name.off : "", ty);
     if (in->type && in->type->mem_space > 0) say(s, ", in %s", hs_mem_space_words(ms));
   } else if (hs_slice_is(d, in->opcode, "custom-call")) {
-    if (in->custom_call_target.len)
+    if (h->custom_call_target.len)
       say(s, "Custom call to %.*s: a kernel XLA dispatched itself (no line of the program names it); it returns %s",
-          SL(d, in->custom_call_target), ty);
+          SL(d, h->custom_call_target), ty);
     else
       say(s, "Custom call: a kernel XLA dispatched itself; it returns %s", ty);
   } else if (hs_slice_is(d, in->opcode, "copy-start")) {

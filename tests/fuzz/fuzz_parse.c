@@ -35,6 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hs_free(hs_memory_json(text, len, NULL, NULL));
   if (a) hs_free(hs_memory_join_json(text + split, len - split, a, NULL, NULL));
   hs_free(hs_layout_json(text, split, NULL, NULL));
+  /* the same bytes as LLVM IR (whole, and the first part with the second as its HLO) */
+  hs_llvm *ll = hs_llvm_parse(text, len, NULL);
+  if (ll) hs_free(hs_llvm_json(ll, NULL, NULL));
+  hs_llvm_free(ll);
+  ll = hs_llvm_parse(text, split, NULL);
+  if (ll) hs_free(hs_llvm_json(ll, b, NULL));
+  hs_llvm_free(ll);
   hs_doc_free(a);
   hs_doc_free(b);
   /* the same bytes as a profile (xplane protobuf or trace JSON) */

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#define TU_WITH_DIRENT
 #include "testutil.h"
 
 static size_t n_inputs, n_docs, n_errors;
@@ -106,41 +107,26 @@ static void test_captures(void **state) {
   closedir(dd);
 }
 
+/* our own captures: fixtures/cpu-jax-<version>/<id>/{after_optimizations.txt,stablehlo.mlir},
+ * the first 12 ids of each version */
+static void torture_fixture(const char *dir, void *ctx) {
+  size_t *files = ctx;
+  const char *names[] = {"after_optimizations.txt", "stablehlo.mlir"};
+  for (int k = 0; k < 2; k++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_size < 300000) {
+      torture_file(path);
+      (*files)++;
+    }
+  }
+}
+
 static void test_fixtures(void **state) {
   (void)state;
-  /* our own captures: fixtures/cpu-jax-<version>/<id>/{after_optimizations.txt,stablehlo.mlir} */
-  char root[1024];
-  snprintf(root, sizeof root, "%s/fixtures", HS_SOURCE_DIR);
-  DIR *fd = opendir(root);
   size_t files = 0;
-  if (fd) {
-    struct dirent *v;
-    while ((v = readdir(fd))) {
-      if (strncmp(v->d_name, "cpu-jax-", 8) != 0) continue;
-      char vdir[2048];
-      snprintf(vdir, sizeof vdir, "%s/%s", root, v->d_name);
-      DIR *pd = opendir(vdir);
-      if (!pd) continue;
-      struct dirent *p;
-      int taken = 0;
-      while ((p = readdir(pd)) && taken < 12) {
-        if (p->d_name[0] == '.') continue;
-        const char *names[] = {"after_optimizations.txt", "stablehlo.mlir"};
-        for (int k = 0; k < 2; k++) {
-          char path[4096];
-          snprintf(path, sizeof path, "%s/%s/%s", vdir, p->d_name, names[k]);
-          struct stat st;
-          if (stat(path, &st) == 0 && st.st_size < 300000) {
-            torture_file(path);
-            files++;
-          }
-        }
-        taken++;
-      }
-      closedir(pd);
-    }
-    closedir(fd);
-  }
+  tu_each_fixture(12, torture_fixture, &files);
   print_message("fixture files tortured: %zu\n", files);
 }
 

@@ -23,3 +23,12 @@ export function parse() { throw new HloscopeError(MESSAGE); }
 export function xray() { throw new HloscopeError(MESSAGE); }
 export const wasmBinary = null;
 export function setWasmBinary() {}
+// Every other export of wasm/hloscope.mjs, so that a page built without the wasm still bundles
+// and says the one clear message when any of them is called.
+const fail = () => { throw new HloscopeError(MESSAGE); };
+export const registry = fail, detectFormat = fail, xrayJSON = fail, parseProfile = fail, layout = fail,
+  layouts = fail, readMemory = fail, readMemoryJSON = fail, readLlvm = fail, llvmJSON = fail,
+  readPasses = fail, passesJSON = fail, comparePasses = fail, comparePassesJSON = fail,
+  passesWantsBytes = fail, parseBytes = fail;
+export function gunzip() { return Promise.reject(new HloscopeError(MESSAGE)); }
+export function readArchive() { return Promise.reject(new HloscopeError(MESSAGE)); }

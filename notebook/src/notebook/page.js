@@ -11,6 +11,7 @@ import { NotebookStore, exportNotebook, importNotebook } from './store.js';
 import { isViewOnly } from './runner.js';
 import { CodeCell, MarkdownCell, button } from './cell.js';
 import { DumpCell } from './dump-cell.js';
+import { FolderCell } from './folder-cell.js';
 import { ProfileCell } from './profile-cell.js';
 import { refreshSuggestions } from './suggest.js';
 import { renderMarkdown } from './markdown.js';
@@ -18,7 +19,7 @@ import { el } from '../dom.js';
 import * as engine from '../views/engine.js';
 import { exampleNotebook } from '../example.js';
 
-const CELL_CLASSES = { markdown: MarkdownCell, code: CodeCell, dump: DumpCell, profile: ProfileCell };
+const CELL_CLASSES = { markdown: MarkdownCell, code: CodeCell, dump: DumpCell, folder: FolderCell, profile: ProfileCell };
 
 /** The notebook page, built into `root` (the #app element, made when missing). */
 export class NotebookPage {
@@ -56,6 +57,7 @@ export class NotebookPage {
       button('+ Markdown', 'add-markdown'),
       button('+ Dump', 'add-dump'),
       button('+ Code', 'add-code'),
+      button('+ Folder', 'add-folder', { title: 'a dump folder (--xla_dump_to): drop it, its .zip/.tar.gz, or an ls listing' }),
       button('+ Profile', 'add-profile', { title: 'a jax.profiler capture: where each run spent its time' }),
       button('Export', 'export', { title: 'save the notebook as a file' }),
       button('Import', 'import', { title: 'open a notebook file (replaces this one; undo is offered)' }),

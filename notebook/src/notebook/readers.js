@@ -27,6 +27,12 @@ export const VIEWS = {
     label: (n, p) => (p ? `x-ray ${p} → ${n}` : `x-ray of ${n}`),
     code: (n, p) => `show.xray(${p ?? 'null'}, ${n})`,
   },
+  /** An LLVM IR dump at three levels: the partner is the optimized HLO its kernels come from. */
+  levels: {
+    pair: { format: 'hlo', side: 'left' },
+    label: (n, p) => (p ? `levels ${p} → ${n}` : `levels of ${n}`),
+    code: (n, p) => `show.levels(${p ?? 'null'}, ${n})`,
+  },
   /** This dump is the program XLA received (left); the partner is the HLO it became. */
   xrayIn: {
     pair: { format: 'hlo', side: 'right' },
@@ -48,6 +54,7 @@ export const DUMP_FORMATS = {
   stablehlo: { label: 'StableHLO', views: [VIEWS.xrayIn, VIEWS.summary] },
   jaxpr: { label: 'jaxpr', views: [VIEWS.summary] },
   memory: { label: (a) => MEMORY_KINDS[a?.memory?.kind] ?? 'XLA memory text', views: [VIEWS.memory] },
+  llvm: { label: (a) => (a?.summary?.optimized ? 'LLVM IR (optimized)' : 'LLVM IR'), views: [VIEWS.levels] },
 };
 
 const MEMORY_KINDS = { oom: 'XLA out-of-memory message', buffer_assignment: 'buffer assignment', memory_usage_report: 'memory-usage report' };

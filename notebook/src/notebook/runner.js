@@ -11,6 +11,8 @@ import '../views/xla-fusion-table.js';
 import '../views/xla-summary.js';
 import '../views/xla-memory.js';
 import '../views/xla-padding.js';
+import '../views/xla-levels.js';
+import { splitLevels } from '../views/llvm-analysis.js';
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -212,6 +214,15 @@ export async function runCode(code, { dumps, output }) {
     output.append(v);
     if (d && typeof d === 'object' && Array.isArray(d.rows)) v.data = d;
     else v.text = textOf(d);
+    return v;
+  };
+  /** One fusion at three levels: the optimized HLO (or null) and one or more LLVM IR dumps. */
+  show.levels = (hlo, ...lls) => {
+    const texts = lls.filter((x) => x != null).map(textOf);
+    if (!texts.length) throw new Error('show.levels(hlo, ll, ...) needs at least one LLVM IR dump (*.ir-no-opt.ll, *.ir-with-opt.ll)');
+    const v = document.createElement('xla-levels');
+    output.append(v);
+    v.texts = { hlo: textOf(hlo) ?? '', ...splitLevels(texts) };
     return v;
   };
   show.text = (s) => show(String(s));

@@ -177,7 +177,7 @@ export function importNotebook(text) {
   try { data = JSON.parse(text); } catch (e) { throw new Error(`not a notebook file (not JSON: ${e.message})`); }
   if (!data || data.format !== 'hloscope-notebook' || !Array.isArray(data.cells)) throw new Error('not a notebook file (no "format": "hloscope-notebook")');
   if (data.version !== 1) throw new Error(`notebook file version ${data.version} is newer than this page understands`);
-  const kinds = new Set(['markdown', 'dump', 'code', 'profile']);
+  const kinds = new Set(['markdown', 'dump', 'code', 'folder', 'profile']);
   return {
     title: typeof data.title === 'string' ? data.title : '',
     cells: data.cells.map((c, i) => {

@@ -3,6 +3,7 @@
 // run the same code. Results are shaped for cheap transfer: big per-line columns are typed
 // arrays, notes are a deduplicated string table.
 import { backendOf, programEvidence } from '../core-words.js';
+import { analyzeLlvm, isLlvm } from './llvm-analysis.js';
 
 /** Line classes, in the x-ray's precedence order (index = code in the compact columns). */
 export const CLASSES = ['plain', 'dim', 'hot', 'carry', 'fusion'];
@@ -134,6 +135,7 @@ export function analyzeText(api, text, onStage = () => {}) {
     try { out.memory = api.readMemory(text); } catch (e) { out.error = errorInfo(e); }
     return out;
   }
+  if (isLlvm(api, text)) return analyzeLlvm(api, text, out); // LLVM IR: its own reader (llvm-analysis.js)
   let doc;
   // Several modules in one text: a module that fails is left out (its lines blanked, so line
   // numbers hold) and named in module_errors; the others are read.

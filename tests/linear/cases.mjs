@@ -1,0 +1,99 @@
+// Pathological inputs for the linear-time check (tests/linear/check.mjs) and the bench
+// (bench/linear.mjs): each case is a function of a size n returning the text as a Buffer. The
+// sizes the issue names (bench): truncated dumps concatenated (15-60 MB), a 1M-line module, one
+// computation with 200k instructions, 100k computations, duplicate names across modules, a 100 MB
+// single line, 100k-deep nesting. Deterministic (no randomness).
+
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function realModules() {
+  const out = [];
+  const fx = join(ROOT, 'fixtures');
+  for (const ver of existsSync(fx) ? readdirSync(fx).sort() : []) {
+    if (!ver.startsWith('cpu-jax-')) continue;
+    for (const prog of readdirSync(join(fx, ver)).sort()) {
+      const f = join(fx, ver, prog, 'after_optimizations.txt');
+      if (existsSync(f)) out.push(readFileSync(f, 'utf8'));
+    }
+  }
+  return out;
+}
+
+let cachedTruncated = null;
+/** Real optimized modules, each cut at a fixed fraction of its length, one after another. */
+function truncatedPieces() {
+  if (cachedTruncated) return cachedTruncated;
+  const mods = realModules();
+  if (!mods.length) throw new Error('no fixtures/cpu-jax-*/*/after_optimizations.txt');
+  // cut at a line's end (a dump cut short by a size limit or a paste ends at some line)
+  const pieces = mods.filter((m) => m.length < 100e3).map((m, i) => m.slice(0, m.lastIndexOf('\n', Math.floor(m.length * (0.3 + 0.6 * ((i * 37) % 100) / 100))) + 1));
+  cachedTruncated = pieces;
+  return cachedTruncated;
+}
+
+const SHAPE = 'f32[1024]{0}';
+
+export const CASES = {
+  // about n bytes of real dumps cut short and pasted one after another
+  truncated(n) {
+    const p = truncatedPieces();
+    const out = [];
+    let len = 0;
+    for (let i = 0; len < n; i = (i + 1) % p.length) { out.push(p[i]); len += p[i].length; }
+    return Buffer.from(out.join(''), 'utf8');
+  },
+  // one module of n lines: computations of 10 instructions, called from the entry
+  lines(n) {
+    const comps = Math.max(1, Math.floor(n / 13));
+    const parts = [`HloModule lines, entry_computation_layout={(${SHAPE})->${SHAPE}}\n`];
+    for (let c = 0; c < comps; c++) {
+      parts.push(`\n%comp.${c} (p.${c}: ${SHAPE}) -> ${SHAPE} {\n  %p.${c} = ${SHAPE} parameter(0)\n`);
+      for (let i = 0; i < 9; i++) parts.push(`  ${i === 8 ? 'ROOT ' : ''}%v.${c}.${i} = ${SHAPE} negate(%${i ? `v.${c}.${i - 1}` : `p.${c}`}), metadata={op_name="jit(f)/neg" source_line=${i}}\n`);
+      parts.push('}\n');
+    }
+    parts.push(`\nENTRY %main (a: ${SHAPE}) -> ${SHAPE} {\n  %a = ${SHAPE} parameter(0)\n  ROOT %r = ${SHAPE} call(%a), to_apply=%comp.0\n}\n`);
+    return Buffer.from(parts.join(''), 'utf8');
+  },
+  // one computation with n instructions
+  instructions(n) {
+    const parts = [`HloModule big, entry_computation_layout={(${SHAPE})->${SHAPE}}\n\nENTRY %main (a: ${SHAPE}) -> ${SHAPE} {\n  %v.0 = ${SHAPE} parameter(0)\n`];
+    for (let i = 1; i < n; i++) parts.push(`  ${i === n - 1 ? 'ROOT ' : ''}%v.${i} = ${SHAPE} add(%v.${i - 1}, %v.${Math.floor(i / 2)})\n`);
+    parts.push('}\n');
+    return Buffer.from(parts.join(''), 'utf8');
+  },
+  // n computations (fused computations, each called by one fusion of the entry)
+  computations(n) {
+    const parts = [`HloModule many, entry_computation_layout={(${SHAPE})->${SHAPE}}\n`];
+    for (let c = 0; c < n; c++) parts.push(`\n%fused_computation.${c} (param_0.${c}: ${SHAPE}) -> ${SHAPE} {\n  %param_0.${c} = ${SHAPE} parameter(0)\n  ROOT %e.${c} = ${SHAPE} exponential(%param_0.${c})\n}\n`);
+    parts.push(`\nENTRY %main (a: ${SHAPE}) -> ${SHAPE} {\n  %f.-1 = ${SHAPE} parameter(0)\n`);
+    for (let c = 0; c < n; c++) parts.push(`  ${c === n - 1 ? 'ROOT ' : ''}%f.${c} = ${SHAPE} fusion(%f.${c - 1}), kind=kLoop, calls=%fused_computation.${c}\n`);
+    parts.push('}\n');
+    return Buffer.from(parts.join(''), 'utf8');
+  },
+  // n modules with the same module, computation and instruction names
+  duplicates(n) {
+    const m = `HloModule dup, entry_computation_layout={(${SHAPE})->${SHAPE}}\n\n%fused_computation (param_0: ${SHAPE}) -> ${SHAPE} {\n  %param_0 = ${SHAPE} parameter(0)\n  ROOT %e = ${SHAPE} exponential(%param_0)\n}\n\nENTRY %main (a: ${SHAPE}) -> ${SHAPE} {\n  %a = ${SHAPE} parameter(0)\n  %b = ${SHAPE} negate(%a)\n  ROOT %f = ${SHAPE} fusion(%b), kind=kLoop, calls=%fused_computation\n}\n\n`;
+    return Buffer.from(m.repeat(n), 'utf8');
+  },
+  // one line of about n bytes: a constant with a long literal
+  oneline(n) {
+    const k = Math.max(1, Math.floor(n / 6));
+    const vals = new Array(k);
+    for (let i = 0; i < k; i++) vals[i] = String(i % 10000);
+    return Buffer.from(`HloModule line, entry_computation_layout={()->f32[${k}]{0}}\n\nENTRY %main () -> f32[${k}]{0} {\n  ROOT %c = f32[${k}]{0} constant({${vals.join(', ')}})\n}\n`, 'utf8');
+  },
+  // nesting n deep: a tuple shape ((((f32[])))) and a backend_config value {{{{}}}}
+  nesting(n) {
+    const shape = '('.repeat(n) + 'f32[]' + ')'.repeat(n);
+    return Buffer.from(`HloModule deep\n\nENTRY %main (p: ${shape}) -> f32[] {\n  %p = ${shape} parameter(0)\n  ROOT %c = f32[] constant(0), backend_config={${'{'.repeat(n)}${'}'.repeat(n)}}\n}\n`, 'utf8');
+  },
+};
+
+/** The sizes the issue names, for the bench (n for each case). */
+export const FULL_SIZES = {
+  truncated: 60e6, lines: 1e6, instructions: 200e3, computations: 100e3, duplicates: 100e3, oneline: 100e6, nesting: 100e3,
+};

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Linear time: every pathological case of cases.mjs is read at size N and 4N in the same run
+// (hs_time_driver: hs_parse + census, the best CPU time of REPEAT runs in one process, of up to
+// 3 interleaved attempts); 4x the input may cost at most 4.5x
+// the time. Ratios, never absolute times, are asserted.
+//
+//   node tests/linear/check.mjs --driver build/native/tests/hs_time_driver [--only CASE] [--scale K] [--full]
+//
+// --scale multiplies every N. --full: the issue's sizes as 4N (a 1M-line module, 200k instructions,
+// 100k computations and modules, a 100 MB line, 100k-deep nesting, 60 MB of truncated dumps);
+// minutes, and several GB of memory; not in npm test.
+// A pair whose 4N time is under MIN_SECONDS is below what the clock can judge on a shared
+// machine and passes as "too fast to measure". Under a sanitizer build the ratios are printed
+// but not asserted (the instrumentation dominates); the inputs still must not crash.
+//
+// KNOWN_FAILURES: cases above 4.5x today (the reader rewrite of issue 10 fixes them). A failing
+// case not on the list fails the test; a listed case that passes is reported (take it off).
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CASES, FULL_SIZES } from './cases.mjs';
+
+const LIMIT = 4.5;
+const MIN_SECONDS = 0.02;
+const REPEAT = 5;
+// N for each case: 4N takes about 0.05-0.2 s of CPU natively when linear
+export const TEST_SIZES = {
+  truncated: 0.5e6, lines: 60e3, instructions: 30e3, computations: 12e3, duplicates: 12e3, oneline: 12e6, nesting: 20e3,
+};
+
+const KNOWN_FAILURES = [
+  'truncated', // 15-22x: dumps cut short and pasted one after another
+  'lines', // 4.9-6.9x
+  'instructions', // 4.4-5.3x: one computation with many instructions
+  'computations', // 5.2-7.3x
+];
+
+function time(driver, file, repeat) {
+  return JSON.parse(execFileSync(driver, [file, String(repeat)], { encoding: 'utf8', timeout: 600e3 }));
+}
+
+/** { name, n, small, big, ratio, verdict: 'ok'|'fast'|'slow' } for one case. */
+export function measure(driver, name, n, dir, { repeat = REPEAT, attempts = 3 } = {}) {
+  const f1 = join(dir, `${name}-1.txt`), f4 = join(dir, `${name}-4.txt`);
+  writeFileSync(f1, CASES[name](n));
+  writeFileSync(f4, CASES[name](4 * n));
+  let small, big;
+  for (let a = 0; a < attempts; a++) {
+    // interleaved, best of each: a burst of load elsewhere hits both sizes alike
+    const s = time(driver, f1, repeat), b = time(driver, f4, repeat);
+    small = !small || s.seconds < small.seconds ? s : small;
+    big = !big || b.seconds < big.seconds ? b : big;
+    if (big.seconds / small.seconds <= LIMIT || big.seconds < MIN_SECONDS) break;
+  }
+  rmSync(f1, { force: true });
+  rmSync(f4, { force: true });
+  const ratio = big.seconds / Math.max(small.seconds, 1e-9);
+  const verdict = big.seconds < MIN_SECONDS ? 'fast' : ratio <= LIMIT ? 'ok' : 'slow';
+  return { name, n, small, big, ratio, verdict };
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const opt = (k, d) => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] : d; };
+  const driver = resolve(opt('--driver', 'build/native/tests/hs_time_driver'));
+  const scale = Number(opt('--scale', 1));
+  const names = opt('--only') ? [opt('--only')] : Object.keys(TEST_SIZES);
+  const dir = mkdtempSync(join(tmpdir(), 'hs-linear-'));
+  let bad = 0;
+  // a sanitizer build: an eighth of the sizes, ratios printed only (crashes still fail)
+  writeFileSync(join(dir, 'probe.txt'), 'HloModule p\n');
+  const sanitized = time(driver, join(dir, 'probe.txt'), 1).sanitized;
+  const k = sanitized ? scale / 8 : scale;
+  const failing = [];
+  try {
+    for (const name of names) {
+      const n = args.includes('--full') ? Math.round(FULL_SIZES[name] / 4) : Math.round(TEST_SIZES[name] * k);
+      const r = measure(driver, name, n, dir, sanitized ? { repeat: 1, attempts: 1 } : { attempts: KNOWN_FAILURES.includes(name) ? 1 : 3 });
+      const mb = (x) => (x.bytes / 1e6).toFixed(1);
+      const read = r.big.ok ? `${r.big.instructions} instructions, ${r.big.warnings} warnings` : `error at line ${r.big.error_line}`;
+      console.log(`linear ${name.padEnd(13)} N ${mb(r.small)} MB ${r.small.seconds.toFixed(4)} s, 4N ${mb(r.big)} MB ${r.big.seconds.toFixed(4)} s: ` +
+        `${r.ratio.toFixed(2)}x ${r.verdict === 'fast' ? '(too fast to measure)' : r.verdict === 'ok' ? 'ok' : `> ${LIMIT}x`} (${read})`);
+      if (r.verdict === 'slow') failing.push(name);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (sanitized) {
+    console.log('linear: sanitizer build: ratios printed, not asserted');
+    return;
+  }
+  for (const name of failing) {
+    if (KNOWN_FAILURES.includes(name)) console.log(`  known failure: ${name}`);
+    else { console.log(`  FAIL: ${name} grows faster than the input`); bad++; }
+  }
+  for (const name of KNOWN_FAILURES) if (names.includes(name) && !failing.includes(name)) console.log(`  NOW PASSES (take it off KNOWN_FAILURES): ${name}`);
+  console.log(`linear: known failures ${KNOWN_FAILURES.length}: ${KNOWN_FAILURES.join(', ') || 'none'}`);
+  if (bad) process.exit(1);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

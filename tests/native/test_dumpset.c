@@ -1,0 +1,278 @@
+/* Dump folders: the shared listings (other people's dumps, read in place), our own CPU pass
+ * dumps, compare, and bad input. Expected values come from the names themselves (what XLA wrote),
+ * counted here with plain string tests, not with the reader's patterns. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+static const char *listings(void) {
+  static char path[1024];
+  snprintf(path, sizeof path, "%s/captures/pass-names", HS_SHARED_DIR);
+  DIR *d = opendir(path);
+  if (!d) return NULL;
+  closedir(d);
+  return path;
+}
+
+static hs_dumpset *from_listing(const char *file, size_t *lines) {
+  size_t len = 0;
+  char *t = tu_read(file, &len);
+  assert_non_null(t);
+  *lines = 0;
+  for (size_t i = 0; i < len; i++) *lines += t[i] == '\n';
+  hs_dumpset *s = hs_dumpset_new();
+  assert_non_null(s);
+  assert_int_equal(hs_dumpset_add_listing(s, t, len), 0);
+  free(t);
+  return s;
+}
+
+static json_t *result(hs_dumpset *s) {
+  hs_error err;
+  json_t *j = tu_json(hs_dumpset_json(s, &err, NULL));
+  if (!j) fail_msg("no result: %s", err.message);
+  return j;
+}
+
+static void gpu_listing(void **state) {
+  const char *dir = listings();
+  if (!dir) {
+    print_message("SKIP: ../shared/captures/pass-names is absent\n");
+    skip();
+  }
+  char p[1200];
+  snprintf(p, sizeof p, "%s/gpu_shawnwang18_xla_vit_pjit_train_step.txt", dir);
+  size_t lines;
+  hs_dumpset *s = from_listing(p, &lines);
+  json_t *j = result(s);
+  json_t *mods = json_object_get(j, "modules");
+  assert_int_equal(json_array_size(mods), 1);
+  json_t *m = json_array_get(mods, 0);
+  assert_string_equal(json_string_value(json_object_get(m, "backend")), "gpu");
+  assert_string_equal(json_string_value(json_object_get(m, "target")), "sm_8.0");
+  json_t *steps = json_object_get(m, "steps");
+  assert_int_equal(json_array_size(steps), 158);
+  assert_int_equal(json_array_size(json_object_get(m, "pipelines")), 23);
+  assert_int_equal(json_integer_value(json_object_get(m, "watershed")), 96);
+  /* steps in order 0..157; the watershed step is about to run layout-assignment */
+  for (size_t i = 0; i < 158; i++) assert_int_equal(json_integer_value(json_object_get(json_array_get(steps, i), "n")), i);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(steps, 96), "before")), "layout-assignment");
+  /* 0148: a copy-insertion step with no before_ part */
+  json_t *s148 = json_array_get(steps, 148);
+  assert_string_equal(json_string_value(json_object_get(s148, "pipeline")), "copy-insertion");
+  assert_true(json_is_null(json_object_get(s148, "before")));
+  assert_true(json_is_null(json_object_get(s148, "counts")));
+  /* spmd-simplify is entered 7 times (steps with after_pipeline-start in the names) */
+  size_t i;
+  json_t *pl;
+  json_array_foreach(json_object_get(m, "pipelines"), i, pl) {
+    if (strcmp(json_string_value(json_object_get(pl, "name")), "spmd-simplify") == 0)
+      assert_int_equal(json_integer_value(json_object_get(pl, "runs")), 7);
+  }
+  json_decref(j);
+  hs_dumpset_free(s);
+}
+
+/* Every name in every shared listing is classified; the unknown ones are reported. */
+static void every_listing(void **state) {
+  const char *dir = listings();
+  if (!dir) {
+    print_message("SKIP: ../shared/captures/pass-names is absent\n");
+    skip();
+  }
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int seen = 0;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.' || !strstr(e->d_name, ".txt")) continue;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    size_t lines;
+    hs_dumpset *s = from_listing(p, &lines);
+    json_t *j = result(s);
+    json_t *files = json_object_get(j, "files");
+    assert_int_equal(json_array_size(files), lines);
+    size_t i, unknown = 0, steps = 0, numbered = 0;
+    json_t *f;
+    json_array_foreach(files, i, f) {
+      const char *k = json_string_value(json_object_get(f, "kind"));
+      const char *n = json_string_value(json_object_get(f, "name"));
+      assert_non_null(k);
+      unknown += strcmp(k, "unknown") == 0;
+      steps += strcmp(k, "step") == 0;
+      /* a numbered step: ".after_" in the name, not the module-level after_optimizations/after_codegen */
+      numbered += strstr(n, ".after_") && !strstr(n, ".after_optimizations") && !strstr(n, "_after_optimizations") &&
+                  !strstr(n, ".after_codegen");
+    }
+    assert_int_equal(steps, numbered);
+    size_t reported = 0;
+    json_array_foreach(json_object_get(j, "warnings"), i, f) {
+      reported += strcmp(json_string_value(json_object_get(f, "code")), "HS_W_DUMP_UNKNOWN_NAME") == 0 ||
+                  strcmp(json_string_value(json_object_get(f, "code")), "HS_W_DUMP_JUNK_LINE") == 0;
+    }
+    assert_int_equal(json_integer_value(json_object_get(j, "unknown")), unknown);
+    assert_true(reported >= (unknown > 50 ? 50 : unknown));
+    /* every module names a backend */
+    json_array_foreach(json_object_get(j, "modules"), i, f) assert_true(json_is_string(json_object_get(f, "backend")));
+    print_message("%s: %zu names, %zu steps, %zu unknown\n", e->d_name, lines, steps, unknown);
+    json_decref(j);
+    hs_dumpset_free(s);
+    seen++;
+  }
+  closedir(d);
+  assert_true(seen >= 6);
+}
+
+/* Our own capture: the folder with its bytes; steps equal the step files written. */
+static hs_dumpset *from_folder(const char *dir, size_t *step_files) {
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  hs_dumpset *s = hs_dumpset_new();
+  struct dirent *e;
+  *step_files = 0;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    size_t len = 0;
+    char *t = tu_read(p, &len);
+    assert_non_null(t);
+    assert_int_equal(hs_dumpset_add(s, e->d_name, strlen(e->d_name), t, len), 0);
+    free(t);
+    *step_files += strncmp(e->d_name, "module_", 7) == 0 && strstr(e->d_name, ".after_") && !strstr(e->d_name, "after_optimizations");
+  }
+  closedir(d);
+  return s;
+}
+
+static void cpu_capture(void **state) {
+  size_t step_files;
+  hs_dumpset *s = from_folder(HS_SOURCE_DIR "/fixtures/cpu-jax-0.4.38/attention/passes", &step_files);
+  json_t *j = result(s);
+  json_t *m = json_array_get(json_object_get(j, "modules"), 0);
+  assert_string_equal(json_string_value(json_object_get(m, "name")), "jit_attention");
+  assert_string_equal(json_string_value(json_object_get(m, "backend")), "cpu");
+  json_t *steps = json_object_get(m, "steps");
+  assert_true(step_files > 20);
+  assert_int_equal(json_array_size(steps), step_files);
+  size_t i;
+  json_t *st;
+  long first_fusion = -1;
+  json_array_foreach(steps, i, st) {
+    json_t *c = json_object_get(st, "counts");
+    assert_true(json_is_object(c));
+    if (first_fusion < 0 && json_integer_value(json_object_get(c, "fusion_ops")) > 0)
+      first_fusion = json_integer_value(json_object_get(st, "n"));
+  }
+  assert_int_equal(json_integer_value(json_object_get(m, "first_fusion")), first_fusion);
+  /* the step that formed the first fusions says so */
+  json_array_foreach(steps, i, st) {
+    if (json_integer_value(json_object_get(st, "n")) != first_fusion) continue;
+    json_t *diff = json_object_get(st, "diff");
+    assert_true(json_array_size(json_object_get(diff, "fusions_formed")) > 0);
+    assert_non_null(strstr(json_string_value(json_object_get(diff, "sentence")), "fusion"));
+  }
+  json_decref(j);
+  hs_dumpset_free(s);
+}
+
+static void compare_cpu_gpu(void **state) {
+  const char *dir = listings();
+  if (!dir) {
+    print_message("SKIP: ../shared/captures/pass-names is absent\n");
+    skip();
+  }
+  size_t n;
+  hs_dumpset *a = from_folder(HS_SOURCE_DIR "/fixtures/cpu-jax-0.4.38/attention/passes", &n);
+  char p[1200];
+  snprintf(p, sizeof p, "%s/gpu_shawnwang18_xla_vit_pjit_train_step.txt", dir);
+  hs_dumpset *b = from_listing(p, &n);
+  hs_error err;
+  json_t *j = tu_json(hs_dumpset_compare_json(a, b, &err, NULL));
+  assert_non_null(j);
+  size_t i;
+  json_t *x;
+  int found = 0;
+  json_array_foreach(json_object_get(j, "passes"), i, x) {
+    const char *pass = json_string_value(json_object_get(x, "pass"));
+    const char *origin = json_string_value(json_object_get(x, "origin"));
+    if (!strcmp(pass, "layout-assignment")) found++, assert_string_equal(origin, "both");
+    if (!strcmp(pass, "algsimp")) found++, assert_string_equal(origin, "both");
+    if (!strcmp(pass, "sharding-remover")) found++, assert_string_equal(origin, "a");
+    if (!strcmp(pass, "gpu-conv-rewriter")) found++, assert_string_equal(origin, "b");
+    if (!strcmp(pass, "cpu-parallel-task-assigner")) found++, assert_string_equal(origin, "a");
+  }
+  assert_int_equal(found, 5);
+  json_decref(j);
+  hs_dumpset_free(a);
+  hs_dumpset_free(b);
+}
+
+static void bad_input(void **state) {
+  hs_error err;
+  hs_dumpset *s = hs_dumpset_new();
+  assert_null(hs_dumpset_json(s, &err, NULL));
+  assert_int_equal(err.code, HS_E_EMPTY);
+  hs_dumpset_free(s);
+
+  s = hs_dumpset_new();
+  const char *junk = "hello world\nREADME.md\n";
+  assert_int_equal(hs_dumpset_add_listing(s, junk, strlen(junk)), 0);
+  assert_null(hs_dumpset_json(s, &err, NULL));
+  assert_int_equal(err.code, HS_E_FORMAT);
+  assert_non_null(strstr(err.message, "none of the 3 names"));
+  hs_dumpset_free(s);
+
+  /* a listing with junk lines: the good names are read, each junk line is reported by line */
+  s = hs_dumpset_new();
+  const char *mixed = "total 12\n"
+                      "module_0001.jit_f.before_optimizations.txt\n"
+                      "$ ls dump/\n"
+                      "-rw-r--r-- 1 u u 10 Jan 1 00:00 module_0001.jit_f.0000.simp.after_pipeline-start.before_algsimp.txt\n"
+                      "\n";
+  assert_int_equal(hs_dumpset_add_listing(s, mixed, strlen(mixed)), 0);
+  json_t *j = result(s);
+  assert_int_equal(json_array_size(json_object_get(json_array_get(json_object_get(j, "modules"), 0), "steps")), 1);
+  size_t i;
+  json_t *w;
+  int line3 = 0;
+  json_array_foreach(json_object_get(j, "warnings"), i, w) line3 += json_integer_value(json_object_get(w, "line")) == 3;
+  assert_int_equal(line3, 2); /* "$" and "ls"; "dump/" is a folder */
+  json_decref(j);
+  hs_dumpset_free(s);
+
+  /* bytes that are not UTF-8 in names become '?': the JSON stays valid (found by fuzzing) */
+  s = hs_dumpset_new();
+  const char *bad8 = "module_0001.jit_f.0000.p\xff.after_pipeline-start.before_x\xc3.txt\n";
+  assert_int_equal(hs_dumpset_add_listing(s, bad8, strlen(bad8)), 0);
+  j = result(s);
+  json_t *st0 = json_array_get(json_object_get(json_array_get(json_object_get(j, "modules"), 0), "steps"), 0);
+  assert_string_equal(json_string_value(json_object_get(st0, "pipeline")), "p?");
+  assert_string_equal(json_string_value(json_object_get(st0, "before")), "x?");
+  json_decref(j);
+  hs_dumpset_free(s);
+
+  /* a step file whose bytes are not HLO: counted as nothing, with a warning */
+  s = hs_dumpset_new();
+  const char *name = "module_0001.jit_f.0000.simp.after_pipeline-start.before_algsimp.txt";
+  assert_int_equal(hs_dumpset_add(s, name, strlen(name), "\x01\x02garbage", 9), 0);
+  j = result(s);
+  assert_true(json_is_null(json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(j, "modules"), 0), "steps"), 0), "counts")));
+  assert_true(json_array_size(json_object_get(j, "warnings")) >= 1);
+  json_decref(j);
+  hs_dumpset_free(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gpu_listing), cmocka_unit_test(every_listing), cmocka_unit_test(cpu_capture),
+      cmocka_unit_test(compare_cpu_gpu), cmocka_unit_test(bad_input),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
