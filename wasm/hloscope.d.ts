@@ -336,6 +336,14 @@ export interface ProfileHandle {
  * neither format or a gzip stream); a truncated protobuf gives a profile with warnings.
  */
 export function parseProfile(bytes: Uint8Array | ArrayBuffer): ProfileHandle;
+/** A profile written chunk by chunk into the core's memory (one copy of a big file, not two). */
+export interface ProfileSink {
+  readonly written: number;
+  write(chunk: Uint8Array): void;
+  parse(): ProfileHandle;
+  abort(): void;
+}
+export function profileSink(size: number): ProfileSink;
 
 /** Gunzips bytes with DecompressionStream('gzip') (Node 18+, Chromium, Firefox, Safari 16.4+). */
 export function gunzip(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array>;

@@ -349,6 +349,42 @@ export function parseProfile(bytes) {
   }
 }
 
+/**
+ * A profile written straight into the core's memory, chunk by chunk, so that a big file is held
+ * once, not twice (a JS copy and the core's): `const s = profileSink(size); s.write(chunk)...;
+ * const prof = s.parse();` (or `s.abort()`). A chunk past `size` throws. Each write takes the
+ * memory view afresh (another call may have grown the memory in between).
+ */
+export function profileSink(size) {
+  const m = core();
+  if (!Number.isSafeInteger(size) || size < 0) throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected the profile size in bytes' });
+  let ptr = m._malloc(Math.max(1, size)) >>> 0;
+  if (!ptr) throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${size} bytes for the profile` });
+  let done = 0;
+  const gone = () => new HloscopeError({ code: 'HS_E_FREED', message: 'this profile sink was parsed or aborted' });
+  return {
+    get written() { return done; },
+    write(chunk) {
+      if (!ptr) throw gone();
+      if (done + chunk.length > size) throw new HloscopeError({ code: 'HS_E_ARG', message: `more than the ${size} bytes announced` });
+      core().HEAPU8.set(chunk, ptr + done);
+      done += chunk.length;
+    },
+    parse() {
+      if (!ptr) throw gone();
+      try {
+        const p = core()._hsw_profile_parse(ptr, done) >>> 0;
+        if (!p) throw lastError();
+        return new Profile(p);
+      } finally {
+        core()._free(ptr);
+        ptr = 0;
+      }
+    },
+    abort() { if (ptr) core()._free(ptr); ptr = 0; },
+  };
+}
+
 /** Gunzips bytes (a `.trace.json.gz`) with the platform's DecompressionStream (Node 18+, browsers). */
 export async function gunzip(bytes) {
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);

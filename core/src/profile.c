@@ -185,12 +185,45 @@ hs_prof_event *hs_prof_add_event(hs_profile *p) {
   memset(e, 0, sizeof *e);
   e->name = e->module = e->category = HS_NONE;
   e->seq = p->n_evs - 1;
-  e->prog = HS_NONE;
+  e->pid = e->run = HS_NONE;
   return e;
+}
+
+bool hs_prof_reserve_events(hs_profile *p, uint64_t n) {
+  uint64_t need = (uint64_t)p->n_evs + n;
+  if (need <= p->cap_evs) return true;
+  if (need > UINT32_MAX || need > SIZE_MAX / sizeof *p->evs) return false;
+  hs_prof_event *ne = realloc(p->evs, (size_t)need * sizeof *ne);
+  if (!ne) return false;
+  p->evs = ne;
+  p->cap_evs = (uint32_t)need;
+  return true;
+}
+
+uint32_t hs_prof_id_of(hs_profile *p, uint64_t id) {
+  int64_t k = hs_u64map_get(&p->id_index, id);
+  if (k >= 0) return (uint32_t)k;
+  bool ok;
+  uint64_t *slot = HS_VEC_PUSH(p->ids, p->n_ids, p->cap_ids, ok);
+  (void)ok;
+  if (!slot || !hs_u64map_put(&p->id_index, id, p->n_ids - 1)) {
+    p->diag.nomem = true;
+    return HS_NONE;
+  }
+  *slot = id;
+  return p->n_ids - 1;
 }
 
 int hs_prof_line_kind(const hs_profile *p, uint32_t plane, const char *lname, size_t lnlen) {
   const hs_prof_str *pn = &p->strs[p->planes[plane].name];
+  return hs_prof_line_kind_of(pn->s, pn->len, lname, lnlen);
+}
+
+int hs_prof_line_kind_of(const char *pname, size_t pnlen, const char *lname, size_t lnlen) {
+  const struct {
+    const char *s;
+    size_t len;
+  } pn0 = {pname, pnlen}, *pn = &pn0;
   if (hs_prof_starts_with(pn->s, pn->len, "/device:TPU:")) {
     if (lnlen == 7 && memcmp(lname, "XLA Ops", 7) == 0) return HS_PK_TPU_OPS;
     if (lnlen == 11 && memcmp(lname, "XLA Modules", 11) == 0) return HS_PK_TPU_MODULES;
@@ -342,6 +375,8 @@ void hs_profile_free(hs_profile *p) {
   hs_u64map_free(&p->hlo_by_id);
   hs_diag_free(&p->diag);
   hs_u64map_free(&p->pid_names);
+  free(p->ids);
+  hs_u64map_free(&p->id_index);
   hs_arena_free(&p->arena);
   free(p);
 }

@@ -41,20 +41,24 @@ typedef struct {
   uint64_t events;
 } hs_prof_line;
 
+/* One counted event: 64 bytes (a big profile holds millions of them; the input spends about
+ * 32 bytes on each). Program and run ids are indices into the profile's table of ids. */
 typedef struct {
-  uint32_t line;
-  uint8_t kind;
-  uint8_t has_pid, has_run;
-  uint8_t depth;    /* 0: no enclosing event on its line; 1: inside another */
-  uint32_t name;    /* op (or program, for XLA Modules events) */
-  uint32_t module;  /* hlo_module, HS_NONE when unknown */
-  uint32_t category;
-  uint64_t program_id, run_id;
   uint64_t start, dur;    /* counted times (device times preferred on TPU) */
   uint64_t raw_start;     /* the event's own start (for XLA Modules containment) */
   uint64_t self;
+  uint32_t line;
+  uint32_t name;    /* op (or program, for XLA Modules events) */
+  uint32_t module;  /* hlo_module, HS_NONE when unknown */
+  uint32_t category;
+  union {
+    uint32_t pid;  /* while reading: the program id (hs_prof_id_of), HS_NONE when unknown */
+    uint32_t prog; /* after counting: the program (index into progs before sorting), HS_NONE if unknown */
+  };
+  uint32_t run; /* the run id (hs_prof_id_of), HS_NONE when unknown */
   uint32_t seq; /* order of reading: ties in sorting keep it */
-  uint32_t prog; /* after counting: the program (index into progs before sorting), HS_NONE if unknown */
+  uint8_t kind;
+  uint8_t depth;    /* 0: no enclosing event on its line; 1: inside another */
 } hs_prof_event;
 
 typedef struct {
@@ -134,6 +138,11 @@ struct hs_profile {
   hs_u64map hlo_by_pid, hlo_by_module, hlo_by_id;
   uint8_t hlo_index_built;
 
+  /* the distinct program and run ids of the events (events hold their index) */
+  uint64_t *ids;
+  uint32_t n_ids, cap_ids;
+  hs_u64map id_index;
+
   /* program id -> name, from /host:metadata and XLA Modules event names */
   hs_u64map pid_names;
 
@@ -162,6 +171,13 @@ uint32_t hs_prof_add_plane(hs_profile *p, uint32_t name);
  * (trace JSON, which then lists each line under its plane when printing). */
 uint32_t hs_prof_add_line(hs_profile *p, uint32_t plane, uint32_t name);
 hs_prof_event *hs_prof_add_event(hs_profile *p);
+/* Room for `n` more events at once (one allocation instead of doubling copies); false when
+ * out of memory, which the caller may ignore (the events then grow one by one). */
+bool hs_prof_reserve_events(hs_profile *p, uint64_t n);
+/* The index of a program or run id in p->ids (HS_NONE, and nomem set, when out of memory). */
+uint32_t hs_prof_id_of(hs_profile *p, uint64_t id);
+/* A line's kind from its plane's name and its own (HS_PK_*). */
+int hs_prof_line_kind_of(const char *pname, size_t pnlen, const char *lname, size_t lnlen);
 int hs_prof_line_kind(const hs_profile *p, uint32_t plane, const char *lname, size_t lnlen); /* HS_PK_* */
 
 void hs_prof_op_from_stack(const char **s, size_t *n);    /* "a::b::c" -> "c" */

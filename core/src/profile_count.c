@@ -24,6 +24,16 @@ static int cmp_ev(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* qsort, skipped when the array is already in order (a profile's events mostly are: a line's
+ * events are written in time order). WebAssembly's qsort (musl's smoothsort) jumps across the
+ * whole array even on sorted input: on a 1 GB array of events that was most of the time. */
+static void sort_unless_sorted(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  const char *b = base;
+  size_t i = 1;
+  while (i < n && cmp(b + (i - 1) * size, b + i * size) <= 0) i++;
+  if (i < n) qsort(base, n, size, cmp);
+}
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -46,7 +56,7 @@ static uint64_t ev_end(const hs_prof_event *e) { return hs_sat_add(e->start, e->
 static bool nest(hs_prof_event *evs, uint32_t n) {
   uint32_t *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
   if (!stack) return false;
-  qsort(evs, n, sizeof *evs, cmp_ev);
+  sort_unless_sorted(evs, n, sizeof *evs, cmp_ev);
   uint32_t top = 0;
   for (uint32_t i = 0; i < n; i++) {
     hs_prof_event *e = &evs[i];
@@ -101,30 +111,30 @@ static int cmp_prog(const void *a, const void *b) {
   return x->program_id < y->program_id ? -1 : x->program_id > y->program_id;
 }
 
+/* An event in grouping: its program, its run (0: none, else the run id's index + 1: those
+ * without run ids sort first) and itself. 12 bytes an event. */
 typedef struct {
   uint32_t owner;
-  uint8_t has_run;
-  uint64_t run;
+  uint32_t run;
   uint32_t ev;
 } member;
 
 static int cmp_member(const void *a, const void *b) {
   const member *x = a, *y = b;
   if (x->owner != y->owner) return x->owner < y->owner ? -1 : 1;
-  if (x->has_run != y->has_run) return x->has_run < y->has_run ? -1 : 1;
   if (x->run != y->run) return x->run < y->run ? -1 : 1;
   return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
 /* Runs without run ids: each top-level op of a program runs once per run, so the most common
  * occurrence count among its top-level ops (ties: the larger). */
-static uint64_t guess_runs(const hs_prof_event *evs, const uint32_t *members, uint32_t nm) {
+static uint64_t guess_runs(const hs_prof_event *evs, const member *members, uint32_t nm) {
   hs_u64map counts = {0};
   uint64_t *cnt = calloc(nm ? nm : 1, sizeof *cnt);
   uint32_t distinct = 0;
   if (!cnt) return 0;
   for (uint32_t i = 0; i < nm; i++) {
-    const hs_prof_event *e = &evs[members[i]];
+    const hs_prof_event *e = &evs[members[i].ev];
     if (e->depth) continue;
     int64_t k = hs_u64map_get(&counts, e->name);
     if (k < 0) {
@@ -219,7 +229,7 @@ static bool join_tpu_programs(hs_profile *p, count_state *st) {
   if (!ms) return false;
   for (uint32_t i = 0; i < n_mod; i++) {
     hs_prof_event *e = &st->mods[i];
-    int32_t g = find_prog(p, &st->by_pid, &st->by_name, e->has_pid, e->program_id, e->name);
+    int32_t g = find_prog(p, &st->by_pid, &st->by_name, e->pid != HS_NONE, e->pid != HS_NONE ? p->ids[e->pid] : 0, e->name);
     if (g < 0) {
       free(ms);
       return false;
@@ -241,10 +251,12 @@ static bool join_tpu_programs(hs_profile *p, count_state *st) {
       else hi = mid;
     }
     int32_t run = lo > 0 && e->raw_start < ms[lo - 1].end ? (int32_t)(lo - 1) : -1;
-    int64_t g = e->has_pid ? hs_u64map_get(&st->by_pid, e->program_id) : -1;
-    e->prog = g >= 0 ? (uint32_t)g : run >= 0 ? ms[run].prog : HS_NONE;
+    bool has_pid = e->pid != HS_NONE;
+    uint64_t pid = has_pid ? p->ids[e->pid] : 0;
+    int64_t g = has_pid ? hs_u64map_get(&st->by_pid, pid) : -1;
+    e->prog = g >= 0 ? (uint32_t)g : run >= 0 ? ms[run].prog : HS_NONE; /* e->pid is gone from here on */
     if (e->module != HS_NONE) continue;
-    int64_t nm = e->has_pid ? hs_u64map_get(&p->pid_names, e->program_id) : -1;
+    int64_t nm = has_pid ? hs_u64map_get(&p->pid_names, pid) : -1;
     if (nm >= 0) {
       e->module = (uint32_t)nm;
       continue;
@@ -261,31 +273,30 @@ static bool group_runs(hs_profile *p, count_state *st) {
   hs_prof_event *ops = st->ops;
   uint32_t n = st->n_ops;
   bool ok = true;
-  member *mb = malloc((size_t)n * sizeof *mb);
-  uint32_t *members = malloc((size_t)n * sizeof *members);
-  span *spans = malloc((size_t)n * sizeof *spans);
-  if (!mb || !members || !spans) ok = false;
+  member *mb = malloc((size_t)(n ? n : 1) * sizeof *mb);
+  span *spans = NULL; /* a guessed program's top-level events, grown to the largest */
+  uint32_t cap_spans = 0;
+  if (!mb) ok = false;
   for (uint32_t i = 0; ok && i < n; i++) {
     hs_prof_event *e = &ops[i];
-    int32_t g = find_prog(p, &st->by_pid, &st->by_name, e->has_pid, e->program_id, e->module);
+    int32_t g = find_prog(p, &st->by_pid, &st->by_name, e->pid != HS_NONE, e->pid != HS_NONE ? p->ids[e->pid] : 0, e->module);
     if (g < 0) {
       ok = false;
       break;
     }
     mb[i].owner = (uint32_t)g;
-    e->prog = (uint32_t)g;
-    mb[i].has_run = e->has_run;
-    mb[i].run = e->has_run ? e->run_id : 0;
+    mb[i].run = e->run == HS_NONE ? 0 : e->run + 1;
     mb[i].ev = i;
+    e->prog = (uint32_t)g; /* e->pid is gone from here on */
   }
-  if (ok && n > 1) qsort(mb, n, sizeof *mb, cmp_member);
+  if (ok && n > 1) sort_unless_sorted(mb, n, sizeof *mb, cmp_member);
   for (uint32_t a = 0, b = 0; ok && a < n; a = b) {
     uint32_t g = mb[a].owner;
     while (b < n && mb[b].owner == g) b++;
     hs_prof_program *pg = &p->progs[g];
     /* [a, b): this program's events; those with run ids sort last */
     uint32_t first_run = a;
-    while (first_run < b && !mb[first_run].has_run) first_run++;
+    while (first_run < b && !mb[first_run].run) first_run++;
     if (first_run < b) {
       /* distinct run ids; envelope = sum over runs of last end - first start */
       for (uint32_t r0 = first_run, r1 = first_run; r0 < b; r0 = r1) {
@@ -301,20 +312,31 @@ static bool group_runs(hs_profile *p, count_state *st) {
       }
     } else {
       uint32_t nm = b - a;
-      for (uint32_t k = 0; k < nm; k++) members[k] = mb[a + k].ev;
+      const member *members = mb + a;
       pg->runs = guess_runs(ops, members, nm);
       pg->runs_guessed = 1;
       /* envelope: the top-level events in time order, cut into `runs` equal groups */
       uint32_t ns = 0;
+      for (uint32_t k = 0; k < nm; k++) ns += !ops[members[k].ev].depth;
+      if (ns > cap_spans) {
+        free(spans);
+        spans = malloc((size_t)ns * sizeof *spans);
+        cap_spans = spans ? ns : 0;
+        if (!spans) {
+          ok = false;
+          break;
+        }
+      }
+      ns = 0;
       for (uint32_t k = 0; k < nm; k++) {
-        const hs_prof_event *e = &ops[members[k]];
+        const hs_prof_event *e = &ops[members[k].ev];
         if (e->depth) continue;
         spans[ns].start = e->start;
         spans[ns].end = ev_end(e);
         spans[ns].prog = 0;
         ns++;
       }
-      if (ns > 1) qsort(spans, ns, sizeof *spans, cmp_span);
+      if (ns > 1) sort_unless_sorted(spans, ns, sizeof *spans, cmp_span);
       uint64_t per = pg->runs && ns % pg->runs == 0 ? ns / pg->runs : ns;
       for (uint32_t q = 0; per && q < ns; q += (uint32_t)per) {
         uint64_t lo = spans[q].start, hi = 0;
@@ -325,7 +347,6 @@ static bool group_runs(hs_profile *p, count_state *st) {
     }
   }
   free(mb);
-  free(members);
   free(spans);
   uint32_t guessed = 0;
   for (uint32_t g = 0; g < p->n_progs; g++) guessed += p->progs[g].runs_guessed;

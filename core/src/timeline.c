@@ -95,22 +95,36 @@ static uint32_t partner_of(hs_profile *p, const hs_prof_event *e) {
 
 bool hs_timeline_async(hs_profile *p, hs_prof_event *ops, uint32_t n) {
   if (!n) return true;
-  ev_order *order = malloc((size_t)n * sizeof *order);
-  if (!order) return false;
-  for (uint32_t i = 0; i < n; i++) order[i].ev = i, order[i].start = ops[i].start;
-  qsort(order, n, sizeof *order, cmp_order);
-  hs_u64map last = {0}, partner = {0}, pairs = {0};
+  hs_u64map last = {0}, partner = {0}, pairs = {0}, wanted = {0};
   bool ok = true;
-  for (uint32_t k = 0; ok && k < n; k++) {
+  /* Only the -done events and the events some -done waits for are put in time order (a big
+   * profile has millions of events and few async pairs: sorting them all was slow, and the
+   * order of the others does not matter). Which op is a -done is decided once per op. */
+  uint32_t m = 0;
+  for (uint32_t i = 0; ok && i < n; i++) {
+    const hs_prof_event *e = &ops[i];
+    uint64_t key = ((uint64_t)e->prog << 32) | e->name;
+    if (hs_u64map_get(&partner, key) >= 0) continue;
+    uint32_t s = partner_of(p, e);
+    uint32_t pn = s == HS_NONE ? 0 : s + 1;
+    if (p->diag.nomem || !hs_u64map_put(&partner, key, pn)) ok = false;
+    if (pn && !hs_u64map_put(&wanted, ((uint64_t)e->prog << 32) | s, 1)) ok = false;
+  }
+  for (uint32_t i = 0; ok && i < n; i++) {
+    uint64_t key = ((uint64_t)ops[i].prog << 32) | ops[i].name;
+    m += hs_u64map_get(&partner, key) > 0 || hs_u64map_get(&wanted, key) >= 0;
+  }
+  ev_order *order = ok ? malloc((size_t)(m ? m : 1) * sizeof *order) : NULL;
+  if (!order) ok = false;
+  for (uint32_t i = 0, k = 0; ok && i < n; i++) {
+    uint64_t key = ((uint64_t)ops[i].prog << 32) | ops[i].name;
+    if (hs_u64map_get(&partner, key) > 0 || hs_u64map_get(&wanted, key) >= 0) order[k].ev = i, order[k++].start = ops[i].start;
+  }
+  if (ok && m > 1) qsort(order, m, sizeof *order, cmp_order);
+  for (uint32_t k = 0; ok && k < m; k++) {
     const hs_prof_event *e = &ops[order[k].ev];
     uint64_t key = ((uint64_t)e->prog << 32) | e->name;
-    /* is it a -done? (decided once per op) */
     int64_t pn = hs_u64map_get(&partner, key);
-    if (pn < 0) {
-      uint32_t s = partner_of(p, e);
-      pn = s == HS_NONE ? 0 : (int64_t)s + 1;
-      if (p->diag.nomem || !hs_u64map_put(&partner, key, (uint32_t)pn)) ok = false;
-    }
     if (pn > 0) {
       int64_t si = hs_u64map_get(&last, ((uint64_t)e->prog << 32) | (uint32_t)(pn - 1));
       if (si >= 0) {
@@ -146,6 +160,7 @@ bool hs_timeline_async(hs_profile *p, hs_prof_event *ops, uint32_t n) {
   hs_u64map_free(&last);
   hs_u64map_free(&partner);
   hs_u64map_free(&pairs);
+  hs_u64map_free(&wanted);
   return ok;
 }
 

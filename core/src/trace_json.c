@@ -173,8 +173,7 @@ static void j_event(hs_profile *p, jtmp *t, json_t *e) {
     uint64_t id;
     if (hs_prof_split_program(name, n, &nl, &id)) {
       ev->name = hs_prof_intern(p, name, nl);
-      ev->program_id = id;
-      ev->has_pid = 1;
+      ev->pid = hs_prof_id_of(p, id);
       if (ev->name != HS_NONE && !hs_u64map_put(&p->pid_names, id, ev->name)) p->diag.nomem = true;
     } else {
       ev->name = hs_prof_intern(p, name, n);
@@ -197,8 +196,9 @@ static void j_event(hs_profile *p, jtmp *t, json_t *e) {
   const char *s;
   if ((s = jstr(args, "hlo_module", &n))) ev->module = hs_prof_intern(p, s, n);
   if ((s = jstr(args, "hlo_category", &n))) ev->category = hs_prof_intern(p, s, n);
-  ev->has_pid = arg_u64(args, "program_id", &ev->program_id);
-  ev->has_run = arg_u64(args, "run_id", &ev->run_id);
+  uint64_t idv;
+  if (arg_u64(args, "program_id", &idv)) ev->pid = hs_prof_id_of(p, idv);
+  if (arg_u64(args, "run_id", &idv)) ev->run = hs_prof_id_of(p, idv);
   ev->start = ev->raw_start = start;
   ev->dur = dur;
   uint64_t v;

@@ -41,7 +41,26 @@ typedef struct {
   uint32_t n_em, cap_em;
   hs_pb_field *lines;
   uint32_t n_lines, cap_lines;
+  uint32_t seen[256]; /* string id + 1 of the stat strings met last, by a cheap key (see cached) */
 } plane_tmp;
+
+/* hs_prof_intern for the op, module and category strings of every event: a big profile names
+ * the same few ops millions of times, and hashing each (FNV, byte by byte) was the reader's
+ * hottest loop. A direct-mapped cache keyed by the length and the first and last 8 bytes
+ * finds the string id with one compare; a miss interns as before. */
+static uint32_t cached(hs_profile *p, plane_tmp *t, const void *sv, size_t n) {
+  const uint8_t *s = sv;
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  memcpy(&b, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+  uint64_t k = (a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL;
+  uint32_t slot = (uint32_t)(k >> 56);
+  uint32_t id = t->seen[slot];
+  if (id && p->strs[id - 1].len == n && memcmp(p->strs[id - 1].s, s, n) == 0) return id - 1;
+  uint32_t got = hs_prof_intern(p, s, n);
+  if (got != HS_NONE) t->seen[slot] = got + 1;
+  return got;
+}
 
 static int cmp_sm(const void *a, const void *b) {
   uint64_t x = ((const smeta *)a)->id, y = ((const smeta *)b)->id;
@@ -209,14 +228,14 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
             const char *o = (const char *)v.str;
             size_t on = v.str_len;
             hs_prof_op_from_stack(&o, &on);
-            op = hs_prof_intern(p, o, on);
+            op = cached(p, t, o, on);
           }
           break;
         case ST_HLO_MODULE:
-          if (v.str) module = hs_prof_intern(p, v.str, v.str_len);
+          if (v.str) module = cached(p, t, v.str, v.str_len);
           break;
         case ST_CATEGORY:
-          if (v.str) category = hs_prof_intern(p, v.str, v.str_len);
+          if (v.str) category = cached(p, t, v.str, v.str_len);
           break;
         case ST_PROGRAM_ID: pid = v.num, has_pid = v.has_num; break;
         case ST_RUN_ID: run = v.num, has_run = v.has_num; break;
@@ -241,8 +260,7 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
     uint64_t id;
     if (hs_prof_split_program((const char *)m->name, m->name_len, &nl, &id)) {
       e->name = hs_prof_intern(p, m->name, nl);
-      e->program_id = id;
-      e->has_pid = 1;
+      e->pid = hs_prof_id_of(p, id);
       if (e->name != HS_NONE && !hs_u64map_put(&p->pid_names, id, e->name)) p->diag.nomem = true;
     } else {
       e->name = hs_prof_intern(p, m->name, m->name_len);
@@ -267,10 +285,8 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
   e->name = op;
   e->module = module;
   e->category = category;
-  e->program_id = pid;
-  e->has_pid = has_pid;
-  e->run_id = run;
-  e->has_run = has_run;
+  if (has_pid) e->pid = hs_prof_id_of(p, pid);
+  if (has_run) e->run = hs_prof_id_of(p, run);
   e->raw_start = hs_sat_add(line_ts_ps, off);
   e->start = kind == HS_PK_TPU_OPS && has_dev_off ? hs_sat_add(line_ts_ps, dev_off) : e->raw_start;
   e->dur = kind == HS_PK_TPU_OPS && has_dev_dur ? dev_dur : dur;
@@ -423,11 +439,50 @@ static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tm
   for (uint32_t i = 0; i < t->n_lines && !p->diag.nomem; i++) read_line(p, t, pi, &r, &t->lines[i]);
 }
 
+/* An upper bound on the events kept: the events of every line whose kind is counted, found by
+ * skipping over the events without decoding them. Reserving them at once spares the doubling
+ * copies of the event array (in wasm, a realloc copies: old and new arrays live together). */
+static uint64_t count_events(const uint8_t *data, size_t len) {
+  hs_pb r = hs_pb_open(data, len);
+  hs_pb_field f;
+  uint64_t n = 0;
+  while (hs_pb_next(&r, &f) > 0) {
+    if (f.field != 1 || f.wire != HS_PB_LEN) continue;
+    hs_pb pr = hs_pb_sub(&r, &f), pr2 = pr;
+    hs_pb_field g;
+    const char *pname = "";
+    size_t pnlen = 0;
+    while (hs_pb_next(&pr, &g) > 0)
+      if (g.field == 2 && g.wire == HS_PB_LEN) pname = (const char *)g.data, pnlen = g.len;
+    if (hs_prof_line_kind_of(pname, pnlen, "Stream #", 8) == HS_PK_OTHER &&
+        hs_prof_line_kind_of(pname, pnlen, "XLA Ops", 7) == HS_PK_OTHER)
+      continue; /* no line of this plane is counted */
+    while (hs_pb_next(&pr2, &g) > 0) {
+      if (g.field != 3 || g.wire != HS_PB_LEN) continue;
+      hs_pb lr = hs_pb_sub(&pr2, &g), lr2 = lr;
+      hs_pb_field h;
+      const char *lname = "", *disp = "";
+      size_t lnlen = 0, dlen = 0;
+      uint64_t k = 0;
+      while (hs_pb_next(&lr, &h) > 0) {
+        if (h.field == 2 && h.wire == HS_PB_LEN) lname = (const char *)h.data, lnlen = h.len;
+        else if (h.field == 11 && h.wire == HS_PB_LEN) disp = (const char *)h.data, dlen = h.len;
+      }
+      if (!lnlen) lname = disp, lnlen = dlen;
+      if (hs_prof_line_kind_of(pname, pnlen, lname, lnlen) == HS_PK_OTHER) continue;
+      while (hs_pb_next(&lr2, &h) > 0) k += h.field == 4 && h.wire == HS_PB_LEN;
+      n += k;
+    }
+  }
+  return n;
+}
+
 int hs_xplane_read(hs_profile *p, const uint8_t *data, size_t len, hs_error *err) {
   hs_pb r = hs_pb_open(data, len);
   hs_pb_field f;
   int rc;
   plane_tmp t = {0};
+  (void)hs_prof_reserve_events(p, count_events(data, len));
   while ((rc = hs_pb_next(&r, &f)) > 0 && !p->diag.nomem) {
     if (f.field == 1 && f.wire == HS_PB_LEN) read_plane(p, &r, &f, &t);
   }

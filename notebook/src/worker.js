@@ -21,7 +21,7 @@
 // Each op is one entry of OPS below.
 import * as api from 'hs:api';
 import { BLOB_MIN, MAX_TEXT, NOTES_INLINE, analyzeBytes, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
-import { forgetProfile, openProfile, readProfileBytes, timelineOf } from './views/profile-core.js';
+import { forgetProfile, loadProfile, timelineOf } from './views/profile-core.js';
 
 const texts = new Map(); // key -> { text, starts, maxLen }
 const SLICE = 4_000_000;
@@ -170,11 +170,9 @@ const OPS = {
 
   async profile(msg) {
     const { id } = msg;
-    const bytes = await readProfileBytes(msg.file, (p) => progress(id, p.stage, p.done, p.total));
     progress(id, 'loading core');
     await api.load();
-    progress(id, 'parsing the profile', 0, bytes.length);
-    openProfile(api, msg.key, bytes);
+    await loadProfile(api, msg.key, msg.file, (p) => progress(id, p.stage, p.done, p.total));
     progress(id, 'timeline');
     return { result: timelineOf(msg.key, msg.options) };
   },

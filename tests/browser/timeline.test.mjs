@@ -89,6 +89,9 @@ test('GYM·08: five right answers give streak 5 on every timeline drill (gym and
     }
     await streakIs(course, '#first', 5);
     await streakIs(course, '#second', 5);
+    // the path item of the skill (goal 3) ticks on the gym page
+    const ticked = await page.locator('xla-path-progress[controls] .item[data-done="true"]').evaluateAll((els) => els.map((e) => e.dataset.item));
+    assert.ok(ticked.includes('timeline-3'), `ticked: ${ticked}`);
     // the pinned drill of the course page: softmax's rounds, answered from the same reading
     const r = await round(course, '#second');
     assert.equal(r.id, 'softmax');
@@ -126,6 +129,68 @@ test('<xla-timeline> on a course page: rows, an explanation on hover, a click op
     assert.ok(dump.split('\n').includes(hlo), 'the line shown is a line of the dump');
     assert.match(await page.locator('#tl tr.op').first().getAttribute('title'), /per run/);
     assert.deepEqual(p.errors, []);
+  } finally {
+    await p.close();
+  }
+});
+
+// "which kernel did no line of the program ask for?" in the page: a course page's drill with
+// src= (a profile), hlo= and stablehlo= (XLA:TPU's naive attention, ../shared/captures/tpu-v6e,
+// served to the page by request interception). The profile is the minimal trace JSON of
+// tests/node/timeline-drill.test.mjs; the right answer is read from the dump text: the
+// instruction that calls tpu_custom_call (the StableHLO holds no custom_call).
+const tpuDir = join(repoRoot, '../shared/captures/tpu-v6e');
+test('GYM·08: the "which kernel did no line of the program ask for?" round, answered from the dumps', { skip: skip || (!existsSync(tpuDir) && 'SKIPPED: ../shared/captures is absent') }, async () => {
+  const hlo = readFileSync(join(tpuDir, 'jit_naive_attention.after_optimizations.trimmed.txt'), 'utf8');
+  const stablehlo = readFileSync(join(tpuDir, 'jit_naive_attention.stablehlo.mlir'), 'utf8');
+  const substituted = /%(\S+) = [^\n]* custom-call\([^\n]*custom_call_target="tpu_custom_call"/.exec(hlo)[1];
+  assert.equal(stablehlo.includes('custom_call'), false);
+  const trace = JSON.stringify({ traceEvents: [
+    { ph: 'M', pid: 2, name: 'process_name', args: { name: '/device:TPU:0' } },
+    { ph: 'M', pid: 2, tid: 1, name: 'thread_name', args: { name: 'XLA Ops' } },
+    { ph: 'M', pid: 2, tid: 2, name: 'thread_name', args: { name: 'XLA Modules' } },
+    { ph: 'X', pid: 2, tid: 2, ts: 0, dur: 100, name: 'jit_naive_attention(7)' },
+    { ph: 'X', pid: 2, tid: 1, ts: 2, dur: 3, name: 'fusion.1' },
+    { ph: 'X', pid: 2, tid: 1, ts: 5, dur: 3, name: 'fusion.2' },
+    { ph: 'X', pid: 2, tid: 1, ts: 10, dur: 30, name: 'fusion' },
+    { ph: 'X', pid: 2, tid: 1, ts: 50, dur: 40, name: 'online-softmax' },
+  ] });
+  const p = await openPage(chrome.browser, `${server.url}tests/browser/pages/timeline.html`);
+  try {
+    const { page } = p;
+    const bodies = { 'naive.trace.json': trace, 'naive.hlo.txt': hlo, 'naive.stablehlo.mlir': stablehlo };
+    await page.route(/\/own\/(naive\.[a-z.]+)$/, (route) => {
+      const name = /\/own\/(naive\.[a-z.]+)$/.exec(route.request().url())[1];
+      return route.fulfill({ status: 200, contentType: 'text/plain', body: bodies[name] });
+    });
+    await page.waitForFunction(() => customElements.get('xla-drill'));
+    await page.evaluate(() => {
+      const d = document.createElement('xla-drill');
+      d.id = 'own';
+      d.setAttribute('skill', 'timeline');
+      d.setAttribute('src', 'own/naive.trace.json');
+      d.setAttribute('hlo', 'own/naive.hlo.txt');
+      d.setAttribute('stablehlo', 'own/naive.stablehlo.mlir');
+      document.body.append(d);
+    });
+    let r = null;
+    for (let k = 0; k < 4; k++) { // the drill alternates round types: an unasked round comes within two
+      r = await round(page, '#own');
+      if (r.type === 'unasked') break;
+      await page.locator(`#own .choice[data-value="${r.choices[0]}"]`).click();
+      await page.locator('#own .next').click();
+    }
+    assert.equal(r.type, 'unasked');
+    assert.match(await page.locator('#own .prompt').textContent(), /^which kernel of jit_naive_attention did no line of the program ask for\?$/);
+    assert.ok(r.choices.includes(substituted) && r.choices.length >= 2, `choices ${r.choices}`);
+    const before = Number(await page.locator('#own .streak').getAttribute('data-current'));
+    await page.locator(`#own .choice[data-value="${substituted}"]`).click();
+    await page.waitForFunction(() => /^right: streak/.test(document.querySelector('#own')?.shadowRoot?.querySelector('.verdict')?.textContent || ''), null, { timeout: 5000 })
+      .catch(async () => assert.fail(`not right: ${await page.locator('#own .verdict').textContent()}`));
+    await streakIs(page, '#own', before + 1);
+    assert.match(await page.locator('#own .why').textContent(), /custom call.*tpu_custom_call/);
+    assert.deepEqual(p.errors, []);
+    assert.deepEqual(p.external, []);
   } finally {
     await p.close();
   }

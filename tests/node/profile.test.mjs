@@ -81,3 +81,28 @@ test('parse errors are HloscopeErrors with codes and positions', { skip: skipWas
   assert.throws(() => api.parseProfile(bad), (e) => e.name === 'HloscopeError' && e.code === 'HS_E_SYNTAX' && e.line === 2);
   assert.throws(() => api.parseProfile('text'), { name: 'HloscopeError', code: 'HS_E_ARG' });
 });
+
+test('profileSink: a profile written in chunks into the core reads as parseProfile reads it; misuse says so', { skip: !wasmBuilt && 'wasm not built' }, async () => {
+  const api = await import('../../wasm/hloscope.mjs');
+  await api.load();
+  const bytes = readFileSync(path.join(root, 'fixtures/cpu-jax-0.4.38/transformer_step/profile.xplane.pb'));
+  const whole = api.parseProfile(bytes);
+  const want = whole.timelineJSON();
+  whole.free();
+  const sink = api.profileSink(bytes.length);
+  for (let at = 0; at < bytes.length; at += 65536) sink.write(bytes.subarray(at, at + 65536));
+  assert.equal(sink.written, bytes.length);
+  const prof = sink.parse();
+  assert.equal(prof.timelineJSON(), want);
+  prof.free();
+  assert.throws(() => sink.parse(), (e) => e.code === 'HS_E_FREED');
+  const small = api.profileSink(4);
+  assert.throws(() => small.write(new Uint8Array(5)), (e) => e.code === 'HS_E_ARG');
+  small.abort();
+  // a truncated write: what was written is read, with a warning (as a cut file)
+  const cut = api.profileSink(bytes.length);
+  cut.write(bytes.subarray(0, Math.floor(bytes.length * 0.9)));
+  const part = cut.parse();
+  assert.ok(part.timeline().warnings.some((w) => /truncated/.test(w.message)));
+  part.free();
+});

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { pickProfile, defineLine } from '../../notebook/src/notebook/profile-files.js';
-import { timelineRounds, topOpRound, hiddenRound } from '../../notebook/src/drills/timeline-words.js';
+import { timelineRounds, topOpRound, hiddenRound, unaskedRound } from '../../notebook/src/drills/timeline-words.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
@@ -67,4 +67,47 @@ test('the TPU sample gives a "did this copy hide?" round whose answer follows it
   assert.ok(r);
   const a = t.async.find((x) => r.prompt.startsWith(`${x.start} → ${x.done}`));
   assert.equal(r.answer, a.exposed_ps * 10 <= a.in_flight_ps ? 'yes' : 'no');
+});
+
+// "which kernel did no line of the program ask for?": XLA:TPU's naive attention
+// (../shared/captures/tpu-v6e). The optimized module's %online-softmax is a custom call to
+// tpu_custom_call, and the program's StableHLO holds no custom_call: the compiler substituted
+// it. The profile is a minimal trace JSON naming the module's ops on a TPU XLA Ops line (as in
+// tests/native/test_timeline.c); what is checked is read from the two dump texts.
+const tpuDir = path.resolve(root, '../shared/captures/tpu-v6e');
+const NAIVE_TRACE = JSON.stringify({
+  traceEvents: [
+    { ph: 'M', pid: 2, name: 'process_name', args: { name: '/device:TPU:0' } },
+    { ph: 'M', pid: 2, tid: 1, name: 'thread_name', args: { name: 'XLA Ops' } },
+    { ph: 'M', pid: 2, tid: 2, name: 'thread_name', args: { name: 'XLA Modules' } },
+    { ph: 'X', pid: 2, tid: 2, ts: 0, dur: 100, name: 'jit_naive_attention(7)' },
+    { ph: 'X', pid: 2, tid: 1, ts: 2, dur: 3, name: 'fusion.1' },
+    { ph: 'X', pid: 2, tid: 1, ts: 5, dur: 3, name: 'fusion.2' },
+    { ph: 'X', pid: 2, tid: 1, ts: 10, dur: 30, name: 'fusion' },
+    { ph: 'X', pid: 2, tid: 1, ts: 50, dur: 40, name: 'online-softmax' },
+  ],
+});
+
+test('the "which kernel did no line ask for?" round: the custom call the StableHLO does not hold', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpuDir) && 'SKIPPED: ../shared/captures is absent') }, () => {
+  const hlo = readFileSync(path.join(tpuDir, 'jit_naive_attention.after_optimizations.trimmed.txt'), 'utf8');
+  const stablehlo = readFileSync(path.join(tpuDir, 'jit_naive_attention.stablehlo.mlir'), 'utf8');
+  // from the texts: the instruction that calls tpu_custom_call; the StableHLO asks for no custom call
+  const substituted = /%(\S+) = [^\n]* custom-call\([^\n]*custom_call_target="tpu_custom_call"/.exec(hlo)[1];
+  assert.equal(stablehlo.includes('custom_call'), false);
+  const prof = api.parseProfile(new TextEncoder().encode(NAIVE_TRACE));
+  const t = prof.timeline({ hlo, stablehlo });
+  const without = prof.timeline({ hlo });
+  prof.free();
+  const r = unaskedRound(t);
+  assert.ok(r, 'no round');
+  assert.equal(r.type, 'unasked');
+  assert.equal(r.answer, substituted);
+  assert.match(r.prompt, /^which kernel of jit_naive_attention did no line of the program ask for\?$/);
+  // every other choice is an instruction of the same dump
+  const others = r.choices.map((c) => c.value).filter((v) => v !== r.answer);
+  assert.ok(others.length >= 1);
+  for (const o of others) assert.match(hlo, new RegExp(`%${o.replace(/[.]/g, '\\.')} = [^\\n]*`));
+  assert.ok(timelineRounds(t).some((x) => x.type === 'unasked'));
+  // without the StableHLO the core cannot tell: no such round
+  assert.equal(unaskedRound(without), null);
 });

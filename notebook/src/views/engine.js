@@ -10,7 +10,7 @@
 import { workerSource, workerUrl } from 'hs:worker-source';
 import * as api from 'hs:api';
 import { BLOB_MIN, analyzeText, lineStarts, tooLargeForText, xrayTexts } from './analysis-core.js';
-import { forgetProfile, openProfile, readProfileBytes, timelineOf } from './profile-core.js';
+import { forgetProfile, loadProfile, timelineOf } from './profile-core.js';
 
 let worker = null;
 let workerFailed = false;
@@ -149,10 +149,8 @@ export function note(ref, index) {
  * returns its timeline (options: { hlo, stablehlo, program }). */
 export function profile({ key, file, options }, onProgress) {
   return call({ op: 'profile', key, file, options }, onProgress, async () => {
-    const bytes = await readProfileBytes(file, onProgress);
-    onProgress?.({ stage: 'parsing the profile' });
     await api.load();
-    openProfile(api, key, bytes);
+    await loadProfile(api, key, file, onProgress);
     return timelineOf(key, options);
   });
 }

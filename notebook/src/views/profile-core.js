@@ -4,6 +4,7 @@
 //
 //   readProfileBytes(file, onProgress) -> Uint8Array (gunzipped when the file is gzip)
 //   openProfile(api, key, bytes)        keeps parseProfile(bytes) under key (frees an older one)
+//   loadProfile(api, key, file, onProgress)  reads a file and keeps it (streamed into the core)
 //   timelineOf(key, options)           -> the Timeline JSON object
 //   forgetProfile(key)
 
@@ -39,6 +40,40 @@ export async function readProfileBytes(file, onProgress) {
     bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   }
   return bytes;
+}
+
+/**
+ * Reads a profile file and keeps it parsed under key. A file that is not gzip streams straight
+ * into the core's memory (api.profileSink), so a big file is held once; a .gz is gunzipped in JS
+ * first. onProgress: { stage, done, total }.
+ */
+export async function loadProfile(api, key, file, onProgress) {
+  const head = file.slice ? new Uint8Array(await file.slice(0, 2).arrayBuffer()) : new Uint8Array(0);
+  const gz = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  if (gz || !file.stream || !api.profileSink) {
+    const bytes = await readProfileBytes(file, onProgress);
+    onProgress?.({ stage: 'parsing the profile' });
+    openProfile(api, key, bytes);
+    return;
+  }
+  const total = file.size;
+  const sink = api.profileSink(total);
+  try {
+    const reader = file.stream().getReader();
+    let last = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      sink.write(value);
+      if (sink.written - last > 1 << 22) { last = sink.written; onProgress?.({ stage: 'reading', done: sink.written, total }); }
+    }
+  } catch (e) {
+    sink.abort();
+    throw e;
+  }
+  onProgress?.({ stage: 'parsing the profile' });
+  forgetProfile(key);
+  kept.set(key, sink.parse());
 }
 
 export function openProfile(api, key, bytes) {

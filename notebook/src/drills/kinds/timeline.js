@@ -8,7 +8,10 @@
 //
 // Profiles: the project's own captures (../profiles.js), or the page's own with `src=` (the
 // URL of a .xplane.pb, or a .trace.json; same origin), or the learner's: drop or pick a file.
-// Attributes read: program (pin one built-in capture id), src.
+// Attributes read: program (pin one built-in capture id), src, and with src: hlo (the URL of
+// the program's optimized HLO dump) and stablehlo (its StableHLO): given both, the core can
+// tell a kernel the compiler substituted, and the "which kernel did no line of the program ask
+// for?" round can be drawn.
 
 import { h, fill } from '../dom.js';
 import { core, errorWords } from '../core.js';
@@ -39,6 +42,8 @@ export default {
     const uid = Math.random().toString(36).slice(2, 8);
     const pinned = (ctx.attr('program') || '').trim();
     const src = (ctx.attr('src') || '').trim();
+    const hloSrc = (ctx.attr('hlo') || '').trim();
+    const stablehloSrc = (ctx.attr('stablehlo') || '').trim();
     const pool = pinned ? [pinned] : TIMELINE_PROGRAMS;
 
     const sourceEl = h('p', { class: 'k program' });
@@ -71,17 +76,25 @@ export default {
     let token = 0;
     let own_ = null; // { name, timeline } when the learner gave a profile
 
-    async function timelineOf(bytes) {
+    async function timelineOf(bytes, options = {}) {
       const hs = await core();
       const prof = hs.parseProfile(await gunzipIfNeeded(bytes));
-      try { return prof.timeline(); } finally { prof.free(); }
+      try { return prof.timeline(options); } finally { prof.free(); }
+    }
+
+    async function text(url) {
+      if (!url) return undefined;
+      const r = await fetch(url);
+      if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+      return r.text();
     }
 
     async function load(id) {
       if (id === 'src') {
         const r = await fetch(src);
         if (!r.ok) throw new Error(`${src}: HTTP ${r.status}`);
-        return { id: src, label: src, timeline: await timelineOf(new Uint8Array(await r.arrayBuffer())) };
+        const [hlo, stablehlo] = await Promise.all([text(hloSrc), text(stablehloSrc)]);
+        return { id: src, label: src, timeline: await timelineOf(new Uint8Array(await r.arrayBuffer()), { hlo, stablehlo }) };
       }
       return { id, label: `${PROFILE_DIR}/${id}/profile.xplane.pb`, timeline: await timelineOf(await profileBytes(id)) };
     }
