@@ -173,6 +173,12 @@ export interface HloDocument {
  * a truncated dump gives a document with warnings instead.
  */
 export function parse(text: string): HloDocument;
+/**
+ * Parses a dump given as UTF-8 bytes (one Uint8Array or ArrayBuffer, or an array of chunks), copied
+ * into the core's memory without decoding: files past the browser's string limit (about 512 MB)
+ * are read too, up to the core's 4 GB of memory.
+ */
+export function parseBytes(bytes: Uint8Array | ArrayBuffer | Uint8Array[]): HloDocument;
 
 /** The x-ray of a StableHLO (left) / optimized HLO (right) pair. A blank `left` x-rays the optimized
  *  HLO alone (`left: []`, stat "31 lines decided · ..."). Throws HloscopeError. */

@@ -221,6 +221,31 @@ export function parse(text) {
   return new HloDocument(doc, ptr);
 }
 
+/**
+ * Parses a dump given as UTF-8 bytes: a Uint8Array, an ArrayBuffer, or an array of Uint8Array
+ * chunks (a file's stream, read in parts). The bytes are copied into the core's memory as they
+ * are, never decoded into one JS string, so a file past the browser's string limit (about
+ * 512 MB) is read too; the limit is the core's 4 GB of memory. Throws HloscopeError like parse().
+ */
+export function parseBytes(bytes) {
+  const m = core();
+  const parts = Array.isArray(bytes) ? bytes : [bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes];
+  if (!parts.every((u) => u instanceof Uint8Array)) {
+    throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected the dump as a Uint8Array, an ArrayBuffer or an array of Uint8Array' });
+  }
+  const len = parts.reduce((n, u) => n + u.length, 0);
+  const ptr = m._malloc(Math.max(1, len)) >>> 0;
+  if (!ptr) throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${len} bytes for the dump` });
+  let at = ptr;
+  for (const u of parts) { m.HEAPU8.set(u, at); at += u.length; }
+  const doc = m._hsw_parse(ptr, len) >>> 0;
+  if (!doc) {
+    m._free(ptr);
+    throw lastError();
+  }
+  return new HloDocument(doc, ptr);
+}
+
 /** The raw JSON of the x-ray of a pair (what `hloscope xray --json LEFT RIGHT` prints). */
 export function xrayJSON(left, right) {
   const m = core();

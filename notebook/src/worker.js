@@ -20,7 +20,7 @@
 //   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
 // Each op is one entry of OPS below.
 import * as api from 'hs:api';
-import { BLOB_MIN, NOTES_INLINE, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
+import { BLOB_MIN, MAX_TEXT, NOTES_INLINE, analyzeBytes, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './views/profile-core.js';
 
 const texts = new Map(); // key -> { text, starts, maxLen }
@@ -55,6 +55,23 @@ async function readFile(id, file) {
   return parts.join('');
 }
 
+/** A file's bytes in the chunks its stream gives (no string, no decoding), with progress. */
+async function readChunks(id, file) {
+  const total = file.size;
+  const reader = file.stream().getReader();
+  const chunks = [];
+  let done = 0;
+  let last = 0;
+  for (;;) {
+    const { value, done: end } = await reader.read();
+    if (end) break;
+    chunks.push(value);
+    done += value.length;
+    if (done - last > 8 << 20) { last = done; progress(id, 'reading', done, total); }
+  }
+  return chunks;
+}
+
 function textOf(ref) {
   if (ref == null) return null;
   if (typeof ref.text === 'string') return { text: ref.text, known: null };
@@ -76,6 +93,22 @@ const OPS = {
   async analyze(msg) {
     const { id } = msg;
     const fromFile = !!msg.file;
+    // A file past the browser's string limit (msg.bytesMin, msg.headBytes: tests lower them) is read as bytes:
+    // the core parses all of it, the page gets the text of its head (issue 17, item 10).
+    if (fromFile && msg.file.stream && msg.file.size > (msg.bytesMin ?? MAX_TEXT)) {
+      const chunks = await readChunks(id, msg.file);
+      progress(id, 'loading core');
+      await api.load();
+      const out = analyzeBytes(api, chunks, (stage) => progress(id, stage, undefined, msg.file.size), msg.headBytes);
+      chunks.length = 0;
+      const head = new TextDecoder().decode(await msg.file.slice(0, out.head_of.bytes).arrayBuffer());
+      texts.set(msg.key, { text: head, starts: out.starts, maxLen: out.maxLen });
+      for (let i = 0; i < head.length; i += SLICE) self.postMessage({ id, textPart: head.slice(i, i + SLICE) });
+      out.blob = msg.file;
+      const starts = out.starts.slice();
+      out.starts = starts;
+      return { result: out, transfer: [starts.buffer] };
+    }
     let text = msg.text;
     if (fromFile) text = await readFile(id, msg.file);
     else if (msg.sliced) {

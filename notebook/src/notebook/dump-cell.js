@@ -6,7 +6,7 @@ import { nameProblem } from './runner.js';
 import { formatLabel } from './readers.js';
 import { el, formatBytes, formatInt } from '../views/common.js';
 import * as engine from '../views/engine.js';
-import { BLOB_MIN, tooLargeForText } from '../views/analysis-core.js';
+import { BLOB_MIN, tooLargeForCore } from '../views/analysis-core.js';
 import { errorWhere, kernelsDecided, partialWords, stageFromFileName } from '../core-words.js';
 
 /** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
@@ -189,7 +189,8 @@ export class DumpCell extends Cell {
   }
 
   loadDumpFile(file) {
-    const tooLarge = tooLargeForText(file.size);
+    // Past the string limit the worker reads the file as bytes; past the core's memory, refuse.
+    const tooLarge = tooLargeForCore(file.size);
     if (tooLarge) {
       this.setProgress(null);
       this.meta.replaceChildren(el('span', { class: 'err-text', 'data-testid': 'too-large', text: `${file.name}: ${tooLarge}` }));
@@ -297,6 +298,11 @@ export class DumpCell extends Cell {
     if (a.fusions && kernelsDecided(a.summary?.stage)) bits.push(`${formatInt(a.fusions.fusion_ops)} fusion ops`);
     if (a.ms != null && a.bytes > 1e6) bits.push(`analysed in ${formatInt(a.ms)} ms`);
     this.meta.replaceChildren(bits.join(' · '));
+    if (a.head_of) {
+      this.meta.append(el('span', { 'data-testid': 'head-of', text: ` · this cell shows the first ${formatBytes(a.head_of.bytes)} ` +
+        `(${formatInt(a.head_of.lines)} lines) of ${formatBytes(a.head_of.total)}: too big for one browser string, the file was read as bytes; ` +
+        'the counts on this line are of all of it, the text and the x-ray of that head' }));
+    }
     if (this.notes) { this.statusEl.replaceChildren(this.notes); this.notes = null; }
     for (const m of a.module_errors || []) {
       this.meta.append(el('span', { class: 'err-text', 'data-testid': 'module-error', text: ` · module ${m.module} not read: ${m.message}${errorWhere(m)}` }));

@@ -97,6 +97,21 @@ export function sideBuffers(side) {
  */
 export const MAX_TEXT = 2 ** 29 - 24;
 
+/**
+ * The largest file the page reads (as bytes, in the worker): the core's memory is 4 GB (wasm32),
+ * and it holds the file's bytes plus the parsed document.
+ */
+export const MAX_BYTES = 3 * 2 ** 30;
+
+/** Why the page cannot read a file of `bytes` at all (past MAX_BYTES), or null when it can. */
+export function tooLargeForCore(bytes) {
+  if (!(bytes > MAX_BYTES)) return null;
+  const gb = (n) => `${(n / 2 ** 30).toFixed(1)} GB`;
+  return `this file is ${gb(bytes)}: the page's core (WebAssembly) has 4 GB of memory, which holds the file's bytes and what ` +
+    `is read from them, so the page reads files up to ${gb(MAX_BYTES)}. Split it (one module per file), or read it with the ` +
+    'hloscope command-line tool, which has no such limit.';
+}
+
 /** Why a file of `bytes` cannot be read as one text, or null when it can. */
 export function tooLargeForText(bytes) {
   if (!(bytes > MAX_TEXT)) return null;
@@ -147,6 +162,12 @@ export function analyzeText(api, text, onStage = () => {}) {
     // What the worker keeps for later x-rays of this dump (not sent to the page).
     Object.defineProperty(out, 'readable', { value: readable, enumerable: false });
   }
+  describeDoc(api, doc, out, text, readable, onStage);
+  return out;
+}
+
+/** What analyzeText and analyzeBytes say of a parsed document (and frees it). */
+function describeDoc(api, doc, out, text, readable, onStage) {
   try {
     out.format = doc.format;
     out.format_label = formatLabel(api, doc.format);
@@ -178,6 +199,41 @@ export function analyzeText(api, text, onStage = () => {}) {
   } finally {
     doc.free();
   }
+}
+
+/**
+ * The analysis of a dump given as UTF-8 byte chunks (a file past the browser's string limit):
+ * the core reads every byte (api.parseBytes); what needs a JS string (format detection, the
+ * pairing evidence, module names, the backend, line starts) reads only `head`, the text of the
+ * first bytes, which is also all the page shows. out.head_of = { bytes, total, lines }.
+ */
+export function analyzeBytes(api, chunks, onStage = () => {}, headBytes = 8 << 20) {
+  headBytes ??= 8 << 20;
+  const total = chunks.reduce((n, u) => n + u.length, 0);
+  const first = new Uint8Array(Math.min(headBytes, total));
+  for (let at = 0, k = 0; at < first.length; k++) {
+    const u = chunks[k].subarray(0, first.length - at);
+    first.set(u, at);
+    at += u.length;
+  }
+  let cut = first.length;
+  if (cut < total) { const nl = first.lastIndexOf(10); if (nl > 0) cut = nl + 1; }
+  const head = new TextDecoder().decode(first.subarray(0, cut));
+  const { starts, maxLen } = lineStarts(head);
+  let lines = 0;
+  for (const u of chunks) for (let i = u.indexOf(10); i !== -1; i = u.indexOf(10, i + 1)) lines++;
+  if (total && chunks[chunks.length - 1].at(-1) !== 10) lines++;
+  const out = { format: detectFormat(api, head), bytes: total, lines, starts, maxLen,
+    head_of: { bytes: cut, total, lines: starts.length - 1 } };
+  let doc;
+  onStage('parsing');
+  try {
+    doc = api.parseBytes(chunks);
+  } catch (e) {
+    out.error = errorInfo(e);
+    return out;
+  }
+  describeDoc(api, doc, out, head, head, onStage);
   return out;
 }
 

@@ -87,7 +87,7 @@ function call(msg, onProgress, fallback) {
 const localTexts = new Map();
 
 /** Strings longer than this cross to the worker in slices, one per task (see sendText). */
-const SLICE = 4_000_000;
+const SLICE = 1_000_000; // characters a message: about 2 MB to clone, a few ms (4M took 80-100 ms on a loaded machine)
 
 const tick = () => new Promise((ok) => setTimeout(ok, 0));
 
@@ -114,7 +114,7 @@ export function analyze({ key, text, file }, onProgress) {
 }
 
 function analyzeNow({ key, text, file, sliced = false, fallbackText }, onProgress) {
-  return call({ op: 'analyze', key, text, file, sliced }, onProgress, async () => {
+  return call({ op: 'analyze', key, text, file, sliced, bytesMin: globalThis.hloscopeBytesMin, headBytes: globalThis.hloscopeHeadBytes }, onProgress, async () => {
     const tooLarge = file && tooLargeForText(file.size);
     if (tooLarge) throw Object.assign(new Error(tooLarge), { code: 'HS_E_TOO_LARGE' });
     const t = file ? await file.text() : (text ?? fallbackText);

@@ -55,19 +55,26 @@ const css = theme + `
   header { font-size: 12px; padding: .35rem .6rem; border-bottom: 1px solid var(--line); color: var(--dim);
     display: flex; justify-content: space-between; gap: .5rem; }
   header b { color: var(--ink); font-weight: 600; }
-  .scroller { position: relative; overflow: auto; height: var(--h, 28rem); contain: strict; outline: none; }
+  .scroller { position: relative; overflow: hidden auto; height: var(--h, 28rem); contain: strict; outline: none; }
+  /* Sideways scrolling lives in .hbar, not in the scroller: every row is exactly as wide as the
+     column and the text slides inside it (--sx), so no row box reaches past the column, and
+     nothing that brings a row into view (focus, a click, scrollIntoView, a test driver's hit
+     point) can scroll the code away sideways (issue 17, item 6). */
+  .hbar { overflow: auto hidden; }
+  .hbar > div { height: 1px; font-family: var(--mono); font-size: 12px; }
   .scroller:focus-visible { box-shadow: inset 0 0 0 2px var(--accent); }
   .spacer { position: relative; }
-  .rows { position: absolute; left: 0; top: 0; min-width: 100%; will-change: transform; }
+  .rows { position: absolute; left: 0; top: 0; width: 100%; will-change: transform; }
   .row { height: ${ROW}px; line-height: ${ROW}px; white-space: pre; font-family: var(--mono); font-size: 12px;
-    display: flex; cursor: default; }
+    display: flex; cursor: default; overflow: hidden; }
   .row:hover { background: var(--surface-2); }
   .ln { position: sticky; left: 0; flex: none; width: 4.2em; text-align: right; padding-right: .5em;
     color: var(--dim); background: var(--paper); user-select: none; }
   .ms { position: sticky; left: 4.2em; flex: none; width: 3.4em; text-align: center; font-size: 10.5px;
     color: var(--dim); background: var(--paper); user-select: none; }
   .ms.on { color: var(--accent); font-weight: 600; }
-  .tx { padding-right: 1rem; }
+  .tx { padding-right: 1rem; transform: translateX(calc(-1 * var(--sx, 0px))); }
+  .ln, .ms { z-index: 1; }
   .more { color: var(--dim); font-style: italic; }
   .c-fusion .tx { color: var(--copper); font-weight: 600; }
   .c-fusion { background: var(--copper-bg); }
@@ -134,9 +141,17 @@ class XlaXray extends HTMLElement {
       const rows = el('div', { class: 'rows' });
       const spacer = el('div', { class: 'spacer' }, rows);
       const scroller = el('div', { class: 'scroller', tabindex: '0', 'aria-label': title, dataset: { side } }, spacer);
+      const wide = el('div');
+      const hbar = el('div', { class: 'hbar', tabindex: '-1', 'aria-hidden': 'true' }, wide);
       const col = el('section', { class: `col ${side}`, hidden: true, dataset: { side } },
-        el('header', {}, el('b', { text: title }), count), scroller);
-      this._col[side] = { col, scroller, spacer, rows, count, pool: [], first: -1, last: -1, raf: 0 };
+        el('header', {}, el('b', { text: title }), count), scroller, hbar);
+      this._col[side] = { col, scroller, spacer, rows, count, hbar, wide, pool: [], first: -1, last: -1, raf: 0 };
+      hbar.addEventListener('scroll', () => rows.style.setProperty('--sx', `${hbar.scrollLeft}px`), { passive: true });
+      // A sideways wheel or trackpad swipe over the code moves the bar (the scroller has no sideways range).
+      scroller.addEventListener('wheel', (e) => {
+        const dx = e.deltaX || (e.shiftKey ? e.deltaY : 0);
+        if (dx && Math.abs(dx) >= Math.abs(e.shiftKey ? 0 : e.deltaY)) hbar.scrollLeft += dx;
+      }, { passive: true });
       scroller.addEventListener('scroll', () => this._schedule(side), { passive: true });
       scroller.addEventListener('keydown', (e) => this._key(side, e));
       scroller.addEventListener('blur', () => { this._tip.hidden = true; this._schedule(side, true); });
@@ -294,7 +309,9 @@ class XlaXray extends HTMLElement {
       if (!s) { c.rows.replaceChildren(); c.pool = []; continue; }
       c.count.textContent = `${s.n.toLocaleString('en-US')} lines`;
       c.spacer.style.height = `${Math.min(s.n * ROW, MAX_PX)}px`;
-      c.spacer.style.width = `calc(${Math.min(s.maxLen, MAX_CHARS + 24)}ch + 9em)`;
+      c.wide.style.width = `calc(${Math.min(s.maxLen, MAX_CHARS + 24)}ch + 9em)`;
+      c.hbar.scrollLeft = 0;
+      c.rows.style.setProperty('--sx', '0px');
       c.scroller.scrollTop = 0;
       this._schedule(side, true);
     }
@@ -479,6 +496,9 @@ class XlaXray extends HTMLElement {
       this._render(side);
       this._schedule(side, true);
       this._showTipFor(side, line);
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      e.preventDefault();
+      c.hbar.scrollLeft += e.key === 'ArrowLeft' ? -40 : 40;
     } else if ((e.key === 'Enter' || e.key === ' ') && this._cursor?.side === side) {
       e.preventDefault();
       this._activate(side, this._cursor.line);
