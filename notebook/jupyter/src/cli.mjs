@@ -376,7 +376,7 @@ function humanPasses(j) {
 
 /** add_dir of core/cli/passes.c: every regular file under `dir` (8 levels), by its own name. */
 function dirEntries(dir, depth, out) {
-  // In the directory's own order, as readdir(3) gives it to the CLI (readdirSync sorts).
+  // In byte order, as the CLI's scandir with strcmp gives them (the same on every machine).
   const names = [];
   const d = opendirSync(dir);
   try {
@@ -384,6 +384,7 @@ function dirEntries(dir, depth, out) {
   } finally {
     d.closeSync();
   }
+  names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const p = `${dir}/${name}`;
