@@ -189,6 +189,55 @@ typedef struct {
   uint32_t ops, calls, first_line;
 } unresolved;
 
+/* Lookups go in batches: the hashes of a batch first (each slot is prefetched), then the
+ * probes, so that the table's cache misses overlap instead of coming one after another (a
+ * module of 100k instructions has a table far larger than the cache). */
+#define RESOLVE_BATCH 32
+
+typedef struct {
+  hs_operand *op[RESOLVE_BATCH];
+  uint32_t hash[RESOLVE_BATCH], line[RESOLVE_BATCH];
+  uint32_t n;
+} op_batch;
+
+/* The batch's lookups in three steps, each over the whole batch so that the misses overlap:
+ * the first slot whose hash agrees (its slot was prefetched when queued), that instruction's
+ * name, the name's text; then the comparison. A candidate that is not the name (two names
+ * with one hash) falls back to the full probe. */
+static void flush_ops(hs_doc *d, const hs_names *names, op_batch *b, unresolved *u) {
+  uint32_t cand[RESOLVE_BATCH]; /* index+1 of the candidate, 0: none */
+  const uint32_t mask = names->cap - 1;
+  for (uint32_t j = 0; j < b->n; j++) {
+    uint32_t h = b->hash[j], pos = h & mask, c = 0;
+    for (uint64_t v; (v = names->slots[pos]) != 0; pos = (pos + 1) & mask)
+      if (HS_NAMES_SLOT_HASH(v) == h) {
+        c = HS_NAMES_SLOT_IDX(v);
+        hs_prefetch(&d->instrs[c - 1].name);
+        break;
+      }
+    cand[j] = c;
+  }
+  for (uint32_t j = 0; j < b->n; j++)
+    if (cand[j]) hs_prefetch(d->text + d->instrs[cand[j] - 1].name.off);
+  for (uint32_t j = 0; j < b->n; j++) {
+    hs_operand *o = b->op[j];
+    const char *s = d->text + o->name.off;
+    if (cand[j]) {
+      hs_slice k = d->instrs[cand[j] - 1].name;
+      o->target = k.len == o->name.len && hs_bytes_eq(d->text + k.off, s, k.len)
+                      ? (int32_t)(cand[j] - 1)
+                      : hs_names_get_hashed(names, d, instr_key, s, o->name.len, b->hash[j]);
+    } else {
+      o->target = -1;
+    }
+    if (o->target < 0 && d->format == HS_FORMAT_HLO) {
+      if (!u->ops) u->first_line = b->line[j];
+      u->ops++;
+    }
+  }
+  b->n = 0;
+}
+
 /* Resolves operand and call names within one module (names are unique per module). */
 static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
@@ -205,20 +254,36 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   int rc = HS_E_NOMEM;
   hs_names names = {0}, comps = {0};
   if (!hs_names_init(&names, i1 - i0 + 1) || !hs_names_init(&comps, c1 - c0 + 1)) goto done;
-  for (uint32_t i = i0; i < i1; i++)
-    if (!hs_names_put(&names, d, instr_key, i)) goto done;
+  {
+    uint32_t hb[RESOLVE_BATCH];
+    for (uint32_t b0 = i0; b0 < i1; b0 += RESOLVE_BATCH) {
+      uint32_t b1 = i1 - b0 > RESOLVE_BATCH ? b0 + RESOLVE_BATCH : i1;
+      for (uint32_t i = b0; i < b1; i++) {
+        hs_slice s = d->instrs[i].name;
+        hb[i - b0] = hs_hash_name(d->text + s.off, s.len);
+        hs_names_prefetch(&names, hb[i - b0]);
+      }
+      for (uint32_t i = b0; i < b1; i++)
+        if (!hs_names_put_hashed(&names, d, instr_key, i, hb[i - b0])) goto done;
+    }
+  }
   for (uint32_t c = c0; c < c1; c++)
     if (!hs_names_put(&comps, d, comp_key, c)) goto done;
+  op_batch b;
+  b.n = 0;
   for (uint32_t i = i0; i < i1; i++) {
     hs_instr *in = &d->instrs[i];
     for (uint32_t k = 0; k < in->op_count; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
-      o->target = hs_names_get(&names, d, instr_key, d->text + o->name.off, o->name.len);
-      if (o->target < 0 && d->format == HS_FORMAT_HLO) {
-        if (!u->ops) u->first_line = in->line;
-        u->ops++;
-      }
+      uint32_t h = hs_hash_name(d->text + o->name.off, o->name.len);
+      hs_names_prefetch(&names, h);
+      b.op[b.n] = o;
+      b.hash[b.n] = h;
+      b.line[b.n] = in->line;
+      if (++b.n == RESOLVE_BATCH) flush_ops(d, &names, &b, u);
     }
+    if (!in->call_count) continue;
+    flush_ops(d, &names, &b, u); /* the first unresolved name's line stays the first in text order */
     for (uint32_t k = 0; k < in->call_count; k++) {
       hs_call *c = &d->calls[in->call_first + k];
       c->target = hs_names_get(&comps, d, comp_key, d->text + c->name.off, c->name.len);
@@ -228,6 +293,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
       }
     }
   }
+  flush_ops(d, &names, &b, u);
   rc = 0;
 done:
   hs_names_free(&names);

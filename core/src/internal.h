@@ -318,17 +318,43 @@ size_t hs_skip_string(const char *t, size_t end, size_t p);
 
 /* Name tables: open addressing over slices, one per module (names are unique per module). */
 typedef struct {
-  uint32_t *slots; /* index+1, 0 = empty */
+  uint64_t *slots; /* hash << 32 | (index+1), 0 = empty */
   uint32_t cap;    /* power of two */
   uint32_t count;
 } hs_names;
-uint32_t hs_hash(const char *s, size_t n);
+uint32_t hs_hash(const char *s, size_t n);      /* FNV-1a: byte by byte */
+uint32_t hs_hash_name(const char *s, size_t n); /* the names tables' hash: 8 bytes at a time */
 bool hs_names_init(hs_names *m, uint32_t expected);
 void hs_names_free(hs_names *m);
 /* get_key(ctx, idx) gives the slice of entry idx. Returns idx or -1. */
 typedef hs_slice (*hs_key_fn)(const hs_doc *d, uint32_t idx);
 bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx);
 int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n);
+#define HS_NAMES_SLOT_IDX(v) ((uint32_t)(v)) /* index+1 */
+#define HS_NAMES_SLOT_HASH(v) ((uint32_t)((v) >> 32))
+/* Equal bytes; names are short: a plain loop beats a call to memcmp. */
+static inline bool hs_bytes_eq(const char *a, const char *b, size_t n) {
+  if (n <= 16) {
+    for (size_t i = 0; i < n; i++)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  return memcmp(a, b, n) == 0;
+}
+static inline void hs_prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+/* Asks the cache for the slot a hash probes first (batched lookups hide the miss). */
+static inline void hs_names_prefetch(const hs_names *m, uint32_t hash) {
+  if (m->cap) hs_prefetch(&m->slots[hash & (m->cap - 1)]);
+}
+/* The same with the name's hs_hash_name computed by the caller. */
+bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash);
+int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash);
 
 /* Resolves operand and call names within each module, and assigns computation roles. */
 int hs_resolve(hs_doc *d);
