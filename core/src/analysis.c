@@ -10,6 +10,18 @@ int hs_fusion_census(const hs_doc *d, hs_census *out) {
   if (!d || !out) return HS_E_ARG;
   memset(out, 0, sizeof *out);
   if (d->format != HS_FORMAT_HLO) return HS_E_UNSUPPORTED;
+  if (d->fusions_counted) {
+    /* hs_resolve counted each computation's fusions: no pass over the instructions and their text */
+    for (uint32_t c = 0; c < d->n_comps; c++) {
+      const hs_comp *cp = &d->comps[c];
+      out->fusion_ops += cp->fusions;
+      if (cp->role == HS_ROLE_FUSED) {
+        out->fusion_computations++;
+        out->fusion_ops_nested += cp->fusions;
+      }
+    }
+    return 0;
+  }
   for (uint32_t c = 0; c < d->n_comps; c++)
     if (d->comps[c].role == HS_ROLE_FUSED) out->fusion_computations++;
   for (uint32_t i = 0; i < d->n_instrs; i++) {

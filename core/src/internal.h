@@ -119,6 +119,7 @@ typedef struct {
   /* HLO only (hs_resolve fills them; other formats keep -1 / 0): */
   int32_t fused_by;   /* a fusion instruction calling this body, -1 if none */
   uint8_t inner;      /* runs inside a kernel: a fused body, or a combiner (to_apply) */
+  uint32_t fusions;   /* HLO: its instructions whose opcode is fusion (hs_resolve counts them) */
 } hs_comp;
 
 typedef struct {
@@ -245,6 +246,8 @@ struct hs_doc {
   uint32_t frame_refs;      /* instructions with stack_frame_id= */
   uint32_t frame_refs_dangling;
   uint32_t first_dangling_line;
+  /* hs_resolve counted every instruction's fusions into its computation (hs_comp.fusions) */
+  bool fusions_counted;
 };
 
 /* The HLO-only part of an instruction (all empty for other formats). */
@@ -316,22 +319,26 @@ static inline bool hs_starts(const char *t, size_t end, size_t p, const char *li
  * the closing quote, or `end` when the text ends first. */
 size_t hs_skip_string(const char *t, size_t end, size_t p);
 
-/* Name tables: open addressing over slices, one per module (names are unique per module). */
+/* Name tables: open addressing over slices, one per module (names are unique per module).
+ * Entries are indexes from `base` on; a slot holds the index (low bits) and hash bits (high). */
 typedef struct {
-  uint64_t *slots; /* hash << 32 | (index+1), 0 = empty */
+  uint32_t *slots; /* (hash & ~(cap-1)) | (index-base+1); 0 = empty */
   uint32_t cap;    /* power of two */
   uint32_t count;
+  uint32_t base;   /* the smallest index the table holds */
 } hs_names;
 uint32_t hs_hash(const char *s, size_t n);      /* FNV-1a: byte by byte */
 uint32_t hs_hash_name(const char *s, size_t n); /* the names tables' hash: 8 bytes at a time */
-bool hs_names_init(hs_names *m, uint32_t expected);
+bool hs_names_init(hs_names *m, uint32_t expected); /* base 0 */
+/* For `expected` entries with indexes from base on (the table stays small and dense). */
+bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base);
 void hs_names_free(hs_names *m);
 /* get_key(ctx, idx) gives the slice of entry idx. Returns idx or -1. */
 typedef hs_slice (*hs_key_fn)(const hs_doc *d, uint32_t idx);
+/* Adds entry idx (>= base) unless its name is there already (the first definition wins);
+ * false when memory runs out. */
 bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx);
 int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n);
-#define HS_NAMES_SLOT_IDX(v) ((uint32_t)(v)) /* index+1 */
-#define HS_NAMES_SLOT_HASH(v) ((uint32_t)((v) >> 32))
 /* Equal bytes; names are short: a plain loop beats a call to memcmp. */
 static inline bool hs_bytes_eq(const char *a, const char *b, size_t n) {
   if (n <= 16) {

@@ -207,21 +207,27 @@ uint32_t hs_hash_name(const char *s, size_t n) {
   return (uint32_t)h;
 }
 
-/* A slot holds the name's hash (high 32 bits) and index+1 (low 32 bits; 0 = empty): a probe
- * compares hashes in the table itself and reads the entry and its text only when they agree,
- * which is nearly always the entry sought (a table of 100k names otherwise missed the cache
- * twice per probe). */
-#define SLOT_IDX(v) HS_NAMES_SLOT_IDX(v)
-#define SLOT_HASH(v) HS_NAMES_SLOT_HASH(v)
-
-bool hs_names_init(hs_names *m, uint32_t expected) {
-  uint32_t cap = 64;
-  while (cap < expected * 2u && cap < (1u << 30)) cap <<= 1;
+/* A slot is 32 bits: the low bits (as many as the table has positions) hold index-base+1
+ * (0 = empty), the high bits hold the same bits of the name's hash, those the position does
+ * not use. A probe compares those in the table itself and reads the entry and its text only
+ * when they agree, which is nearly always the entry sought; and the table stays half the size
+ * it would be with a whole hash beside the index (a module of 100k instructions: 512 KB). */
+static bool names_alloc(hs_names *m, uint32_t cap, uint32_t base) {
   m->slots = calloc(cap, sizeof *m->slots);
   m->cap = cap;
   m->count = 0;
+  m->base = base;
   return m->slots != NULL;
 }
+
+bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base) {
+  /* at most 3/4 full: linear probing stays short, and the slots compare hash bits themselves */
+  uint32_t cap = 64;
+  while (cap - cap / 4 < expected + 1u && cap < (1u << 30)) cap <<= 1;
+  return names_alloc(m, cap, base);
+}
+
+bool hs_names_init(hs_names *m, uint32_t expected) { return hs_names_init_base(m, expected, 0); }
 
 void hs_names_free(hs_names *m) {
   free(m->slots);
@@ -229,15 +235,22 @@ void hs_names_free(hs_names *m) {
   m->cap = m->count = 0;
 }
 
-static bool names_rehash(hs_names *m) {
+/* A table twice as large (or larger, until index idx fits in a slot's low bits). */
+static bool names_grow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
+  uint32_t cap = m->cap ? m->cap * 2 : 64;
+  while (cap < (1u << 31) && idx - m->base + 1 > cap - 1) cap <<= 1;
+  if (idx - m->base + 1 > cap - 1) return false;
   hs_names n;
-  if (!hs_names_init(&n, m->cap)) return false; /* doubles */
+  if (!names_alloc(&n, cap, m->base)) return false;
   for (uint32_t i = 0; i < m->cap; i++) {
-    uint64_t v = m->slots[i];
+    uint32_t v = m->slots[i];
     if (!v) continue;
-    uint32_t h = SLOT_HASH(v) & (n.cap - 1);
-    while (n.slots[h]) h = (h + 1) & (n.cap - 1);
-    n.slots[h] = v;
+    uint32_t e = (v & (m->cap - 1)) - 1 + m->base;
+    hs_slice s = key(d, e);
+    uint32_t h = hs_hash_name(d->text + s.off, s.len);
+    uint32_t pos = h & (n.cap - 1);
+    while (n.slots[pos]) pos = (pos + 1) & (n.cap - 1);
+    n.slots[pos] = (h & ~(n.cap - 1)) | (e - n.base + 1);
     n.count++;
   }
   free(m->slots);
@@ -246,17 +259,20 @@ static bool names_rehash(hs_names *m) {
 }
 
 bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash) {
-  if ((m->count + 1) * 2 > m->cap && !names_rehash(m)) return false;
-  uint32_t h = hash & (m->cap - 1);
+  if (idx < m->base) return false; /* the caller's mistake: never silently */
+  if ((m->count + 1) > m->cap - m->cap / 4 || idx - m->base + 1 > m->cap - 1)
+    if (!names_grow(m, d, key, idx)) return false;
+  uint32_t mask = m->cap - 1, tag = hash & ~mask;
+  uint32_t pos = hash & mask;
   hs_slice s = {0, 0};
   bool have = false;
-  for (uint64_t v; (v = m->slots[h]) != 0; h = (h + 1) & (m->cap - 1)) {
-    if (SLOT_HASH(v) != hash) continue;
+  for (uint32_t v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
+    if ((v & ~mask) != tag) continue;
     if (!have) s = key(d, idx), have = true;
-    hs_slice o = key(d, SLOT_IDX(v) - 1);
+    hs_slice o = key(d, (v & mask) - 1 + m->base);
     if (o.len == s.len && hs_bytes_eq(d->text + o.off, d->text + s.off, s.len)) return true; /* duplicate name: the first definition wins */
   }
-  m->slots[h] = (uint64_t)hash << 32 | (idx + 1);
+  m->slots[pos] = tag | (idx - m->base + 1);
   m->count++;
   return true;
 }
@@ -268,11 +284,12 @@ bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
 
 int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash) {
   if (!m->cap) return -1;
-  uint32_t h = hash & (m->cap - 1);
-  for (uint64_t v; (v = m->slots[h]) != 0; h = (h + 1) & (m->cap - 1)) {
-    if (SLOT_HASH(v) != hash) continue;
-    hs_slice o = key(d, SLOT_IDX(v) - 1);
-    if (o.len == n && hs_bytes_eq(d->text + o.off, s, n)) return (int32_t)(SLOT_IDX(v) - 1);
+  uint32_t mask = m->cap - 1, tag = hash & ~mask;
+  for (uint32_t pos = hash & mask, v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
+    if ((v & ~mask) != tag) continue;
+    uint32_t e = (v & mask) - 1 + m->base;
+    hs_slice o = key(d, e);
+    if (o.len == n && hs_bytes_eq(d->text + o.off, s, n)) return (int32_t)e;
   }
   return -1;
 }
