@@ -68,6 +68,22 @@ static const hs_type *largest_array(const hs_type *t) {
   return best;
 }
 
+/* The element of tuple t that largest_array(t) picks, when that is an element itself (not
+ * inside a nested tuple); -1 otherwise. By position: equal shapes are one object (types.c), so
+ * the pick cannot be told by its address. */
+static int32_t largest_top_element(const hs_type *t) {
+  const hs_type *best = NULL;
+  int32_t at = -1;
+  for (uint32_t i = 0; i < t->n; i++) {
+    const hs_type *e = largest_array(t->elems[i]);
+    if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) {
+      best = e;
+      at = t->elems[i] == e ? (int32_t)i : -1;
+    }
+  }
+  return at;
+}
+
 /* Bytes of a value that live in the default memory space (HBM). */
 static uint64_t hbm_bytes_of(const hs_type *t) {
   if (!t) return 0;
@@ -281,8 +297,8 @@ uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *mark
       int32_t p = d->comps[cl->target].root;
       const hs_instr *r = &d->instrs[p];
       if (op_is(d, r, "tuple") && w->type && w->type->kind == HS_T_TUPLE) {
-        for (uint32_t k = 0; k < w->type->n && k < r->op_count; k++)
-          if (w->type->elems[k] == si->big_type) p = d->operands[r->op_first + k].target;
+        int32_t k = largest_top_element(w->type);
+        if (k >= 0 && (uint32_t)k < r->op_count) p = d->operands[r->op_first + (uint32_t)k].target;
       }
       while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
         p = d->operands[d->instrs[p].op_first].target;

@@ -17,14 +17,17 @@
 
 /* ---- arena ---------------------------------------------------------------------------- */
 typedef struct hs_arena_block hs_arena_block;
+typedef struct hs_type_cache hs_type_cache;
 typedef struct {
   hs_arena_block *head;
   size_t used_total;
+  hs_type_cache *types; /* the HLO shapes made in this arena, each once (types.c) */
 } hs_arena;
 
 void *hs_arena_alloc(hs_arena *a, size_t size);     /* 8-byte aligned, zeroed; NULL on OOM */
 void *hs_arena_alloc_raw(hs_arena *a, size_t size); /* the same, not zeroed: the caller writes every byte */
 void hs_arena_free(hs_arena *a);
+void hs_type_cache_free(hs_arena *a); /* types.c; hs_arena_free calls it */
 
 /* ---- growable arrays (amortised doubling; no malloc per element) ---------------------- */
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
@@ -70,7 +73,8 @@ int hs_elem_from_hlo(const char *s, size_t n);  /* -1 if unknown */
 int hs_elem_from_mlir(const char *s, size_t n); /* -1 if unknown */
 
 /* Parses an HLO shape at text[*pos] (array, tuple, token[]), layouts and comments included;
- * advances *pos. Returns NULL on a syntax error (sets *pos to where it stopped). */
+ * advances *pos. Returns NULL on a syntax error (sets *pos to where it stopped). Equal shapes
+ * (memory space included) parsed into one arena are one object: never change what it returns. */
 hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos);
 /* Parses an MLIR type (tensor<...>, tuple<...>, !stablehlo.token, a scalar like f32);
  * returns NULL when it is not one we know. */

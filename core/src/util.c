@@ -52,6 +52,7 @@ void hs_arena_free(hs_arena *a) {
   }
   a->head = NULL;
   a->used_total = 0;
+  hs_type_cache_free(a);
 }
 
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
