@@ -307,7 +307,12 @@ static inline bool hs_slice_eq(const hs_doc *d, hs_slice a, hs_slice b) {
 }
 static inline bool hs_slice_is(const hs_doc *d, hs_slice a, const char *lit) {
   size_t n = strlen(lit);
-  return a.len == n && memcmp(d->text + a.off, lit, n) == 0;
+  if (a.len != n) return false;
+  /* a loop over a literal's few bytes: unrolled in place (the wasm backend calls memcmp) */
+  const char *s = d->text + a.off;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] != lit[i]) return false;
+  return true;
 }
 
 /* Scanning helpers shared by the text parsers; every position is checked against `end`. */
