@@ -250,24 +250,60 @@ static void flush_ops(hs_doc *d, const hs_names *names, op_batch *b) {
   b->n = 0;
 }
 
-/* The roles of the computations instruction i calls: a fusion's body is a fused computation,
- * a to_apply= of anything but a call runs inside a kernel (a combiner). */
-static void call_roles(hs_doc *d, uint32_t i) {
-  hs_instr *in = &d->instrs[i];
-  bool fusion = hs_slice_is(d, in->opcode, "fusion");
-  bool call = hs_slice_is(d, in->opcode, "call");
-  for (uint32_t k = 0; k < in->call_count; k++) {
-    hs_call *c = &d->calls[in->call_first + k];
-    if (c->target < 0) continue;
+/* Calls go in batches too (a computation's name lies far back in the text): each with the
+ * instruction that makes it and whether that is a fusion or a call, for the roles. */
+typedef struct {
+  hs_call *call[RESOLVE_BATCH];
+  uint32_t hash[RESOLVE_BATCH], instr[RESOLVE_BATCH];
+  uint8_t fusion[RESOLVE_BATCH], is_call[RESOLVE_BATCH];
+  uint32_t n;
+} call_batch;
+
+/* Resolves the batch's calls (the steps of flush_ops), then gives the computations called their
+ * roles, in text order: a fusion's body is a fused computation (fused_by: the first fusion
+ * calling it), a to_apply= of anything but a call runs inside a kernel (a combiner). */
+static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, unresolved *u, bool hlo) {
+  uint32_t cand[RESOLVE_BATCH];
+  const uint32_t mask = comps->cap - 1;
+  for (uint32_t j = 0; j < b->n; j++) {
+    uint32_t h = b->hash[j], tag = h & ~mask, c = 0;
+    for (uint32_t pos = h & mask, v; (v = comps->slots[pos]) != 0; pos = (pos + 1) & mask)
+      if ((v & ~mask) == tag) {
+        c = (v & mask) + comps->base;
+        hs_prefetch(&d->comps[c - 1].name);
+        break;
+      }
+    cand[j] = c;
+  }
+  for (uint32_t j = 0; j < b->n; j++)
+    if (cand[j]) hs_prefetch(d->text + d->comps[cand[j] - 1].name.off);
+  for (uint32_t j = 0; j < b->n; j++) {
+    hs_call *c = b->call[j];
+    const char *s = d->text + c->name.off;
+    if (cand[j]) {
+      hs_slice k = d->comps[cand[j] - 1].name;
+      c->target = k.len == c->name.len && hs_bytes_eq(d->text + k.off, s, k.len)
+                      ? (int32_t)(cand[j] - 1)
+                      : hs_names_get_hashed(comps, d, comp_key, s, c->name.len, b->hash[j]);
+    } else {
+      c->target = -1;
+    }
+    if (c->target < 0) {
+      if (!u->calls) u->first_call_line = d->instrs[b->instr[j]].line;
+      u->calls++;
+      continue;
+    }
+    if (!hlo) continue;
     hs_comp *cp = &d->comps[c->target];
-    if (fusion && c->attr == HS_CALL_CALLS) {
+    if (b->fusion[j] && c->attr == HS_CALL_CALLS) {
       cp->role = HS_ROLE_FUSED;
       cp->inner = 1;
-      if (cp->fused_by < 0) cp->fused_by = (int32_t)i;
-    } else if (c->attr == HS_CALL_TO_APPLY && !call) {
+      if (cp->fused_by < 0) cp->fused_by = (int32_t)b->instr[j];
+    } else if (c->attr == HS_CALL_TO_APPLY && !b->is_call[j]) {
       cp->inner = 1;
     }
   }
+  b->n = 0;
 }
 
 /* Resolves operand and call names within one module (names are unique per module), and gives
@@ -288,6 +324,8 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
 
   int rc = HS_E_NOMEM;
   hs_names names = {0}, comps = {0};
+  call_batch cb;
+  cb.n = 0;
   op_batch b;
   b.n = b.n_later = b.cap_later = 0;
   b.later = NULL;
@@ -306,6 +344,12 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
       hs_slice s = d->instrs[i].name;
       hb[i - b0] = hs_hash_name(d->text + s.off, s.len);
       hs_names_prefetch(&names, hb[i - b0]);
+      /* the next batch's text and operands, asked for now */
+      if (i + RESOLVE_BATCH < i1) {
+        const hs_instr *nx = &d->instrs[i + RESOLVE_BATCH];
+        hs_prefetch(d->text + nx->name.off);
+        hs_prefetch(&d->operands[nx->op_first]);
+      }
     }
     for (uint32_t i = b0; i < b1; i++) {
       if (!hs_names_put_hashed(&names, d, instr_key, i, hb[i - b0])) goto done;
@@ -320,17 +364,21 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
         if (++b.n == RESOLVE_BATCH) flush_ops(d, &names, &b);
       }
       if (!in->call_count) continue;
+      bool fusion = hs_slice_is(d, in->opcode, "fusion"), call = hs_slice_is(d, in->opcode, "call");
       for (uint32_t k = 0; k < in->call_count; k++) {
         hs_call *c = &d->calls[in->call_first + k];
-        c->target = hs_names_get(&comps, d, comp_key, d->text + c->name.off, c->name.len);
-        if (c->target < 0) {
-          if (!u->calls) u->first_call_line = in->line;
-          u->calls++;
-        }
+        uint32_t h = hs_hash_name(d->text + c->name.off, c->name.len);
+        hs_names_prefetch(&comps, h);
+        cb.call[cb.n] = c;
+        cb.hash[cb.n] = h;
+        cb.instr[cb.n] = i;
+        cb.fusion[cb.n] = fusion;
+        cb.is_call[cb.n] = call;
+        if (++cb.n == RESOLVE_BATCH) flush_calls(d, &comps, &cb, u, hlo);
       }
-      if (hlo) call_roles(d, i);
     }
   }
+  flush_calls(d, &comps, &cb, u, hlo);
   flush_ops(d, &names, &b);
   if (b.nomem) goto done;
   /* the names not found in the pass, now that every name of the module is in the table */
