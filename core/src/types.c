@@ -53,7 +53,13 @@ static inline bool is_ident(char c) {
 }
 
 /* Skips spaces and C comments (XLA prints index comments such as "index=5" among tuple elements). */
-static size_t skip_ws(const char *t, size_t end, size_t p) {
+static size_t skip_ws_slow(const char *t, size_t end, size_t p);
+static inline size_t skip_ws(const char *t, size_t end, size_t p) {
+  /* nearly always nothing to skip: one test, no call */
+  if (p < end && t[p] != ' ' && t[p] != '\t' && t[p] != '\r' && t[p] != '\n' && t[p] != '/') return p;
+  return skip_ws_slow(t, end, p);
+}
+static size_t skip_ws_slow(const char *t, size_t end, size_t p) {
   for (;;) {
     while (p < end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r' || t[p] == '\n')) p++;
     if (p + 1 < end && t[p] == '/' && t[p + 1] == '*') {
