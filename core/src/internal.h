@@ -294,7 +294,17 @@ static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opco
   in->call_first = d->n_calls;
   return in;
 }
-bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);
+/* A line of the text (its first byte's offset, HS_LINE_* kind, ref); false when memory runs
+ * out. Inline: called for every line. */
+static inline bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
+  bool ok;
+  hs_line *l = HS_VEC_PUSH(d->lines, d->n_lines, d->cap_lines, ok);
+  if (!ok) return false;
+  l->off = off;
+  l->kind = kind;
+  l->ref = ref;
+  return true;
+}
 /* Records a warning (past HS_MAX_WARNINGS_PER_CODE per code, only counts it); out of memory
  * sets d->nomem. */
 void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...);

@@ -74,11 +74,16 @@ static size_t skip_ws_slow(const char *t, size_t end, size_t p) {
 }
 
 /* Reads the layout {...} at t[p] == '{'; returns the index after '}' and its memory space. */
+static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 1, [')'] = 1,
+                                            [']'] = 1, [':'] = 1, ['S'] = 1, ['\n'] = 1};
+
 static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
   int depth = 0;
   bool after_colon = false;
   *mem = -1;
   for (; p < end; p++) {
+    while (p < end && !LAYOUT_SPECIAL[(uint8_t)t[p]]) p++; /* digits and commas: nothing to decide */
+    if (p >= end) break;
     char c = t[p];
     if (c == '{' || c == '(' || c == '[') {
       depth++;

@@ -144,16 +144,6 @@ void hs_warn_truncated_line(hs_doc *d, uint32_t line) {
   hs_doc_warn(d, HS_W_TRUNCATED, line, 1, "the dump ends in the middle of line %u (truncated?): that line was skipped", line);
 }
 
-bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
-  bool ok;
-  hs_line *l = HS_VEC_PUSH(d->lines, d->n_lines, d->cap_lines, ok);
-  if (!ok) return false;
-  l->off = off;
-  l->kind = kind;
-  l->ref = ref;
-  return true;
-}
-
 size_t hs_skip_string(const char *t, size_t end, size_t p) {
   p++;
   for (;;) {
