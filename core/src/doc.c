@@ -206,14 +206,15 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   hs_names names = {0}, comps = {0};
   if (!hs_names_init(&names, i1 - i0 + 1) || !hs_names_init(&comps, c1 - c0 + 1)) goto done;
   for (uint32_t i = i0; i < i1; i++)
-    if (!hs_names_put(&names, d, instr_key, i)) goto done;
+    if (!d->instrs[i].synth && !hs_names_put(&names, d, instr_key, i)) goto done; /* made ones have no name in the text */
   for (uint32_t c = c0; c < c1; c++)
     if (!hs_names_put(&comps, d, comp_key, c)) goto done;
   for (uint32_t i = i0; i < i1; i++) {
     hs_instr *in = &d->instrs[i];
     for (uint32_t k = 0; k < in->op_count; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
-      o->target = hs_names_get(&names, d, instr_key, d->text + o->name.off, o->name.len);
+      if (o->target >= 0) continue; /* the reader linked it (a nested operand, a compact get-tuple-element) */
+      o->target = hs_names_get(&names, d, instr_key, hs_sp(d, o->name), o->name.len);
       if (o->target < 0 && d->format == HS_FORMAT_HLO) {
         if (!u->ops) u->first_line = in->line;
         u->ops++;
@@ -221,7 +222,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
     }
     for (uint32_t k = 0; k < in->call_count; k++) {
       hs_call *c = &d->calls[in->call_first + k];
-      c->target = hs_names_get(&comps, d, comp_key, d->text + c->name.off, c->name.len);
+      c->target = hs_names_get(&comps, d, comp_key, hs_sp(d, c->name), c->name.len);
       if (c->target < 0) {
         if (!u->calls && !u->ops) u->first_line = in->line;
         u->calls++;
@@ -240,6 +241,16 @@ int hs_resolve(hs_doc *d) {
   for (uint32_t m = 0; m < d->n_modules; m++) {
     int rc = resolve_module(d, &d->modules[m], &u);
     if (rc) return rc;
+  }
+
+  /* the get-tuple-elements the reader made: typed from their tuple (in order: a chain's first
+     link comes first) */
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    hs_instr *in = &d->instrs[i];
+    if (in->synth != HS_SYNTH_GTE || !in->op_count) continue;
+    const hs_operand *o = &d->operands[in->op_first];
+    const hs_type *t = o->target >= 0 ? d->instrs[o->target].type : NULL;
+    if (t && t->kind == HS_T_TUPLE && in->gte_index >= 0 && (uint32_t)in->gte_index < t->n) in->type = t->elems[in->gte_index];
   }
 
   /* roles: fused bodies (called by a fusion), kernel-internal combiners, the rest */

@@ -194,7 +194,7 @@ static bool names_rehash(hs_names *m, const hs_doc *d, hs_key_fn key) {
   for (uint32_t i = 0; i < m->cap; i++) {
     if (!m->slots[i]) continue;
     hs_slice s = key(d, m->slots[i] - 1);
-    uint32_t h = hs_hash(d->text + s.off, s.len) & (n.cap - 1);
+    uint32_t h = hs_hash(hs_sp(d, s), s.len) & (n.cap - 1);
     while (n.slots[h]) h = (h + 1) & (n.cap - 1);
     n.slots[h] = m->slots[i];
     n.count++;
@@ -207,7 +207,7 @@ static bool names_rehash(hs_names *m, const hs_doc *d, hs_key_fn key) {
 bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
   if ((m->count + 1) * 2 > m->cap && !names_rehash(m, d, key)) return false;
   hs_slice s = key(d, idx);
-  uint32_t h = hs_hash(d->text + s.off, s.len) & (m->cap - 1);
+  uint32_t h = hs_hash(hs_sp(d, s), s.len) & (m->cap - 1);
   while (m->slots[h]) {
     hs_slice o = key(d, m->slots[h] - 1);
     if (hs_slice_eq(d, o, s)) { /* duplicate name: the first definition wins */
@@ -225,7 +225,7 @@ int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const ch
   uint32_t h = hs_hash(s, n) & (m->cap - 1);
   while (m->slots[h]) {
     hs_slice o = key(d, m->slots[h] - 1);
-    if (o.len == n && memcmp(d->text + o.off, s, n) == 0) return (int32_t)(m->slots[h] - 1);
+    if (o.len == n && memcmp(hs_sp(d, o), s, n) == 0) return (int32_t)(m->slots[h] - 1);
     h = (h + 1) & (m->cap - 1);
   }
   return -1;
