@@ -129,6 +129,10 @@ typedef struct {
   uint8_t table;           /* TABLE_* being read */
   /* the text ended inside a statement (set by the readers; a truncation, not an error) */
   bool cut;
+  /* a value that spans lines and ends with a '}' alone on its line: if the computation is
+     never closed, that brace was the computation's and the value lacks its own */
+  uint32_t suspect_line;
+  size_t suspect_key;
   size_t open_comment; /* a block comment never closed starts here, or NOWHERE */
   /* operands of the instructions being read: nested instructions stack theirs above */
   hs_operand *ops;
@@ -440,7 +444,7 @@ static bool read_calls(reader *r, uint32_t idx, size_t s, size_t e, uint8_t attr
 
 static void warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n) {
   uint32_t line = line_of(r, at);
-  hs_doc_warn(r->d, HS_W_SKIPPED_LINE, line, col_of(r, at), fmt, (int)n, what);
+  hs_doc_warn(r->d, HS_W_XLA_REFUSES, line, col_of(r, at), fmt, (int)n, what);
 }
 
 /* A {key=value ...} list (metadata, frontend_attributes, window, ...): calls each(key, value)
@@ -584,7 +588,7 @@ static int attr_index(const char *k, size_t kl) {
 /* Words a sharding may start with (hlo_parser.cc ParseSharding). */
 static bool sharding_word(const char *s, size_t n) {
   static const char *const W[] = {"replicated", "maximal", "devices", "manual", "unknown", "last_tile_dim_replicate",
-                                  "last_tile_dims", "shard_as", "shard_like", "unreduced", "metadata", "iota"};
+                                  "last_tile_dims", "shard_as", "shard_like", "unreduced", "metadata", "iota", "mesh"};
   for (size_t i = 0; i < sizeof W / sizeof W[0]; i++)
     if (strlen(W[i]) == n && memcmp(W[i], s, n) == 0) return true;
   return false;
@@ -676,6 +680,14 @@ static size_t read_attributes(reader *r, int64_t idx, size_t p, bool only_named)
       end = len;
     } else if (ve == vs) {
       return fail_syntax(r, vs, "expected a value after '=' (XLA's parser refuses an attribute without one)");
+    }
+    if (!open && ve > vs && t[ve - 1] == '}' && memchr(t + vs, '\n', ve - vs)) {
+      size_t b = ve - 1;
+      while (b > vs && (t[b - 1] == ' ' || t[b - 1] == '\t')) b--;
+      if (t[b - 1] == '\n') {
+        r->suspect_line = line_of(r, ks);
+        r->suspect_key = ks;
+      }
     }
     if (idx >= 0) {
       int a = attr_index(t + ks, ke - ks);
@@ -1133,6 +1145,7 @@ static int statement(reader *r, size_t p, size_t *next) {
         ref = (uint32_t)r->comp;
         hs_doc_close_comp(d, (uint32_t)r->comp, r->stmt_line);
         r->comp = -1;
+        r->suspect_line = 0;
       } else {
         hs_doc_warn(d, HS_W_SKIPPED_LINE, r->stmt_line, (uint32_t)(p - r->stmt_ls) + 1, "a '}' with no open computation was skipped");
       }
@@ -1193,6 +1206,13 @@ static int finish(reader *r) {
   if (r->comp >= 0) {
     hs_comp *c = &d->comps[r->comp];
     hs_doc_close_comp(d, (uint32_t)r->comp, 0);
+    if (r->suspect_line) {
+      size_t ke = r->suspect_key;
+      while (ke < r->len && is_name_char(r->t[ke])) ke++;
+      hs_doc_warn(d, HS_W_XLA_REFUSES, r->suspect_line, 0,
+                  "the value of %.*s (line %u) took the '}' that closes computation %.*s: is its own '}' missing?",
+                  (int)(ke - r->suspect_key), r->t + r->suspect_key, r->suspect_line, (int)c->name.len, r->t + c->name.off);
+    }
     hs_doc_warn(d, HS_W_TRUNCATED, d->n_lines, 1,
                 "the dump ends inside computation %.*s (opened at line %u): it looks truncated; the results cover what was read",
                 (int)c->name.len, r->t + c->name.off, c->line);

@@ -186,7 +186,8 @@ typedef struct {
   X(HS_W_PARTIAL_FORMAT, 8)                                                \
   X(HS_W_PROFILE_SKIPPED, 9)                                               \
   X(HS_W_PROFILE_NO_DEVICE, 10)                                            \
-  X(HS_W_PROFILE_RUNS_GUESSED, 11)
+  X(HS_W_PROFILE_RUNS_GUESSED, 11)                                        \
+  X(HS_W_XLA_REFUSES, 12)
 
 enum {
 #define HS_WX_(name, value) name = value,

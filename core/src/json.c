@@ -341,6 +341,8 @@ char *hs_computations_json(const hs_doc *d, size_t *len) {
         json_object_set_new(io, "opcode", hs_json_slice(d, in->opcode));
         json_object_set_new(io, "type", hs_json_type(in->type));
         json_object_set_new(io, "line", json_integer(in->line));
+        /* made by the reader, as XLA's parser makes it: not a statement of the text */
+        if (in->synth) json_object_set_new(io, "made", json_string(in->synth == HS_SYNTH_GTE ? "compact" : "nested"));
         json_array_append_new(ins, io);
       }
       json_object_set_new(co, "instructions", ins);
