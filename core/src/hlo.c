@@ -142,7 +142,22 @@ typedef struct {
   uint32_t n_gtes, cap_gtes;
   hs_slice gte_opcode; /* "get-tuple-element" in d->synth, once made */
   shape_slot shapes[SHAPE_CACHE];
+  struct {
+    uint32_t off, len;
+  } opcodes[64]; /* opcodes found in XLA's list, by a hash of their text */
 } reader;
+
+/* known_opcode, remembering the opcodes it found (a module uses a few dozen). */
+static bool opcode_ok(reader *r, size_t os, size_t oe) {
+  const char *t = r->t;
+  size_t n = oe - os;
+  uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
+  if (r->opcodes[k].len == n && memcmp(t + r->opcodes[k].off, t + os, n) == 0) return true;
+  if (!known_opcode(t + os, n)) return false;
+  r->opcodes[k].off = (uint32_t)os;
+  r->opcodes[k].len = (uint32_t)n;
+  return true;
+}
 
 static int oom(reader *r) {
   hs_set_error(r->err, HS_E_NOMEM, r->d, 0, "out of memory while parsing");
@@ -168,7 +183,7 @@ static size_t fail_oom(reader *r) {
 
 /* Spaces, line breaks and comments from p; the first byte of the next token (or len). A block
  * comment the text never closes is remembered (it hides everything after it). */
-static size_t skip_ws(reader *r, size_t p) {
+static size_t skip_ws_slow(reader *r, size_t p) {
   const char *t = r->t;
   size_t len = r->len;
   for (;;) {
@@ -193,6 +208,14 @@ static size_t skip_ws(reader *r, size_t p) {
       return p;
     }
   }
+}
+
+/* The same, inline for the common case: at most one space, then a token. */
+static inline size_t skip_ws(reader *r, size_t p) {
+  const char *t = r->t;
+  if (p < r->len && t[p] == ' ') p++;
+  if (p < r->len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
+  return skip_ws_slow(r, p);
 }
 
 /* A name at p (optional leading '%'); its slice (len 0 if none), *pp past it. */
@@ -318,13 +341,22 @@ static size_t skip_shape(reader *r, size_t p) {
   return q;
 }
 
+/* A cheap hash of a short text (a shape): its length and first and last 8 bytes. */
+static inline uint32_t quick_hash(const char *s, size_t n) {
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  if (n > 8) memcpy(&b, s + n - 8, 8);
+  uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
+  return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
 /* A shape at *pp, built (or taken from the cache when the same text was read before). */
 static hs_type *read_shape(reader *r, size_t *pp) {
   size_t s = *pp;
   size_t e = skip_shape(r, s);
   uint32_t slot = 0;
   if (e > s && e - s <= 256 && r->t[s] != '(') {
-    slot = hs_hash(r->t + s, e - s) & (SHAPE_CACHE - 1);
+    slot = quick_hash(r->t + s, e - s) & (SHAPE_CACHE - 1);
     shape_slot *c = &r->shapes[slot];
     if (c->type && c->len == e - s && memcmp(r->t + c->off, r->t + s, e - s) == 0) {
       *pp = e;
@@ -833,7 +865,7 @@ static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t ope
   size_t q = s;
   hs_type *ty = read_shape(r, &q);
   if (!ty) return fail_syntax(r, s, "expected the shape of the nested instruction");
-  if (!known_opcode(t + os, oe - os))
+  if (!opcode_ok(r, os, oe))
     warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   uint32_t op_base = r->n_ops;
   size_t e = read_operands(r, open + 1, literal_opcode(t + os, oe - os), depth + 1);
@@ -959,7 +991,7 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
   size_t oe = p;
   p = skip_ws(r, p);
   if (p >= len || t[p] != '(') return fail_syntax(r, p, "expected '(' and the operands after the opcode");
-  if (!known_opcode(t + os, oe - os))
+  if (!opcode_ok(r, os, oe))
     warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   uint32_t op_base = r->n_ops;
   size_t e = read_operands(r, p + 1, literal_opcode(t + os, oe - os), 0);
@@ -1286,11 +1318,20 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   }
   *r = (reader){.d = d, .err = err, .t = d->text, .len = d->len, .module = -1, .comp = -1, .open_comment = NOWHERE};
   int rc = 0;
-  /* reserve for typical dumps so the arrays are rarely copied while they grow */
-  if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, (uint32_t)(d->len / 100) + 64, sizeof *d->lines) ||
-      !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, (uint32_t)(d->len / 200) + 64, sizeof *d->instrs) ||
-      !hs_vec_grow((void **)&d->hlo, &d->cap_hlo, (uint32_t)(d->len / 200) + 64, sizeof *d->hlo) ||
-      !hs_vec_grow((void **)&d->operands, &d->cap_operands, (uint32_t)(d->len / 150) + 64, sizeof *d->operands)) {
+  /* Reserved from the line count (one memchr pass): a statement starts each line at most, so
+     the arrays are never copied while they grow (a copy would hold both in memory at once);
+     what is reserved and never written is never touched either, so it costs no memory. */
+  uint32_t n_lines = 1;
+  for (const char *q = d->text, *end = d->text + d->len; q && q < end; n_lines++) {
+    q = memchr(q, '\n', (size_t)(end - q));
+    if (q) q++;
+  }
+  /* ... but no more than a statement every 24 bytes can need (blank lines hold none) */
+  uint32_t n_stmts = (uint32_t)(n_lines < d->len / 24 ? n_lines : d->len / 24) + 64;
+  if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, n_lines + 1, sizeof *d->lines) ||
+      !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, n_stmts, sizeof *d->instrs) ||
+      !hs_vec_grow((void **)&d->hlo, &d->cap_hlo, n_stmts, sizeof *d->hlo) ||
+      !hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 4 ? 3 * n_stmts : n_stmts, sizeof *d->operands)) {
     rc = oom(r);
     goto done;
   }
