@@ -684,6 +684,7 @@ static size_t read_attributes(reader *r, int64_t idx, size_t p, bool only_named)
   const char *t = r->t;
   size_t len = r->len;
   size_t end = p;
+  uint32_t key_at[16], key_len[16], n_keys = 0; /* the first keys, for duplicates */
   for (;;) {
     size_t c = skip_ws(r, p);
     if (c >= len || t[c] != ',') return end;
@@ -712,6 +713,15 @@ static size_t read_attributes(reader *r, int64_t idx, size_t p, bool only_named)
       end = len;
     } else if (ve == vs) {
       return fail_syntax(r, vs, "expected a value after '=' (XLA's parser refuses an attribute without one)");
+    }
+    for (uint32_t k = 0; k < n_keys; k++)
+      if (key_len[k] == ke - ks && memcmp(t + key_at[k], t + ks, ke - ks) == 0) {
+        warn_at(r, ks, "attribute %.*s is given twice: XLA's parser refuses this", t + ks, ke - ks);
+        break;
+      }
+    if (n_keys < 16) {
+      key_at[n_keys] = (uint32_t)ks;
+      key_len[n_keys++] = (uint32_t)(ke - ks);
     }
     if (!open && ve > vs && t[ve - 1] == '}' && memchr(t + vs, '\n', ve - vs)) {
       size_t b = ve - 1;
@@ -1245,7 +1255,9 @@ static int finish(reader *r) {
                   "the value of %.*s (line %u) took the '}' that closes computation %.*s: is its own '}' missing?",
                   (int)(ke - r->suspect_key), r->t + r->suspect_key, r->suspect_line, (int)c->name.len, r->t + c->name.off);
     }
-    hs_doc_warn(d, HS_W_TRUNCATED, d->n_lines, 1,
+    /* at the end of the text: the line after the last line break */
+    uint32_t eof_line = d->n_lines + (r->len && r->t[r->len - 1] == '\n' ? 1 : 0);
+    hs_doc_warn(d, HS_W_TRUNCATED, eof_line, 1,
                 "the dump ends inside computation %.*s (opened at line %u): it looks truncated; the results cover what was read",
                 (int)c->name.len, r->t + c->name.off, c->line);
   }
