@@ -327,9 +327,9 @@ static size_t skip_shape(reader *r, size_t p) {
   size_t q = p;
   while (q < len && ((t[q] >= 'a' && t[q] <= 'z') || is_digit(t[q]))) q++;
   if (q == p || q >= len || t[q] != '[') return p;
-  const char *e = memchr(t + q, ']', len - q);
-  if (!e) return len;
-  q = (size_t)(e - t) + 1;
+  while (q < len && t[q] != ']') q++;
+  if (q >= len) return len;
+  q++;
   if (q < len && t[q] == '{') {
     size_t depth = 0;
     do {
@@ -531,6 +531,48 @@ static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, s
   }
 }
 
+/* The same list read from its '{' at s to its '}' in one pass (the value's end is found on the
+ * way): the position after '}', or NOWHERE when the list is malformed or the text ends in it
+ * (then the caller scans the value and read_pairs says where it went wrong). */
+static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
+  const char *t = r->t;
+  size_t len = r->len;
+  size_t p = s + 1;
+  for (;;) {
+    while (p < len && (is_space(t[p]) || t[p] == ',')) p++;
+    if (p >= len) return NOWHERE;
+    if (t[p] == '}') return p + 1;
+    size_t ks = p;
+    while (p < len && is_name_char(t[p])) p++;
+    size_t ke = p;
+    if (ke == ks || p >= len || t[p] != '=') return NOWHERE;
+    size_t vs = ++p;
+    if (p >= len) return NOWHERE;
+    if (t[p] == '"') {
+      p = hs_skip_string(t, len, p);
+      if (p >= len) return NOWHERE;
+    } else if (t[p] == '{' || t[p] == '[') {
+      uint32_t depth = 0;
+      while (p < len) {
+        char c = t[p];
+        if (c == '"') {
+          p = hs_skip_string(t, len, p);
+          continue;
+        }
+        if (c == '{' || c == '[' || c == '(') depth++;
+        else if ((c == '}' || c == ']' || c == ')') && --depth == 0) break;
+        p++;
+      }
+      if (p >= len) return NOWHERE;
+      p++;
+    } else {
+      while (p < len && !is_space(t[p]) && t[p] != ',' && t[p] != '}') p++;
+    }
+    if (p == vs) return NOWHERE;
+    each(r, ctx, ks, ke, vs, p);
+  }
+}
+
 typedef struct {
   hs_hlo_instr *h;
   bool bad_number;
@@ -706,8 +748,17 @@ static size_t read_attributes(reader *r, int64_t idx, size_t p, bool only_named)
       r->cut = true;
       return len;
     }
-    bool open;
-    size_t ve = scan_value(r, vs, &open);
+    bool open = false;
+    int a = idx >= 0 ? attr_index(t + ks, ke - ks) : -1;
+    size_t ve = NOWHERE;
+    if (a >= 0 && ATTRS[a].action == ATTR_METADATA && t[vs] == '{') {
+      /* the largest attribute of most instructions: read in the pass that finds its end */
+      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE};
+      ve = walk_pairs(r, vs, metadata_pair, &m);
+      if (ve != NOWHERE && m.bad_number) ve = NOWHERE; /* read again below, to say where */
+      else if (ve != NOWHERE) a = -1;                   /* done */
+    }
+    if (ve == NOWHERE) ve = scan_value(r, vs, &open);
     if (open) {
       r->cut = true;
       end = len;
@@ -731,10 +782,7 @@ static size_t read_attributes(reader *r, int64_t idx, size_t p, bool only_named)
         r->suspect_key = ks;
       }
     }
-    if (idx >= 0) {
-      int a = attr_index(t + ks, ke - ks);
-      if (a >= 0 && !read_attribute(r, (uint32_t)idx, a, ks, vs, ve)) return fail_oom(r);
-    }
+    if (a >= 0 && !read_attribute(r, (uint32_t)idx, a, ks, vs, ve)) return fail_oom(r);
     if (open) return len;
     end = p = ve;
   }
@@ -890,10 +938,14 @@ static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t ope
 
 /* From p, inside `depth` open brackets: the position after the bracket that closes them all
  * (strings and comments skipped), or len when the text ends first. */
+static const uint8_t BRACKETS[256] = {['"'] = 1, ['('] = 1, ['{'] = 1, ['['] = 1, [')'] = 1,
+                                      ['}'] = 1, [']'] = 1, ['/'] = 1};
 static size_t skip_balanced(reader *r, size_t p, uint32_t depth) {
   const char *t = r->t;
   size_t len = r->len;
   while (p < len) {
+    while (p < len && !BRACKETS[(uint8_t)t[p]]) p++;
+    if (p >= len) break;
     char c = t[p];
     if (c == '"') {
       p = hs_skip_string(t, len, p);
