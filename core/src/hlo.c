@@ -1382,15 +1382,18 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   }
   *r = (reader){.d = d, .err = err, .t = d->text, .len = d->len, .module = -1, .comp = -1, .open_comment = NOWHERE};
   int rc = 0;
-  /* Reserved from the line count (one memchr pass): a statement starts each line at most, so
-     the arrays are never copied while they grow (a copy would hold both in memory at once);
-     what is reserved and never written is never touched either, so it costs no memory. */
-  uint32_t n_lines = 1;
-  for (const char *q = d->text, *end = d->text + d->len; q && q < end; n_lines++) {
+  /* Reserved from the line count, estimated from the first megabyte (a full counting pass
+     would read the text twice): the arrays are then rarely copied while they grow (a copy holds
+     both in memory at once), and what is reserved but never written is never touched, so it
+     costs no memory. */
+  size_t sample = d->len < (1u << 20) ? d->len : (1u << 20);
+  uint64_t n_nl = 1;
+  for (const char *q = d->text, *end = d->text + sample; q && q < end; n_nl++) {
     q = memchr(q, '\n', (size_t)(end - q));
     if (q) q++;
   }
-  /* ... but no more than a statement every 24 bytes can need (blank lines hold none) */
+  uint64_t est = sample ? n_nl * (uint64_t)d->len / sample + n_nl / 4 + 64 : 64;
+  uint32_t n_lines = (uint32_t)(est < UINT32_MAX / 4 ? est : UINT32_MAX / 4);
   uint32_t n_stmts = (uint32_t)(n_lines < d->len / 24 ? n_lines : d->len / 24) + 64;
   if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, n_lines + 1, sizeof *d->lines) ||
       !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, n_stmts, sizeof *d->instrs) ||
