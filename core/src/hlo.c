@@ -210,10 +210,10 @@ static size_t skip_ws_slow(reader *r, size_t p) {
   }
 }
 
-/* The same, inline for the common case: at most one space, then a token. */
+/* The same, inline for the common case: spaces and line breaks, then a token. */
 static inline size_t skip_ws(reader *r, size_t p) {
   const char *t = r->t;
-  if (p < r->len && t[p] == ' ') p++;
+  while (p < r->len && (t[p] == ' ' || t[p] == '\n')) p++;
   if (p < r->len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
   return skip_ws_slow(r, p);
 }
@@ -223,6 +223,9 @@ static hs_slice read_name(const char *t, size_t end, size_t *pp) {
   size_t p = *pp;
   if (p < end && t[p] == '%') p++;
   size_t s = p;
+  while (p + 4 <= end && (NAME_CHAR[(uint8_t)t[p]] & NAME_CHAR[(uint8_t)t[p + 1]] & NAME_CHAR[(uint8_t)t[p + 2]] &
+                          NAME_CHAR[(uint8_t)t[p + 3]]))
+    p += 4;
   while (p < end && is_name_char(t[p])) p++;
   *pp = p;
   return hs_sl((uint32_t)s, (uint32_t)(p - s));
