@@ -79,10 +79,12 @@ static bool known_opcode(const char *s, size_t n) {
   return false;
 }
 
-/* Opcodes whose parentheses hold a literal or a number, not operands. */
-static bool literal_opcode(const char *s, size_t n) {
-  return (n == 8 && (memcmp(s, "constant", 8) == 0 || memcmp(s, "iota", 4) == 0)) ||
-         (n == 9 && memcmp(s, "parameter", 9) == 0);
+/* Opcodes whose parentheses hold no operands: a number (parameter) or a literal (constant). */
+enum { LIT_NONE = 0, LIT_NUMBER, LIT_VALUE };
+static int literal_opcode(const char *s, size_t n) {
+  if (n == 9 && memcmp(s, "parameter", 9) == 0) return LIT_NUMBER;
+  if ((n == 8 && memcmp(s, "constant", 8) == 0) || (n == 4 && memcmp(s, "iota", 4) == 0)) return LIT_VALUE;
+  return LIT_NONE;
 }
 
 /* Which frame table the rows after a table header belong to. */
@@ -313,7 +315,6 @@ static size_t skip_shape(reader *r, size_t p) {
   const char *t = r->t;
   size_t len = r->len;
   if (p < len && t[p] == '(') {
-    bool open;
     size_t q = p, depth = 0;
     do {
       if (t[q] == '(') depth++;
@@ -324,7 +325,6 @@ static size_t skip_shape(reader *r, size_t p) {
       }
       q++;
     } while (q < len && depth > 0);
-    (void)open;
     return depth ? len : q;
   }
   size_t q = p;
@@ -916,7 +916,7 @@ static int32_t compact_gte(reader *r, hs_slice base, size_t s, size_t e, uint32_
   return prev;
 }
 
-static size_t read_operands(reader *r, size_t p, bool literal, int depth);
+static size_t read_operands(reader *r, size_t p, int literal, int depth);
 
 /* A nested instruction "shape opcode(operands), key=value" at s (its shape), opcode at [os, oe).
  * Pushes it; returns the end of its text and sets *idx, or HLO_FAIL. */
@@ -968,10 +968,10 @@ static size_t skip_balanced(reader *r, size_t p, uint32_t depth) {
 /* The operand list from p (after '(') to its ')': each operand pushed on r->ops (nested
  * instructions and compact get-tuple-elements pushed into the document on the way). Returns
  * the position after ')', HLO_FAIL, or len with r->cut set when the text ended inside it. */
-static size_t read_operands(reader *r, size_t p, bool literal, int depth) {
+static size_t read_operands(reader *r, size_t p, int literal, int depth) {
   const char *t = r->t;
   size_t len = r->len;
-  if (literal && t[p - 2] == 'r') { /* parameter(N) */
+  if (literal == LIT_NUMBER) { /* parameter(N) */
     size_t q = skip_ws(r, p);
     size_t ds = q;
     while (q < len && is_digit(t[q])) q++;
