@@ -983,10 +983,31 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     if (q == ds || t[e] != ')') return fail_syntax(r, e, "expected the parameter's number and ')', as in parameter(0)");
     return e + 1;
   }
-  if (literal) { /* constant({...}), iota(): a literal, not operands */
-    size_t e = skip_balanced(r, p, 1);
-    if (e >= len && (len == 0 || t[len - 1] != ')')) r->cut = true;
-    return e;
+  if (literal) { /* constant(1.5), constant({...}), iota(): a literal, not operands */
+    for (int k = 0;; k++) {
+      size_t q = skip_ws(r, p);
+      if (q >= len) break;
+      if (t[q] == ')') return q + 1;
+      /* a literal value: bracketed (may span lines), or a word ("-inf", "1e-08", "true"); an
+         older printer put the shape first ("f32[2] {1, 2}") */
+      if (k == 2) return fail_syntax(r, q, "expected ')' after the constant's literal");
+      if (t[q] == '{' || t[q] == '(') {
+        p = skip_balanced(r, q + 1, 1);
+      } else {
+        p = q;
+        while (p < len && !is_space(t[p]) && t[p] != ')' && t[p] != ',' && t[p] != '{' && t[p] != '(') {
+          if (t[p] == '[') { /* a shape's dimensions */
+            while (p < len && t[p] != ']') p++;
+            if (p < len) p++;
+            continue;
+          }
+          p++;
+        }
+        if (p == q) return fail_syntax(r, q, "expected ')' after the constant's literal");
+      }
+    }
+    r->cut = true;
+    return len;
   }
   for (;;) {
     p = skip_ws(r, p);
