@@ -30,9 +30,11 @@ READERS=(
   "layout|-DHS_FUZZ_LAYOUT|"
   "llvm|-DHS_FUZZ_LLVM|fixtures/levels/*/*/*.ll ../shared/captures/llvm/*.ll"
 )
-# The long run's input size limit per harness (--long; the default is 4096 bytes): the sizes the
-# readers' structure needs, no more (an input twice as long costs about twice the time)
-declare -A LONG_MAX_LEN=([profile]=16384 [timeline]=16384 [layout]=256)
+# The long run's input size limit per harness (--long; the default is 2048 bytes): room for the
+# structure each reader follows, no more (the readers are linear: an input twice as long costs
+# about twice the time). One type with its layout is short; the memory texts are scanned by many
+# patterns; a protobuf needs room for its nested messages.
+declare -A LONG_MAX_LEN=([layout]=256 [memory]=1024 [buffers]=1024 [profile]=8192 [timeline]=8192 [dumpset]=4096)
 
 # the core, compiled once (instrumented for the fuzzer, not linked with its main)
 mkdir -p "$out/obj"
@@ -124,12 +126,15 @@ if [ "${1:-}" = "--long" ]; then
   [ -x "$bin" ] || { echo "no harness named $name (one of: dumpset ${names[*]})" >&2; exit 2; }
   mkdir -p "$out/corpus-long-$name" "$out/crashes-$name"
   log=$out/longrun-$name.log
-  maxlen=${LONG_MAX_LEN[$name]:-4096}
-  echo "fuzz_$name (lean): $runs runs, -max_len=$maxlen, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)" | tee "$log"
+  maxlen=${LONG_MAX_LEN[$name]:-2048}
+  # HS_FUZZ_MAX_TIME=SECONDS stops the run earlier (libFuzzer's -max_total_time); the corpus in
+  # build/fuzz/corpus-long-NAME is kept, so a later run goes on from where this one stopped
+  maxtime=${HS_FUZZ_MAX_TIME:-0}
+  echo "fuzz_$name (lean): $runs runs, -max_len=$maxlen, max time ${maxtime}s (0: none), $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')" | tee "$log"
   start=$(date +%s)
   set +e
   ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=4} nice -n 19 "$bin" -runs="$runs" -max_len="$maxlen" -rss_limit_mb=2048 \
-    -timeout=10 -seed=1 -print_final_stats=1 -artifact_prefix="$out/crashes-$name/" \
+    -timeout=10 -max_total_time="$maxtime" -seed=1 -print_final_stats=1 -artifact_prefix="$out/crashes-$name/" \
     "$out/corpus-long-$name" "$seeds" >"$out/longrun-$name.out" 2>&1
   rc=$?
   set -e
