@@ -179,23 +179,32 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
     return;
   }
   uint32_t *eff = calloc(d->n_instrs, sizeof *eff);
-  if (!eff) return;
-  /* consumers, counted through pass-through ops; users come after their operands in HLO text */
-  for (uint32_t j = d->n_instrs; j-- > 0;) {
+  uint32_t *stamp = calloc(d->n_instrs, sizeof *stamp);
+  if (!eff || !stamp) {
+    free(eff);
+    free(stamp);
+    return;
+  }
+  /* consumers: each kernel counts once for every value it reads, also through pass-through ops
+     (x * x reads x once; a kernel reading two elements of one tuple reads the tuple once);
+     operands come before their users in HLO text */
+  for (uint32_t j = 0; j < d->n_instrs; j++) {
     const hs_instr *in = &d->instrs[j];
-    uint32_t c;
-    if (op_is(d, in, "tuple")) c = 0;
-    else if (forwards(d, in)) c = eff[j];
-    else if (hs_instr_is_alias(d, in)) c = 0;
-    else c = 1;
-    if (!c) continue;
+    if (forwards(d, in) || hs_instr_is_alias(d, in)) continue;
     for (uint32_t k = 0; k < in->op_count; k++) {
       int32_t t = d->operands[in->op_first + k].target;
-      bool seen = false; /* x * x reads x once */
-      for (uint32_t m = 0; m < k && !seen; m++) seen = d->operands[in->op_first + m].target == t;
-      if (t >= 0 && (uint32_t)t < j && !seen) eff[t] += c;
+      while (t >= 0 && (uint32_t)t < j && stamp[t] != j + 1) {
+        stamp[t] = j + 1;
+        eff[t]++;
+        const hs_instr *ti = &d->instrs[t];
+        if (!forwards(d, ti) || !ti->op_count) break;
+        int32_t next = d->operands[ti->op_first].target;
+        if (next >= t) break;
+        t = next;
+      }
     }
   }
+  free(stamp);
   uint64_t best = 0, kept_best = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];

@@ -286,7 +286,7 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
           json_object_set_new(v, "shape", hs_json_bytes(t + s, se - s));
           if (find(t, s, se, ":T(") != SIZE_MAX || find(t, s, se, ")T(") != SIZE_MAX) tiled = true;
           size_t pos = s, bad = 0;
-          json_t *lj = t[s] != '(' ? hs_layout_shape_json(t, se, &pos, &bad) : NULL;
+          json_t *lj = (s >= se || t[s] != '(') ? hs_layout_shape_json(t, se, &pos, &bad) : NULL;
           json_object_set_new(v, "layout_bytes", lj ? json_incref(json_object_get(lj, "padded_bytes")) : json_null());
           json_object_set_new(v, "logical_bytes", lj ? json_incref(json_object_get(lj, "logical_bytes")) : json_null());
           json_decref(lj);
@@ -306,7 +306,7 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
         } else {
           table = cur;
         }
-      } else if (table && q > p && t[q] >= '0' && t[q] <= '9' && find(t, q, le, "%);") != SIZE_MAX) {
+      } else if (table && q > p && q < le && t[q] >= '0' && t[q] <= '9' && find(t, q, le, "%);") != SIZE_MAX) {
         uint64_t cum = 0;
         json_t *row = table_row(t, le, q, &cum);
         if (row) {

@@ -228,13 +228,13 @@ static void flush_ops(hs_doc *d, const hs_names *names, op_batch *b) {
     cand[j] = c;
   }
   for (uint32_t j = 0; j < b->n; j++)
-    if (cand[j]) hs_prefetch(d->text + d->instrs[cand[j] - 1].name.off);
+    if (cand[j]) hs_prefetch(hs_sp(d, d->instrs[cand[j] - 1].name));
   for (uint32_t j = 0; j < b->n; j++) {
     hs_operand *o = b->op[j];
-    const char *s = d->text + o->name.off;
+    const char *s = hs_sp(d, o->name);
     if (cand[j]) {
       hs_slice k = d->instrs[cand[j] - 1].name;
-      o->target = k.len == o->name.len && hs_bytes_eq(d->text + k.off, s, k.len)
+      o->target = k.len == o->name.len && hs_bytes_eq(hs_sp(d, k), s, k.len)
                       ? (int32_t)(cand[j] - 1)
                       : hs_names_get_hashed(names, d, instr_key, s, o->name.len, b->hash[j]);
     } else {
@@ -276,13 +276,13 @@ static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, unresol
     cand[j] = c;
   }
   for (uint32_t j = 0; j < b->n; j++)
-    if (cand[j]) hs_prefetch(d->text + d->comps[cand[j] - 1].name.off);
+    if (cand[j]) hs_prefetch(hs_sp(d, d->comps[cand[j] - 1].name));
   for (uint32_t j = 0; j < b->n; j++) {
     hs_call *c = b->call[j];
-    const char *s = d->text + c->name.off;
+    const char *s = hs_sp(d, c->name);
     if (cand[j]) {
       hs_slice k = d->comps[cand[j] - 1].name;
-      c->target = k.len == c->name.len && hs_bytes_eq(d->text + k.off, s, k.len)
+      c->target = k.len == c->name.len && hs_bytes_eq(hs_sp(d, k), s, k.len)
                       ? (int32_t)(cand[j] - 1)
                       : hs_names_get_hashed(comps, d, comp_key, s, c->name.len, b->hash[j]);
     } else {
@@ -332,9 +332,9 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   b.nomem = false;
   if (!hs_names_init_base(&names, i1 - i0 + 1, i0) || !hs_names_init_base(&comps, c1 - c0 + 1, c0)) goto done;
   /* computation names lie far apart in the text: each one's line is asked for 8 ahead */
-  for (uint32_t c = c0; c < c1 && c < c0 + 8; c++) hs_prefetch(d->text + d->comps[c].name.off);
+  for (uint32_t c = c0; c < c1 && c < c0 + 8; c++) hs_prefetch(hs_sp(d, d->comps[c].name));
   for (uint32_t c = c0; c < c1; c++) {
-    if (c + 8 < c1) hs_prefetch(d->text + d->comps[c + 8].name.off);
+    if (c + 8 < c1) hs_prefetch(hs_sp(d, d->comps[c + 8].name));
     if (!hs_names_put(&comps, d, comp_key, c)) goto done;
   }
   for (uint32_t b0 = i0; b0 < i1; b0 += RESOLVE_BATCH) {
@@ -342,22 +342,24 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
     uint32_t hb[RESOLVE_BATCH];
     for (uint32_t i = b0; i < b1; i++) {
       hs_slice s = d->instrs[i].name;
-      hb[i - b0] = hs_hash_name(d->text + s.off, s.len);
+      hb[i - b0] = hs_hash_name(hs_sp(d, s), s.len);
       hs_names_prefetch(&names, hb[i - b0]);
       /* the next batch's text and operands, asked for now */
       if (i + RESOLVE_BATCH < i1) {
         const hs_instr *nx = &d->instrs[i + RESOLVE_BATCH];
-        hs_prefetch(d->text + nx->name.off);
+        hs_prefetch(hs_sp(d, nx->name));
         hs_prefetch(&d->operands[nx->op_first]);
       }
     }
     for (uint32_t i = b0; i < b1; i++) {
-      if (!hs_names_put_hashed(&names, d, instr_key, i, hb[i - b0])) goto done;
       hs_instr *in = &d->instrs[i];
+      /* made ones (a nested operand, a compact get-tuple-element) have no name in the text */
+      if (!in->synth && !hs_names_put_hashed(&names, d, instr_key, i, hb[i - b0])) goto done;
       if (hlo && in->opcode.len == 6 && in->comp < d->n_comps && hs_slice_is(d, in->opcode, "fusion")) d->comps[in->comp].fusions++;
       for (uint32_t k = 0; k < in->op_count; k++) {
         hs_operand *o = &d->operands[in->op_first + k];
-        uint32_t h = hs_hash_name(d->text + o->name.off, o->name.len);
+        if (o->target >= 0) continue; /* the reader linked it (a nested operand, a compact get-tuple-element) */
+        uint32_t h = hs_hash_name(hs_sp(d, o->name), o->name.len);
         hs_names_prefetch(&names, h);
         b.op[b.n] = o;
         b.hash[b.n] = h;
@@ -367,7 +369,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
       bool fusion = hs_slice_is(d, in->opcode, "fusion"), call = hs_slice_is(d, in->opcode, "call");
       for (uint32_t k = 0; k < in->call_count; k++) {
         hs_call *c = &d->calls[in->call_first + k];
-        uint32_t h = hs_hash_name(d->text + c->name.off, c->name.len);
+        uint32_t h = hs_hash_name(hs_sp(d, c->name), c->name.len);
         hs_names_prefetch(&comps, h);
         cb.call[cb.n] = c;
         cb.hash[cb.n] = h;
@@ -384,7 +386,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   /* the names not found in the pass, now that every name of the module is in the table */
   for (uint32_t j = 0; j < b.n_later; j++) {
     hs_operand *o = &d->operands[b.later[j]];
-    o->target = hs_names_get(&names, d, instr_key, d->text + o->name.off, o->name.len);
+    o->target = hs_names_get(&names, d, instr_key, hs_sp(d, o->name), o->name.len);
     if (o->target < 0 && hlo) {
       if (!u->ops) {
         /* the instruction holding operand later[j]: the last one whose operands start at or before it */
@@ -419,6 +421,16 @@ int hs_resolve(hs_doc *d) {
   for (uint32_t m = 0; m < d->n_modules; m++) {
     int rc = resolve_module(d, &d->modules[m], &u);
     if (rc) return rc;
+  }
+
+  /* the get-tuple-elements the reader made: typed from their tuple (in order: a chain's first
+     link comes first) */
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    hs_instr *in = &d->instrs[i];
+    if (in->synth != HS_SYNTH_GTE || !in->op_count) continue;
+    const hs_operand *o = &d->operands[in->op_first];
+    const hs_type *t = o->target >= 0 ? d->instrs[o->target].type : NULL;
+    if (t && t->kind == HS_T_TUPLE && in->gte_index >= 0 && (uint32_t)in->gte_index < t->n) in->type = t->elems[in->gte_index];
   }
   u.first_line = u.ops ? u.first_op_line : u.first_call_line;
   if (d->format == HS_FORMAT_HLO) {

@@ -135,7 +135,15 @@ typedef struct {
   uint32_t op_first, op_count; /* operands in doc->operands */
   uint32_t call_first, call_count; /* called computation names in doc->calls */
   uint8_t is_root;
+  uint8_t synth;   /* HS_SYNTH_*: made by the reader, not written as a statement in the text */
+  int32_t gte_index; /* HS_SYNTH_GTE: the tuple index it reads (typed from the tuple by hs_resolve) */
 } hs_instr;
+/* Instructions XLA's parser creates that the text has no statement for: a compact
+ * get-tuple-element operand ("%t#1": one per distinct tuple and index path in a computation,
+ * named "t_1" as XLA names it) and a nested operand ("f32[4] negate(f32[4] %x)", named
+ * "negate.anon"). Their names and opcodes live in d->synth; their line is where they are
+ * written. */
+enum { HS_SYNTH_NONE = 0, HS_SYNTH_GTE, HS_SYNTH_NESTED };
 
 /* What only HLO instructions carry: doc->hlo, indexed like doc->instrs (HLO documents only;
  * read it through hs_hlo_of). */
@@ -183,7 +191,8 @@ typedef struct {
   X(HS_W_PARTIAL_FORMAT, 8)                                                \
   X(HS_W_PROFILE_SKIPPED, 9)                                               \
   X(HS_W_PROFILE_NO_DEVICE, 10)                                            \
-  X(HS_W_PROFILE_RUNS_GUESSED, 11)
+  X(HS_W_PROFILE_RUNS_GUESSED, 11)                                        \
+  X(HS_W_XLA_REFUSES, 12)
 
 enum {
 #define HS_WX_(name, value) name = value,
@@ -224,7 +233,8 @@ void hs_diag_free(hs_diag *g);
   X(hs_hlo_instr, hlo)        \
   X(hs_operand, operands)     \
   X(hs_call, calls)           \
-  X(hs_module, modules)
+  X(hs_module, modules)       \
+  X(char, synth)
 
 struct hs_doc {
   const char *text;
@@ -312,18 +322,26 @@ void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *f
 void hs_warn_truncated_line(hs_doc *d, uint32_t line);
 void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const char *fmt, ...);
 void hs_line_col(const char *t, size_t len, size_t offset, uint32_t *line, uint32_t *col);
+/* The bytes of a document's slice. A slice points into the text, or (offsets past the text's
+ * end) into d->synth: the names and opcodes of instructions the reader made that the text does
+ * not spell out (a compact get-tuple-element "%t#1", a nested operand "f32[4] negate(%x)"). */
+static inline const char *hs_sp(const hs_doc *d, hs_slice s) {
+  return s.off > d->len ? d->synth + (s.off - d->len - 1) : d->text + s.off;
+}
 static inline bool hs_slice_eq(const hs_doc *d, hs_slice a, hs_slice b) {
-  return a.len == b.len && memcmp(d->text + a.off, d->text + b.off, a.len) == 0;
+  return a.len == b.len && memcmp(hs_sp(d, a), hs_sp(d, b), a.len) == 0;
 }
 static inline bool hs_slice_is(const hs_doc *d, hs_slice a, const char *lit) {
   size_t n = strlen(lit);
   if (a.len != n) return false;
   /* a loop over a literal's few bytes: unrolled in place (the wasm backend calls memcmp) */
-  const char *s = d->text + a.off;
+  const char *s = hs_sp(d, a);
   for (size_t i = 0; i < n; i++)
     if (s[i] != lit[i]) return false;
   return true;
 }
+/* True when the slice is not in the text (made by the reader: see hs_sp). */
+static inline bool hs_slice_synth(const hs_doc *d, hs_slice s) { return s.off > d->len; }
 
 /* Scanning helpers shared by the text parsers; every position is checked against `end`. */
 static inline size_t hs_skip_sp(const char *t, size_t end, size_t p) {

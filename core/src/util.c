@@ -238,7 +238,7 @@ static bool names_grow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx
     if (!v) continue;
     uint32_t e = (v & (m->cap - 1)) - 1 + m->base;
     hs_slice s = key(d, e);
-    uint32_t h = hs_hash_name(d->text + s.off, s.len);
+    uint32_t h = hs_hash_name(hs_sp(d, s), s.len);
     uint32_t pos = h & (n.cap - 1);
     while (n.slots[pos]) pos = (pos + 1) & (n.cap - 1);
     n.slots[pos] = (h & ~(n.cap - 1)) | (e - n.base + 1);
@@ -261,7 +261,7 @@ bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t i
     if ((v & ~mask) != tag) continue;
     if (!have) s = key(d, idx), have = true;
     hs_slice o = key(d, (v & mask) - 1 + m->base);
-    if (o.len == s.len && hs_bytes_eq(d->text + o.off, d->text + s.off, s.len)) return true; /* duplicate name: the first definition wins */
+    if (o.len == s.len && hs_bytes_eq(hs_sp(d, o), hs_sp(d, s), s.len)) return true; /* duplicate name: the first definition wins */
   }
   m->slots[pos] = tag | (idx - m->base + 1);
   m->count++;
@@ -270,7 +270,7 @@ bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t i
 
 bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
   hs_slice s = key(d, idx);
-  return hs_names_put_hashed(m, d, key, idx, hs_hash_name(d->text + s.off, s.len));
+  return hs_names_put_hashed(m, d, key, idx, hs_hash_name(hs_sp(d, s), s.len));
 }
 
 int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash) {
@@ -280,7 +280,7 @@ int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, c
     if ((v & ~mask) != tag) continue;
     uint32_t e = (v & mask) - 1 + m->base;
     hs_slice o = key(d, e);
-    if (o.len == n && hs_bytes_eq(d->text + o.off, s, n)) return (int32_t)e;
+    if (o.len == n && hs_bytes_eq(hs_sp(d, o), s, n)) return (int32_t)e;
   }
   return -1;
 }
