@@ -15,6 +15,22 @@
 #include <stdint.h>
 #include <string.h>
 
+/* WebAssembly: the compiler calls memcmp even for a few constant bytes (natively it compares
+ * in place); a call for "fusion" or a keyword costs more than the comparison. Constant sizes up
+ * to 16 compare in place here; every other one calls memcmp (wasm/fastmem.c). */
+#if defined(__wasm__)
+static inline int hs_memcmp_(const void *a, const void *b, size_t n) {
+  if (__builtin_constant_p(n) && n <= 16) {
+    const unsigned char *x = a, *y = b;
+    for (size_t i = 0; i < n; i++)
+      if (x[i] != y[i]) return x[i] - y[i];
+    return 0;
+  }
+  return (memcmp)(a, b, n);
+}
+#define memcmp(a, b, n) hs_memcmp_((a), (b), (n))
+#endif
+
 /* ---- arena ---------------------------------------------------------------------------- */
 typedef struct hs_arena_block hs_arena_block;
 typedef struct hs_type_cache hs_type_cache;
