@@ -143,6 +143,13 @@ typedef struct {
   gte_slot *gtes;
   uint32_t n_gtes, cap_gtes;
   hs_slice gte_opcode; /* "get-tuple-element" in d->synth, once made */
+  hs_slice param_opcode; /* "parameter" in d->synth, once made */
+  /* "<op>-start(...)" (XLA's async syntax sugar) in the open computation: the computations
+     XLA wraps each op in, made when the computation ends */
+  struct wrap {
+    uint32_t op_off, op_len, line, operands;
+  } *wraps;
+  uint32_t n_wraps, cap_wraps;
   shape_slot shapes[SHAPE_CACHE];
   struct {
     uint32_t off, len;
@@ -203,9 +210,10 @@ static size_t skip_ws_slow(reader *r, size_t p) {
         q++;
       }
       p = (size_t)(q - t) + 2;
-    } else if (t[p + 1] == '/') {
-      const char *q = memchr(t + p, '\n', len - p);
-      p = q ? (size_t)(q - t) : len;
+    } else if (t[p + 1] == '/') { /* to the end of the line (a lone '\r' ends one too) */
+      size_t q = p + 2;
+      while (q < len && t[q] != '\n' && t[q] != '\r') q++;
+      p = q;
     } else {
       return p;
     }
@@ -284,6 +292,11 @@ static size_t scan_value(reader *r, size_t p, bool *open) {
             p = q;
             continue;
           }
+          /* a shape and its literal: "literal=f32[] 0.1" */
+          if (q < len && p > 0 && (t[p - 1] == ']' || t[p - 1] == '}') && (is_digit(t[q]) || t[q] == '-')) {
+            p = q;
+            continue;
+          }
           return p;
         }
         break;
@@ -333,7 +346,8 @@ static size_t skip_shape(reader *r, size_t p) {
   while (q < len && t[q] != ']') q++;
   if (q >= len) return len;
   q++;
-  if (q < len && t[q] == '{') {
+  /* a layout: "{1,0}", "{}", "{1,0:T(8,128)}" (a '{' before a line break opens a computation) */
+  if (q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':')) {
     size_t depth = 0;
     do {
       if (t[q] == '{' || t[q] == '(') depth++;
@@ -924,8 +938,11 @@ static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t ope
   const char *t = r->t;
   if (depth >= MAX_NESTING) return fail_syntax(r, os, "operands nested more than 200 deep");
   size_t q = s;
-  hs_type *ty = read_shape(r, &q);
-  if (!ty) return fail_syntax(r, s, "expected the shape of the nested instruction");
+  hs_type *ty = NULL;
+  if (s < os) {
+    ty = read_shape(r, &q);
+    if (!ty) return fail_syntax(r, s, "expected the shape of the nested instruction");
+  }
   if (!opcode_ok(r, os, oe))
     warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   uint32_t op_base = r->n_ops;
@@ -1028,7 +1045,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     }
     size_t after = skip_ws(r, p);
     if (after < len && t[after] == '(' && t[ns] != '%' && p == ne) {
-      if (!has_shape) return fail_syntax(r, ns, "a nested instruction needs its shape first, as in 'f32[4] negate(%x)'");
+      /* a nested instruction, its shape written or (XLA infers it) not */
       int32_t idx;
       size_t e = nested_instr(r, s, ns, ne, after, depth, &idx);
       if (e == HLO_FAIL) return HLO_FAIL;
@@ -1055,6 +1072,18 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
   return len;
 }
 
+static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx);
+
+/* An opcode and '(' at p, with no shape before it: XLA infers the shape ("ROOT v = abs(a)"). */
+static bool shapeless_at(reader *r, size_t p) {
+  const char *t = r->t;
+  size_t q = p;
+  while (q < r->len && ((t[q] >= 'a' && t[q] <= 'z') || is_digit(t[q]) || t[q] == '-' || t[q] == '_')) q++;
+  if (q == p || (q < r->len && t[q] == '[')) return false;
+  q = skip_ws(r, q);
+  return q < r->len && t[q] == '(';
+}
+
 /* "[ROOT] name = shape opcode(operands), key=value ..." at p (past ROOT). Returns the end of its
  * last token, or HLO_FAIL; r->cut when the text ended inside it; *out: the instruction. */
 static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
@@ -1068,22 +1097,26 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
   if (p >= len || t[p] != '=') return fail_syntax(r, p, "expected '=' after the instruction name");
   p = skip_ws(r, p + 1);
   size_t shape_at = p;
-  hs_type *ty = read_shape(r, &p);
-  if (!ty) return fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
-  p = skip_ws(r, p);
+  hs_type *ty = NULL;
+  if (!shapeless_at(r, p)) {
+    ty = read_shape(r, &p);
+    if (!ty) return fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
+    p = skip_ws(r, p);
+  }
   size_t os = p;
   while (p < len && ((t[p] >= 'a' && t[p] <= 'z') || is_digit(t[p]) || t[p] == '-' || t[p] == '_')) p++;
   if (p == os) return fail_syntax(r, p, "expected an opcode (such as add, fusion, custom-call) after the shape");
   size_t oe = p;
   p = skip_ws(r, p);
   if (p >= len || t[p] != '(') return fail_syntax(r, p, "expected '(' and the operands after the opcode");
-  if (!opcode_ok(r, os, oe))
-    warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
+  bool known = opcode_ok(r, os, oe);
   uint32_t op_base = r->n_ops;
   size_t e = read_operands(r, p + 1, literal_opcode(t + os, oe - os), 0);
   if (e == HLO_FAIL) return HLO_FAIL;
   int32_t idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, r->stmt_line, op_base, HS_SYNTH_NONE);
   if (idx < 0) return fail_oom(r);
+  if (!known && !async_sugar(r, os, oe, (uint32_t)idx))
+    warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   d->instrs[idx].is_root = root;
   *out = idx;
   if (r->cut) return len;
@@ -1098,6 +1131,58 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
     return fail_syntax(r, q, msg);
   }
   return e;
+}
+
+/* Closes the open computation (end_line 0: cut), then makes the computations XLA wraps each
+ * "<op>-start" of it in: a parameter per operand and the op, at the start's line. */
+static bool close_comp(reader *r, uint32_t end_line) {
+  hs_doc *d = r->d;
+  hs_doc_close_comp(d, (uint32_t)r->comp, end_line);
+  r->comp = -1;
+  uint32_t n = r->n_wraps;
+  r->n_wraps = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    struct wrap w = r->wraps[k];
+    hs_slice name, pname;
+    if (!synth_str(r, r->t + w.op_off, w.op_len, ".wrapped", 8, &name)) return false;
+    int32_t c = hs_doc_open_comp(d, (uint32_t)r->module, name, w.line, HS_ROLE_CALLED);
+    if (c < 0) return false;
+    d->comps[c].end_line = w.line;
+    r->comp = c;
+    if (!r->param_opcode.len && !synth_str(r, "parameter", 9, NULL, 0, &r->param_opcode)) return false;
+    uint32_t op_base = r->n_ops;
+    for (uint32_t i = 0; i < w.operands; i++) {
+      char buf[24];
+      int bn = snprintf(buf, sizeof buf, ".param_%u", i);
+      if (!synth_str(r, r->t + w.op_off, w.op_len, buf, (size_t)bn, &pname)) return false;
+      int32_t pi = push_instr(r, pname, r->param_opcode, NULL, w.line, r->n_ops, HS_SYNTH_NESTED);
+      if (pi < 0 || !push_operand(r, hs_sl(0, 0), pi)) return false;
+    }
+    int32_t root = push_instr(r, name, hs_sl(w.op_off, w.op_len), NULL, w.line, op_base, HS_SYNTH_NESTED);
+    if (root < 0) return false;
+    d->instrs[root].is_root = 1;
+    d->comps[c].root = root;
+    hs_doc_close_comp(d, (uint32_t)c, w.line);
+    r->comp = -1;
+  }
+  return true;
+}
+
+/* An opcode XLA does not list may be its async syntax sugar: "<op>-start", "-update", "-done"
+ * of an op it lists ("custom-call-start"). Records a start's wrapped computation. */
+static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx) {
+  const char *t = r->t;
+  size_t n = oe - os, cut = 0;
+  if (n > 6 && memcmp(t + oe - 6, "-start", 6) == 0) cut = 6;
+  else if (n > 7 && memcmp(t + oe - 7, "-update", 7) == 0) cut = 7;
+  else if (n > 5 && memcmp(t + oe - 5, "-done", 5) == 0) cut = 5;
+  if (!cut || !known_opcode(t + os, n - cut)) return false;
+  if (cut == 6) {
+    bool ok;
+    struct wrap *w = HS_VEC_PUSH(r->wraps, r->n_wraps, r->cap_wraps, ok);
+    if (ok) *w = (struct wrap){(uint32_t)os, (uint32_t)(n - cut), r->d->instrs[idx].line, r->d->instrs[idx].op_count};
+  }
+  return true;
 }
 
 /* "[ENTRY] name [(params) -> shape] (, key=value)* {" at p. Returns the position after '{' (the
@@ -1122,7 +1207,8 @@ static size_t header(reader *r, size_t p, bool entry) {
     if (p + 1 < len && t[p] == '-' && t[p + 1] == '>') {
       p = skip_ws(r, p + 2);
       size_t rs = p;
-      result = hs_parse_hlo_shape(&d->arena, t, len, &p);
+      size_t se = skip_shape(r, p); /* "-> f32[8]{" : the '{' opens the computation */
+      result = hs_parse_hlo_shape(&d->arena, t, se > p ? se : len, &p);
       if (!result) return fail_syntax(r, p > rs ? p : rs, "expected the computation's result shape after '->'");
     }
   }
@@ -1140,8 +1226,9 @@ static size_t header(reader *r, size_t p, bool entry) {
     hs_doc_warn(d, HS_W_TRUNCATED, r->stmt_line, 1,
                 "computation %.*s (line %u) has no closing '}' before the next computation at line %u",
                 (int)open->name.len, t + open->name.off, open->line, r->stmt_line);
-    hs_doc_close_comp(d, (uint32_t)r->comp, 0);
-    open->end_line = r->stmt_line - 1;
+    uint32_t oc = (uint32_t)r->comp;
+    if (!close_comp(r, 0)) return fail_oom(r);
+    d->comps[oc].end_line = r->stmt_line - 1;
   }
   if (r->module < 0) {
     /* computations without an HloModule line: an anonymous module */
@@ -1153,6 +1240,9 @@ static size_t header(reader *r, size_t p, bool entry) {
   d->comps[c].result = result;
   d->comps[c].is_entry = entry;
   r->comp = c;
+  if (entry && d->modules[r->module].entry >= 0)
+    warn_at(r, ns, "a second ENTRY computation in module %.*s: XLA's parser refuses this", t + d->modules[r->module].name.off,
+            d->modules[r->module].name.len);
   if (entry) d->modules[r->module].entry = c;
   if (r->n_gtes) { /* compact get-tuple-element names are per computation */
     memset(r->gtes, 0, r->cap_gtes * sizeof *r->gtes);
@@ -1169,12 +1259,14 @@ static size_t module_stmt(reader *r, size_t p) {
     hs_doc_warn(d, HS_W_TRUNCATED, open->line, 1,
                 "computation %.*s (line %u) has no closing '}' before the next module at line %u",
                 (int)open->name.len, r->t + open->name.off, open->line, r->stmt_line);
-    hs_doc_close_comp(d, (uint32_t)r->comp, 0);
-    r->comp = -1;
+    if (!close_comp(r, 0)) return fail_oom(r);
   }
   r->module_frames = 0; /* frame tables belong to one module */
   p = skip_ws(r, p + 9);
-  r->module = hs_doc_open_module(d, read_name(r->t, r->len, &p), r->stmt_line);
+  hs_slice name = read_name(r->t, r->len, &p);
+  while (p < r->len && (r->t[p] == ':' || is_name_char(r->t[p]))) p++; /* XLA takes "name:" too */
+  name.len = (uint32_t)(p - name.off);
+  r->module = hs_doc_open_module(d, name, r->stmt_line);
   if (r->module < 0) return fail_oom(r);
   return read_attributes(r, -1, p, false);
 }
@@ -1261,8 +1353,7 @@ static int statement(reader *r, size_t p, size_t *next) {
       if (r->comp >= 0) {
         kind = HS_LINE_CLOSE;
         ref = (uint32_t)r->comp;
-        hs_doc_close_comp(d, (uint32_t)r->comp, r->stmt_line);
-        r->comp = -1;
+        if (!close_comp(r, r->stmt_line)) return oom(r);
         r->suspect_line = 0;
       } else {
         hs_doc_warn(d, HS_W_SKIPPED_LINE, r->stmt_line, (uint32_t)(p - r->stmt_ls) + 1, "a '}' with no open computation was skipped");
@@ -1281,6 +1372,9 @@ static int statement(reader *r, size_t p, size_t *next) {
         } else {
           kind = HS_LINE_INSTR;
           ref = (uint32_t)idx;
+          if (root && d->comps[r->comp].root >= 0)
+            warn_at(r, p, "a second ROOT in computation %.*s: XLA's parser refuses this", t + d->comps[r->comp].name.off,
+                    d->comps[r->comp].name.len);
           if (root) d->comps[r->comp].root = idx;
           if (r->cut) {
             hs_instr *in = &d->instrs[idx];
@@ -1322,8 +1416,9 @@ static int statement(reader *r, size_t p, size_t *next) {
 static int finish(reader *r) {
   hs_doc *d = r->d;
   if (r->comp >= 0) {
-    hs_comp *c = &d->comps[r->comp];
-    hs_doc_close_comp(d, (uint32_t)r->comp, 0);
+    hs_comp copy = d->comps[r->comp];
+    const hs_comp *c = &copy; /* close_comp may move d->comps */
+    if (!close_comp(r, 0)) return oom(r);
     if (r->suspect_line) {
       size_t ke = r->suspect_key;
       while (ke < r->len && is_name_char(r->t[ke])) ke++;
@@ -1461,6 +1556,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
 done:
   free(r->ops);
   free(r->gtes);
+  free(r->wraps);
   free(r);
   return rc;
 }
