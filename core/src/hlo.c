@@ -1517,7 +1517,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, n_lines + 1, sizeof *d->lines) ||
       !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, n_stmts, sizeof *d->instrs) ||
       !hs_vec_grow((void **)&d->hlo, &d->cap_hlo, n_stmts, sizeof *d->hlo) ||
-      !hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 4 ? 3 * n_stmts : n_stmts, sizeof *d->operands)) {
+      !hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 2 ? n_stmts + n_stmts / 2 : n_stmts, sizeof *d->operands)) {
     rc = oom(r);
     goto done;
   }
