@@ -95,8 +95,9 @@ static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
     } else if (c == 'S' && after_colon && depth == 1 && p + 1 < end && t[p + 1] == '(') {
       int v = 0;
       size_t q = p + 2;
-      while (q < end && t[q] >= '0' && t[q] <= '9') v = v * 10 + (t[q++] - '0');
-      *mem = v;
+      for (; q < end && t[q] >= '0' && t[q] <= '9'; q++)
+        if (v < 100000) v = v * 10 + (t[q] - '0'); /* S(777...7) must not overflow */
+      *mem = v > 32767 ? 32767 : v;               /* kept in an int16 */
     } else if (c == '\n') {
       return p; /* unterminated layout: stop at the line's end */
     }
