@@ -348,7 +348,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
       if (i + RESOLVE_BATCH < i1) {
         const hs_instr *nx = &d->instrs[i + RESOLVE_BATCH];
         hs_prefetch(hs_sp(d, nx->name));
-        hs_prefetch(&d->operands[nx->op_first]);
+        if (d->operands) hs_prefetch(&d->operands[nx->op_first]); /* NULL when no operands (StableHLO, jaxpr) */
       }
     }
     for (uint32_t i = b0; i < b1; i++) {
