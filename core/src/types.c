@@ -3,6 +3,7 @@
  * tensor<1024x1024xbf16> on the left with bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)} on the right. */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 const hs_elem_info hs_elem_types[] = {
@@ -75,7 +76,10 @@ static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
     } else if (c == 'S' && after_colon && depth == 1 && p + 1 < end && t[p + 1] == '(') {
       int v = 0;
       size_t q = p + 2;
-      while (q < end && t[q] >= '0' && t[q] <= '9') v = v * 10 + (t[q++] - '0');
+      while (q < end && t[q] >= '0' && t[q] <= '9') {
+        int d = t[q++] - '0';
+        v = v > (INT_MAX - d) / 10 ? INT_MAX : v * 10 + d; /* a space past INT_MAX stays INT_MAX */
+      }
       *mem = v;
     } else if (c == '\n') {
       return p; /* unterminated layout: stop at the line's end */
@@ -365,14 +369,15 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
         q += strlen(b);
         for (size_t i = 0; i < n && q < end; i++) {
           q = skip_ws(t, end, q);
-          if (t[q] >= '0' && t[q] <= '9') {
+          if (q < end && t[q] >= '0' && t[q] <= '9') {
             int64_t v = 0;
-            while (q < end && t[q] >= '0' && t[q] <= '9') v = v * 10 + (t[q++] - '0');
+            for (; q < end && t[q] >= '0' && t[q] <= '9'; q++)
+              if (v < (INT64_MAX - 9) / 10) v = v * 10 + (t[q] - '0');
             if (dyn[i] == HS_DIM_UNKNOWN) {
               dims[i] = v;
               dyn[i] = HS_DIM_BOUNDED;
             }
-          } else if (t[q] == '?') q++;
+          } else if (q < end && t[q] == '?') q++;
           q = skip_ws(t, end, q);
           if (q < end && t[q] == ',') q++;
         }
