@@ -104,7 +104,10 @@ export interface ComputationInfo {
   line: number;
   role: "entry" | "fused" | "called" | "function";
   result: string | null;      // declared result type, HLO form
-  instructions: { name: string; opcode: string; type: string; line: number }[];
+  /** made: an instruction XLA's parser makes that the text has no statement for, named as XLA
+   * names it: "compact" (a get-tuple-element written "%t#1" as an operand: "t_1") or "nested"
+   * (an operand written as an instruction, "f32[4] negate(%x)": "negate.anon"). */
+  instructions: { name: string; opcode: string; type: string; line: number; made?: 'compact' | 'nested' }[];
 }
 
 export interface Computations { modules: { name: string | null; computations: ComputationInfo[] }[] }

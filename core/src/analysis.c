@@ -10,6 +10,18 @@ int hs_fusion_census(const hs_doc *d, hs_census *out) {
   if (!d || !out) return HS_E_ARG;
   memset(out, 0, sizeof *out);
   if (d->format != HS_FORMAT_HLO) return HS_E_UNSUPPORTED;
+  if (d->fusions_counted) {
+    /* hs_resolve counted each computation's fusions: no pass over the instructions and their text */
+    for (uint32_t c = 0; c < d->n_comps; c++) {
+      const hs_comp *cp = &d->comps[c];
+      out->fusion_ops += cp->fusions;
+      if (cp->role == HS_ROLE_FUSED) {
+        out->fusion_computations++;
+        out->fusion_ops_nested += cp->fusions;
+      }
+    }
+    return 0;
+  }
   for (uint32_t c = 0; c < d->n_comps; c++)
     if (d->comps[c].role == HS_ROLE_FUSED) out->fusion_computations++;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
@@ -54,6 +66,22 @@ static const hs_type *largest_array(const hs_type *t) {
     if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) best = e;
   }
   return best;
+}
+
+/* The element of tuple t that largest_array(t) picks, when that is an element itself (not
+ * inside a nested tuple); -1 otherwise. By position: equal shapes are one object (types.c), so
+ * the pick cannot be told by its address. */
+static int32_t largest_top_element(const hs_type *t) {
+  const hs_type *best = NULL;
+  int32_t at = -1;
+  for (uint32_t i = 0; i < t->n; i++) {
+    const hs_type *e = largest_array(t->elems[i]);
+    if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) {
+      best = e;
+      at = t->elems[i] == e ? (int32_t)i : -1;
+    }
+  }
+  return at;
 }
 
 /* Bytes of a value that live in the default memory space (HBM). */
@@ -151,23 +179,32 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
     return;
   }
   uint32_t *eff = calloc(d->n_instrs, sizeof *eff);
-  if (!eff) return;
-  /* consumers, counted through pass-through ops; users come after their operands in HLO text */
-  for (uint32_t j = d->n_instrs; j-- > 0;) {
+  uint32_t *stamp = calloc(d->n_instrs, sizeof *stamp);
+  if (!eff || !stamp) {
+    free(eff);
+    free(stamp);
+    return;
+  }
+  /* consumers: each kernel counts once for every value it reads, also through pass-through ops
+     (x * x reads x once; a kernel reading two elements of one tuple reads the tuple once);
+     operands come before their users in HLO text */
+  for (uint32_t j = 0; j < d->n_instrs; j++) {
     const hs_instr *in = &d->instrs[j];
-    uint32_t c;
-    if (op_is(d, in, "tuple")) c = 0;
-    else if (forwards(d, in)) c = eff[j];
-    else if (hs_instr_is_alias(d, in)) c = 0;
-    else c = 1;
-    if (!c) continue;
+    if (forwards(d, in) || hs_instr_is_alias(d, in)) continue;
     for (uint32_t k = 0; k < in->op_count; k++) {
       int32_t t = d->operands[in->op_first + k].target;
-      bool seen = false; /* x * x reads x once */
-      for (uint32_t m = 0; m < k && !seen; m++) seen = d->operands[in->op_first + m].target == t;
-      if (t >= 0 && (uint32_t)t < j && !seen) eff[t] += c;
+      while (t >= 0 && (uint32_t)t < j && stamp[t] != j + 1) {
+        stamp[t] = j + 1;
+        eff[t]++;
+        const hs_instr *ti = &d->instrs[t];
+        if (!forwards(d, ti) || !ti->op_count) break;
+        int32_t next = d->operands[ti->op_first].target;
+        if (next >= t) break;
+        t = next;
+      }
     }
   }
+  free(stamp);
   uint64_t best = 0, kept_best = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
@@ -269,8 +306,8 @@ uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *mark
       int32_t p = d->comps[cl->target].root;
       const hs_instr *r = &d->instrs[p];
       if (op_is(d, r, "tuple") && w->type && w->type->kind == HS_T_TUPLE) {
-        for (uint32_t k = 0; k < w->type->n && k < r->op_count; k++)
-          if (w->type->elems[k] == si->big_type) p = d->operands[r->op_first + k].target;
+        int32_t k = largest_top_element(w->type);
+        if (k >= 0 && (uint32_t)k < r->op_count) p = d->operands[r->op_first + (uint32_t)k].target;
       }
       while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
         p = d->operands[d->instrs[p].op_first].target;

@@ -1018,7 +1018,7 @@ static void hlo_decisions(ctx *c) {
   read_frames(d, &fr);
   for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
     const hs_instr *in = &d->instrs[i];
-    const char *op = d->text + in->opcode.off;
+    const char *op = hs_sp(d, in->opcode);
     size_t on = in->opcode.len;
     char opname[32];
     snprintf(opname, sizeof opname, "%.*s", (int)(on < 31 ? on : 31), op);
@@ -1028,7 +1028,7 @@ static void hlo_decisions(ctx *c) {
       src = hlo_operand_type(d, in, &c->arena);
       int k = convert_kind(elem_of(src), elem_of(in->type));
       if (k < 0) continue;
-      x = add(c, (uint8_t)k, in->line, d->text + in->name.off, in->name.len);
+      x = add(c, (uint8_t)k, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->from = elem_of(src);
       x->to = elem_of(in->type);
@@ -1036,7 +1036,7 @@ static void hlo_decisions(ctx *c) {
     } else if (hs_slice_is(d, in->opcode, "broadcast") || hs_slice_is(d, in->opcode, "transpose")) {
       bool bc = opname[0] == 'b';
       src = hlo_operand_type(d, in, &c->arena);
-      x = add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, d->text + in->name.off, in->name.len);
+      x = add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->to = elem_of(in->type);
       x->from = src ? elem_of(src) : x->to;
@@ -1045,29 +1045,29 @@ static void hlo_decisions(ctx *c) {
       size_t as, an, bs, bn;
       if (!operand_layout(d, in, &as, &an) || !result_layout(d, in, &bs, &bn)) continue;
       if (an == bn && memcmp(d->text + as, d->text + bs, an) == 0) continue;
-      x = add(c, D_LAYOUT_COPY, in->line, d->text + in->name.off, in->name.len);
+      x = add(c, D_LAYOUT_COPY, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->from = x->to = elem_of(in->type);
       char b[128];
       type_str(in->type, b, sizeof b);
       x->detail = fmt("copy moves %s from layout %.*s to layout %.*s", b, (int)an, d->text + as, (int)bn, d->text + bs);
     } else if (hs_slice_is(d, in->opcode, "opt-barrier")) {
-      x = add(c, D_REMAT, in->line, d->text + in->name.off, in->name.len);
+      x = add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->detail = fmt("opt-barrier marks recomputation: it keeps XLA from merging the values it holds with the forward pass");
     } else if (hs_hlo_of(d, in)->op_name.len &&
-               contains(d->text + hs_hlo_of(d, in)->op_name.off, hs_hlo_of(d, in)->op_name.len, "rematted_computation")) {
+               contains(hs_sp(d, hs_hlo_of(d, in)->op_name), hs_hlo_of(d, in)->op_name.len, "rematted_computation")) {
       hs_slice opn = hs_hlo_of(d, in)->op_name;
-      x = add(c, D_REMAT, in->line, d->text + in->name.off, in->name.len);
+      x = add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->detail = fmt("%s is recomputed for the backward pass: its op_name \"%.*s\" names a rematted_computation", opname,
-                      (int)opn.len, d->text + opn.off);
+                      (int)opn.len, hs_sp(d, opn));
     } else {
       continue;
     }
     x->shape = in->type;
     x->source = hlo_source(d, in, &fr);
-    if (in->comp < d->n_comps) x->path = dupn(d->text + d->comps[in->comp].name.off, d->comps[in->comp].name.len);
+    if (in->comp < d->n_comps) x->path = dupn(hs_sp(d, d->comps[in->comp].name), d->comps[in->comp].name.len);
   }
   free_frames(&fr);
 }
@@ -1146,11 +1146,11 @@ static void stablehlo_decisions(ctx *c) {
   for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
     const hs_instr *in = &d->instrs[i];
     hs_slice op = in->opcode;
-    if (op.len > 10 && memcmp(d->text + op.off, "stablehlo.", 10) == 0) op = hs_sl(op.off + 10, op.len - 10);
-    else if (op.len > 4 && memcmp(d->text + op.off, "mhlo.", 5) == 0) op = hs_sl(op.off + 5, op.len - 5);
+    if (op.len > 10 && memcmp(hs_sp(d, op), "stablehlo.", 10) == 0) op = hs_sl(op.off + 10, op.len - 10);
+    else if (op.len > 4 && memcmp(hs_sp(d, op), "mhlo.", 5) == 0) op = hs_sl(op.off + 5, op.len - 5);
     else continue;
     char opname[48];
-    snprintf(opname, sizeof opname, "%.*s", (int)(in->opcode.len < 47 ? in->opcode.len : 47), d->text + in->opcode.off);
+    snprintf(opname, sizeof opname, "%.*s", (int)(in->opcode.len < 47 ? in->opcode.len : 47), hs_sp(d, in->opcode));
     const hs_type *src = NULL;
     dec *x = NULL;
     hs_slice nm = in->name;
@@ -1159,7 +1159,7 @@ static void stablehlo_decisions(ctx *c) {
       src = mlir_operand_type(c, in);
       int k = convert_kind(elem_of(src), elem_of(in->type));
       if (k < 0) continue;
-      x = add(c, (uint8_t)k, in->line, d->text + nm.off, nm.len);
+      x = add(c, (uint8_t)k, in->line, hs_sp(d, nm), nm.len);
       if (!x) break;
       x->from = elem_of(src);
       x->to = elem_of(in->type);
@@ -1168,13 +1168,13 @@ static void stablehlo_decisions(ctx *c) {
                hs_slice_is(d, op, "transpose")) {
       bool bc = d->text[op.off] == 'b';
       src = mlir_operand_type(c, in);
-      x = add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, d->text + nm.off, nm.len);
+      x = add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, nm), nm.len);
       if (!x) break;
       x->to = elem_of(in->type);
       x->from = src ? elem_of(src) : x->to;
       shape_detail(x, opname, bc ? "broadcasts" : "transposes", src, in->type);
     } else if (hs_slice_is(d, op, "optimization_barrier")) {
-      x = add(c, D_REMAT, in->line, d->text + nm.off, nm.len);
+      x = add(c, D_REMAT, in->line, hs_sp(d, nm), nm.len);
       if (!x) break;
       x->detail = fmt("%s marks recomputation: it keeps XLA from merging the values it holds with the forward pass", opname);
     } else {
@@ -1182,7 +1182,7 @@ static void stablehlo_decisions(ctx *c) {
     }
     x->shape = in->type;
     x->source = stablehlo_source(d, in);
-    if (in->comp < d->n_comps && d->n_comps) x->path = dupn(d->text + d->comps[in->comp].name.off, d->comps[in->comp].name.len);
+    if (in->comp < d->n_comps && d->n_comps) x->path = dupn(hs_sp(d, d->comps[in->comp].name), d->comps[in->comp].name.len);
   }
 }
 

@@ -184,12 +184,130 @@ static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name;
 
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
 
-/* Names that resolve to nothing, counted over the whole document. */
+/* Names that resolve to nothing, counted over the whole document; the warnings give the line
+ * of the first unresolved operand, or when every operand resolved, of the first call. */
 typedef struct {
-  uint32_t ops, calls, first_line;
+  uint32_t ops, calls, first_op_line, first_call_line, first_line;
 } unresolved;
 
-/* Resolves operand and call names within one module (names are unique per module). */
+/* One pass over a module's instructions, in text order: each instruction's name goes into the
+ * table, then its operands are looked up, its calls resolved and the computations it calls
+ * given their roles, while its line of text is in the cache (four passes over 100 MB read the
+ * text from memory four times). A lookup finds the first definition of a name whenever the name
+ * is defined before it (the table holds only first definitions, and they come in text order);
+ * a name not found yet (defined further down, or nowhere) is looked up again once the table is
+ * complete. Lookups go in batches: the hashes of a batch first (each slot is prefetched), then
+ * the probes, so that the table's cache misses overlap instead of coming one after another. */
+#define RESOLVE_BATCH 32
+
+typedef struct {
+  hs_operand *op[RESOLVE_BATCH];
+  uint32_t hash[RESOLVE_BATCH];
+  uint32_t n;
+  /* operands not found in the pass: indexes into doc->operands, in text order */
+  uint32_t *later;
+  uint32_t n_later, cap_later;
+  bool nomem;
+} op_batch;
+
+/* The batch's lookups in three steps, each over the whole batch so that the misses overlap:
+ * the first slot whose hash bits agree (its slot was prefetched when queued), that
+ * instruction's name, the name's text; then the comparison. A candidate that is not the name
+ * (two names with those hash bits) falls back to the full probe. */
+static void flush_ops(hs_doc *d, const hs_names *names, op_batch *b) {
+  uint32_t cand[RESOLVE_BATCH]; /* index+1 of the candidate, 0: none */
+  const uint32_t mask = names->cap - 1;
+  for (uint32_t j = 0; j < b->n; j++) {
+    uint32_t h = b->hash[j], tag = h & ~mask, c = 0;
+    for (uint32_t pos = h & mask, v; (v = names->slots[pos]) != 0; pos = (pos + 1) & mask)
+      if ((v & ~mask) == tag) {
+        c = (v & mask) + names->base; /* index+1 */
+        hs_prefetch(&d->instrs[c - 1].name);
+        break;
+      }
+    cand[j] = c;
+  }
+  for (uint32_t j = 0; j < b->n; j++)
+    if (cand[j]) hs_prefetch(hs_sp(d, d->instrs[cand[j] - 1].name));
+  for (uint32_t j = 0; j < b->n; j++) {
+    hs_operand *o = b->op[j];
+    const char *s = hs_sp(d, o->name);
+    if (cand[j]) {
+      hs_slice k = d->instrs[cand[j] - 1].name;
+      o->target = k.len == o->name.len && hs_bytes_eq(hs_sp(d, k), s, k.len)
+                      ? (int32_t)(cand[j] - 1)
+                      : hs_names_get_hashed(names, d, instr_key, s, o->name.len, b->hash[j]);
+    } else {
+      o->target = -1;
+    }
+    if (o->target < 0) {
+      bool ok;
+      uint32_t *l = HS_VEC_PUSH(b->later, b->n_later, b->cap_later, ok);
+      if (ok) *l = (uint32_t)(o - d->operands);
+      else b->nomem = true;
+    }
+  }
+  b->n = 0;
+}
+
+/* Calls go in batches too (a computation's name lies far back in the text): each with the
+ * instruction that makes it and whether that is a fusion or a call, for the roles. */
+typedef struct {
+  hs_call *call[RESOLVE_BATCH];
+  uint32_t hash[RESOLVE_BATCH], instr[RESOLVE_BATCH];
+  uint8_t fusion[RESOLVE_BATCH], is_call[RESOLVE_BATCH];
+  uint32_t n;
+} call_batch;
+
+/* Resolves the batch's calls (the steps of flush_ops), then gives the computations called their
+ * roles, in text order: a fusion's body is a fused computation (fused_by: the first fusion
+ * calling it), a to_apply= of anything but a call runs inside a kernel (a combiner). */
+static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, unresolved *u, bool hlo) {
+  uint32_t cand[RESOLVE_BATCH];
+  const uint32_t mask = comps->cap - 1;
+  for (uint32_t j = 0; j < b->n; j++) {
+    uint32_t h = b->hash[j], tag = h & ~mask, c = 0;
+    for (uint32_t pos = h & mask, v; (v = comps->slots[pos]) != 0; pos = (pos + 1) & mask)
+      if ((v & ~mask) == tag) {
+        c = (v & mask) + comps->base;
+        hs_prefetch(&d->comps[c - 1].name);
+        break;
+      }
+    cand[j] = c;
+  }
+  for (uint32_t j = 0; j < b->n; j++)
+    if (cand[j]) hs_prefetch(hs_sp(d, d->comps[cand[j] - 1].name));
+  for (uint32_t j = 0; j < b->n; j++) {
+    hs_call *c = b->call[j];
+    const char *s = hs_sp(d, c->name);
+    if (cand[j]) {
+      hs_slice k = d->comps[cand[j] - 1].name;
+      c->target = k.len == c->name.len && hs_bytes_eq(hs_sp(d, k), s, k.len)
+                      ? (int32_t)(cand[j] - 1)
+                      : hs_names_get_hashed(comps, d, comp_key, s, c->name.len, b->hash[j]);
+    } else {
+      c->target = -1;
+    }
+    if (c->target < 0) {
+      if (!u->calls) u->first_call_line = d->instrs[b->instr[j]].line;
+      u->calls++;
+      continue;
+    }
+    if (!hlo) continue;
+    hs_comp *cp = &d->comps[c->target];
+    if (b->fusion[j] && c->attr == HS_CALL_CALLS) {
+      cp->role = HS_ROLE_FUSED;
+      cp->inner = 1;
+      if (cp->fused_by < 0) cp->fused_by = (int32_t)b->instr[j];
+    } else if (c->attr == HS_CALL_TO_APPLY && !b->is_call[j]) {
+      cp->inner = 1;
+    }
+  }
+  b->n = 0;
+}
+
+/* Resolves operand and call names within one module (names are unique per module), and gives
+ * the computations of an HLO module their roles. */
 static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
   if (c1 > d->n_comps) c1 = d->n_comps;
@@ -201,71 +319,133 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
   if (i1 > d->n_instrs) i1 = d->n_instrs;
   if (mod->entry < 0) mod->entry = (int32_t)(c1 - 1); /* without ENTRY the last one is the entry */
   d->comps[mod->entry].is_entry = 1;
+  if (d->format != HS_FORMAT_STABLEHLO) d->comps[mod->entry].role = HS_ROLE_ENTRY;
+  bool hlo = d->format == HS_FORMAT_HLO;
 
   int rc = HS_E_NOMEM;
   hs_names names = {0}, comps = {0};
-  if (!hs_names_init(&names, i1 - i0 + 1) || !hs_names_init(&comps, c1 - c0 + 1)) goto done;
-  for (uint32_t i = i0; i < i1; i++)
-    if (!hs_names_put(&names, d, instr_key, i)) goto done;
-  for (uint32_t c = c0; c < c1; c++)
+  call_batch cb;
+  cb.n = 0;
+  op_batch b;
+  b.n = b.n_later = b.cap_later = 0;
+  b.later = NULL;
+  b.nomem = false;
+  if (!hs_names_init_base(&names, i1 - i0 + 1, i0) || !hs_names_init_base(&comps, c1 - c0 + 1, c0)) goto done;
+  /* computation names lie far apart in the text: each one's line is asked for 8 ahead */
+  for (uint32_t c = c0; c < c1 && c < c0 + 8; c++) hs_prefetch(hs_sp(d, d->comps[c].name));
+  for (uint32_t c = c0; c < c1; c++) {
+    if (c + 8 < c1) hs_prefetch(hs_sp(d, d->comps[c + 8].name));
     if (!hs_names_put(&comps, d, comp_key, c)) goto done;
-  for (uint32_t i = i0; i < i1; i++) {
-    hs_instr *in = &d->instrs[i];
-    for (uint32_t k = 0; k < in->op_count; k++) {
-      hs_operand *o = &d->operands[in->op_first + k];
-      o->target = hs_names_get(&names, d, instr_key, d->text + o->name.off, o->name.len);
-      if (o->target < 0 && d->format == HS_FORMAT_HLO) {
-        if (!u->ops) u->first_line = in->line;
-        u->ops++;
+  }
+  for (uint32_t b0 = i0; b0 < i1; b0 += RESOLVE_BATCH) {
+    uint32_t b1 = i1 - b0 > RESOLVE_BATCH ? b0 + RESOLVE_BATCH : i1;
+    uint32_t hb[RESOLVE_BATCH];
+    for (uint32_t i = b0; i < b1; i++) {
+      hs_slice s = d->instrs[i].name;
+      hb[i - b0] = hs_hash_name(hs_sp(d, s), s.len);
+      hs_names_prefetch(&names, hb[i - b0]);
+      /* the next batch's text and operands, asked for now */
+      if (i + RESOLVE_BATCH < i1) {
+        const hs_instr *nx = &d->instrs[i + RESOLVE_BATCH];
+        hs_prefetch(hs_sp(d, nx->name));
+        hs_prefetch(&d->operands[nx->op_first]);
       }
     }
-    for (uint32_t k = 0; k < in->call_count; k++) {
-      hs_call *c = &d->calls[in->call_first + k];
-      c->target = hs_names_get(&comps, d, comp_key, d->text + c->name.off, c->name.len);
-      if (c->target < 0) {
-        if (!u->calls && !u->ops) u->first_line = in->line;
-        u->calls++;
+    for (uint32_t i = b0; i < b1; i++) {
+      hs_instr *in = &d->instrs[i];
+      /* made ones (a nested operand, a compact get-tuple-element) have no name in the text */
+      if (!in->synth && !hs_names_put_hashed(&names, d, instr_key, i, hb[i - b0])) goto done;
+      if (hlo && in->opcode.len == 6 && in->comp < d->n_comps && hs_slice_is(d, in->opcode, "fusion")) d->comps[in->comp].fusions++;
+      for (uint32_t k = 0; k < in->op_count; k++) {
+        hs_operand *o = &d->operands[in->op_first + k];
+        if (o->target >= 0) continue; /* the reader linked it (a nested operand, a compact get-tuple-element) */
+        uint32_t h = hs_hash_name(hs_sp(d, o->name), o->name.len);
+        hs_names_prefetch(&names, h);
+        b.op[b.n] = o;
+        b.hash[b.n] = h;
+        if (++b.n == RESOLVE_BATCH) flush_ops(d, &names, &b);
       }
+      if (!in->call_count) continue;
+      bool fusion = hs_slice_is(d, in->opcode, "fusion"), call = hs_slice_is(d, in->opcode, "call");
+      for (uint32_t k = 0; k < in->call_count; k++) {
+        hs_call *c = &d->calls[in->call_first + k];
+        uint32_t h = hs_hash_name(hs_sp(d, c->name), c->name.len);
+        hs_names_prefetch(&comps, h);
+        cb.call[cb.n] = c;
+        cb.hash[cb.n] = h;
+        cb.instr[cb.n] = i;
+        cb.fusion[cb.n] = fusion;
+        cb.is_call[cb.n] = call;
+        if (++cb.n == RESOLVE_BATCH) flush_calls(d, &comps, &cb, u, hlo);
+      }
+    }
+  }
+  flush_calls(d, &comps, &cb, u, hlo);
+  flush_ops(d, &names, &b);
+  if (b.nomem) goto done;
+  /* the names not found in the pass, now that every name of the module is in the table */
+  for (uint32_t j = 0; j < b.n_later; j++) {
+    hs_operand *o = &d->operands[b.later[j]];
+    o->target = hs_names_get(&names, d, instr_key, hs_sp(d, o->name), o->name.len);
+    if (o->target < 0 && hlo) {
+      if (!u->ops) {
+        /* the instruction holding operand later[j]: the last one whose operands start at or before it */
+        uint32_t lo = i0, hi = i1;
+        while (hi - lo > 1) {
+          uint32_t mid = lo + (hi - lo) / 2;
+          if (d->instrs[mid].op_first <= b.later[j]) lo = mid;
+          else hi = mid;
+        }
+        u->first_op_line = d->instrs[lo].line;
+      }
+      u->ops++;
     }
   }
   rc = 0;
 done:
+  free(b.later);
   hs_names_free(&names);
   hs_names_free(&comps);
   return rc;
 }
 
 int hs_resolve(hs_doc *d) {
-  unresolved u = {0, 0, 0};
-  for (uint32_t m = 0; m < d->n_modules; m++) {
-    int rc = resolve_module(d, &d->modules[m], &u);
-    if (rc) return rc;
-  }
-
-  /* roles: fused bodies (called by a fusion), kernel-internal combiners, the rest */
+  unresolved u = {0, 0, 0, 0, 0};
+  /* roles: a StableHLO function, an entry, otherwise called (resolve_module marks the entry of
+     each module, fused bodies and kernel-internal combiners) */
   for (uint32_t c = 0; c < d->n_comps; c++) {
     hs_comp *cp = &d->comps[c];
     if (d->format == HS_FORMAT_STABLEHLO) cp->role = HS_ROLE_FUNCTION;
     else if (cp->is_entry) cp->role = HS_ROLE_ENTRY;
   }
+  for (uint32_t m = 0; m < d->n_modules; m++) {
+    int rc = resolve_module(d, &d->modules[m], &u);
+    if (rc) return rc;
+  }
+
+  /* the get-tuple-elements the reader made: typed from their tuple (in order: a chain's first
+     link comes first) */
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    hs_instr *in = &d->instrs[i];
+    if (in->synth != HS_SYNTH_GTE || !in->op_count) continue;
+    const hs_operand *o = &d->operands[in->op_first];
+    const hs_type *t = o->target >= 0 ? d->instrs[o->target].type : NULL;
+    if (t && t->kind == HS_T_TUPLE && in->gte_index >= 0 && (uint32_t)in->gte_index < t->n) in->type = t->elems[in->gte_index];
+  }
+  u.first_line = u.ops ? u.first_op_line : u.first_call_line;
   if (d->format == HS_FORMAT_HLO) {
-    for (uint32_t i = 0; i < d->n_instrs; i++) {
-      hs_instr *in = &d->instrs[i];
-      bool fusion = hs_slice_is(d, in->opcode, "fusion");
-      bool call = hs_slice_is(d, in->opcode, "call");
-      for (uint32_t k = 0; k < in->call_count; k++) {
-        hs_call *c = &d->calls[in->call_first + k];
-        if (c->target < 0) continue;
-        hs_comp *cp = &d->comps[c->target];
-        if (fusion && c->attr == HS_CALL_CALLS) {
-          cp->role = HS_ROLE_FUSED;
-          cp->inner = 1;
-          if (cp->fused_by < 0) cp->fused_by = (int32_t)i;
-        } else if (c->attr == HS_CALL_TO_APPLY && !call) {
-          cp->inner = 1;
-        }
-      }
+    /* every instruction was counted when the modules' instruction ranges cover them all */
+    uint64_t covered = 0;
+    for (uint32_t m = 0; m < d->n_modules; m++) {
+      const hs_module *mod = &d->modules[m];
+      uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
+      if (c1 > d->n_comps) c1 = d->n_comps;
+      if (c0 >= c1) continue;
+      uint32_t i0 = d->comps[c0].first, i1 = c1 < d->n_comps ? d->comps[c1].first : d->n_instrs;
+      if (i1 > d->n_instrs) i1 = d->n_instrs;
+      if (i1 > i0) covered += i1 - i0;
     }
+    d->fusions_counted = covered == d->n_instrs;
   }
   if (u.ops)
     hs_doc_warn(d, HS_W_UNRESOLVED_OPERAND, u.first_line, 0,

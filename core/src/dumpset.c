@@ -412,7 +412,7 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
   uint32_t cap = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    const char *ot = d->text + in->opcode.off;
+    const char *ot = hs_sp(d, in->opcode);
     size_t ol = in->opcode.len;
     char *clean = NULL; /* an opcode with bytes outside ASCII: compared as its stored, cleaned form */
     for (size_t j = 0; j < ol && !clean; j++)
@@ -450,7 +450,7 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
         goto done;
       }
       c->fusions = nf;
-      if (!(c->fusions[c->n_fusions] = dup_utf8(d->text + in->name.off, in->name.len))) {
+      if (!(c->fusions[c->n_fusions] = dup_utf8(hs_sp(d, in->name), in->name.len))) {
         rc = HS_E_NOMEM;
         goto done;
       }

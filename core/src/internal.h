@@ -15,16 +15,35 @@
 #include <stdint.h>
 #include <string.h>
 
+/* WebAssembly: the compiler calls memcmp even for a few constant bytes (natively it compares
+ * in place); a call for "fusion" or a keyword costs more than the comparison. Constant sizes up
+ * to 16 compare in place here; every other one calls memcmp (wasm/fastmem.c). */
+#if defined(__wasm__)
+static inline int hs_memcmp_(const void *a, const void *b, size_t n) {
+  if (__builtin_constant_p(n) && n <= 16) {
+    const unsigned char *x = a, *y = b;
+    for (size_t i = 0; i < n; i++)
+      if (x[i] != y[i]) return x[i] - y[i];
+    return 0;
+  }
+  return (memcmp)(a, b, n);
+}
+#define memcmp(a, b, n) hs_memcmp_((a), (b), (n))
+#endif
+
 /* ---- arena ---------------------------------------------------------------------------- */
 typedef struct hs_arena_block hs_arena_block;
+typedef struct hs_type_cache hs_type_cache;
 typedef struct {
   hs_arena_block *head;
   size_t used_total;
+  hs_type_cache *types; /* the HLO shapes made in this arena, each once (types.c) */
 } hs_arena;
 
 void *hs_arena_alloc(hs_arena *a, size_t size);     /* 8-byte aligned, zeroed; NULL on OOM */
 void *hs_arena_alloc_raw(hs_arena *a, size_t size); /* the same, not zeroed: the caller writes every byte */
 void hs_arena_free(hs_arena *a);
+void hs_type_cache_free(hs_arena *a); /* types.c; hs_arena_free calls it */
 
 /* ---- growable arrays (amortised doubling; no malloc per element) ---------------------- */
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
@@ -70,7 +89,8 @@ int hs_elem_from_hlo(const char *s, size_t n);  /* -1 if unknown */
 int hs_elem_from_mlir(const char *s, size_t n); /* -1 if unknown */
 
 /* Parses an HLO shape at text[*pos] (array, tuple, token[]), layouts and comments included;
- * advances *pos. Returns NULL on a syntax error (sets *pos to where it stopped). */
+ * advances *pos. Returns NULL on a syntax error (sets *pos to where it stopped). Equal shapes
+ * (memory space included) parsed into one arena are one object: never change what it returns. */
 hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos);
 /* Parses an MLIR type (tensor<...>, tuple<...>, !stablehlo.token, a scalar like f32);
  * returns NULL when it is not one we know. */
@@ -119,6 +139,7 @@ typedef struct {
   /* HLO only (hs_resolve fills them; other formats keep -1 / 0): */
   int32_t fused_by;   /* a fusion instruction calling this body, -1 if none */
   uint8_t inner;      /* runs inside a kernel: a fused body, or a combiner (to_apply) */
+  uint32_t fusions;   /* HLO: its instructions whose opcode is fusion (hs_resolve counts them) */
 } hs_comp;
 
 typedef struct {
@@ -130,7 +151,15 @@ typedef struct {
   uint32_t op_first, op_count; /* operands in doc->operands */
   uint32_t call_first, call_count; /* called computation names in doc->calls */
   uint8_t is_root;
+  uint8_t synth;   /* HS_SYNTH_*: made by the reader, not written as a statement in the text */
+  int32_t gte_index; /* HS_SYNTH_GTE: the tuple index it reads (typed from the tuple by hs_resolve) */
 } hs_instr;
+/* Instructions XLA's parser creates that the text has no statement for: a compact
+ * get-tuple-element operand ("%t#1": one per distinct tuple and index path in a computation,
+ * named "t_1" as XLA names it) and a nested operand ("f32[4] negate(f32[4] %x)", named
+ * "negate.anon"). Their names and opcodes live in d->synth; their line is where they are
+ * written. */
+enum { HS_SYNTH_NONE = 0, HS_SYNTH_GTE, HS_SYNTH_NESTED };
 
 /* What only HLO instructions carry: doc->hlo, indexed like doc->instrs (HLO documents only;
  * read it through hs_hlo_of). */
@@ -178,7 +207,8 @@ typedef struct {
   X(HS_W_PARTIAL_FORMAT, 8)                                                \
   X(HS_W_PROFILE_SKIPPED, 9)                                               \
   X(HS_W_PROFILE_NO_DEVICE, 10)                                            \
-  X(HS_W_PROFILE_RUNS_GUESSED, 11)
+  X(HS_W_PROFILE_RUNS_GUESSED, 11)                                        \
+  X(HS_W_XLA_REFUSES, 12)
 
 enum {
 #define HS_WX_(name, value) name = value,
@@ -219,7 +249,8 @@ void hs_diag_free(hs_diag *g);
   X(hs_hlo_instr, hlo)        \
   X(hs_operand, operands)     \
   X(hs_call, calls)           \
-  X(hs_module, modules)
+  X(hs_module, modules)       \
+  X(char, synth)
 
 struct hs_doc {
   const char *text;
@@ -245,6 +276,8 @@ struct hs_doc {
   uint32_t frame_refs;      /* instructions with stack_frame_id= */
   uint32_t frame_refs_dangling;
   uint32_t first_dangling_line;
+  /* hs_resolve counted every instruction's fusions into its computation (hs_comp.fusions) */
+  bool fusions_counted;
 };
 
 /* The HLO-only part of an instruction (all empty for other formats). */
@@ -287,7 +320,17 @@ static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opco
   in->call_first = d->n_calls;
   return in;
 }
-bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref);
+/* A line of the text (its first byte's offset, HS_LINE_* kind, ref); false when memory runs
+ * out. Inline: called for every line. */
+static inline bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
+  bool ok;
+  hs_line *l = HS_VEC_PUSH(d->lines, d->n_lines, d->cap_lines, ok);
+  if (!ok) return false;
+  l->off = off;
+  l->kind = kind;
+  l->ref = ref;
+  return true;
+}
 /* Records a warning (past HS_MAX_WARNINGS_PER_CODE per code, only counts it); out of memory
  * sets d->nomem. */
 void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...);
@@ -295,13 +338,26 @@ void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *f
 void hs_warn_truncated_line(hs_doc *d, uint32_t line);
 void hs_set_error(hs_error *err, int code, const hs_doc *d, size_t offset, const char *fmt, ...);
 void hs_line_col(const char *t, size_t len, size_t offset, uint32_t *line, uint32_t *col);
+/* The bytes of a document's slice. A slice points into the text, or (offsets past the text's
+ * end) into d->synth: the names and opcodes of instructions the reader made that the text does
+ * not spell out (a compact get-tuple-element "%t#1", a nested operand "f32[4] negate(%x)"). */
+static inline const char *hs_sp(const hs_doc *d, hs_slice s) {
+  return s.off > d->len ? d->synth + (s.off - d->len - 1) : d->text + s.off;
+}
 static inline bool hs_slice_eq(const hs_doc *d, hs_slice a, hs_slice b) {
-  return a.len == b.len && memcmp(d->text + a.off, d->text + b.off, a.len) == 0;
+  return a.len == b.len && memcmp(hs_sp(d, a), hs_sp(d, b), a.len) == 0;
 }
 static inline bool hs_slice_is(const hs_doc *d, hs_slice a, const char *lit) {
   size_t n = strlen(lit);
-  return a.len == n && memcmp(d->text + a.off, lit, n) == 0;
+  if (a.len != n) return false;
+  /* a loop over a literal's few bytes: unrolled in place (the wasm backend calls memcmp) */
+  const char *s = hs_sp(d, a);
+  for (size_t i = 0; i < n; i++)
+    if (s[i] != lit[i]) return false;
+  return true;
 }
+/* True when the slice is not in the text (made by the reader: see hs_sp). */
+static inline bool hs_slice_synth(const hs_doc *d, hs_slice s) { return s.off > d->len; }
 
 /* Scanning helpers shared by the text parsers; every position is checked against `end`. */
 static inline size_t hs_skip_sp(const char *t, size_t end, size_t p) {
@@ -316,19 +372,49 @@ static inline bool hs_starts(const char *t, size_t end, size_t p, const char *li
  * the closing quote, or `end` when the text ends first. */
 size_t hs_skip_string(const char *t, size_t end, size_t p);
 
-/* Name tables: open addressing over slices, one per module (names are unique per module). */
+/* Name tables: open addressing over slices, one per module (names are unique per module).
+ * Entries are indexes from `base` on; a slot holds the index (low bits) and hash bits (high). */
 typedef struct {
-  uint32_t *slots; /* index+1, 0 = empty */
+  uint32_t *slots; /* (hash & ~(cap-1)) | (index-base+1); 0 = empty */
   uint32_t cap;    /* power of two */
   uint32_t count;
+  uint32_t base;   /* the smallest index the table holds */
 } hs_names;
-uint32_t hs_hash(const char *s, size_t n);
-bool hs_names_init(hs_names *m, uint32_t expected);
+uint32_t hs_hash(const char *s, size_t n);      /* FNV-1a: byte by byte */
+uint32_t hs_hash_name(const char *s, size_t n); /* the names tables' hash: 8 bytes at a time */
+bool hs_names_init(hs_names *m, uint32_t expected); /* base 0 */
+/* For `expected` entries with indexes from base on (the table stays small and dense). */
+bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base);
 void hs_names_free(hs_names *m);
 /* get_key(ctx, idx) gives the slice of entry idx. Returns idx or -1. */
 typedef hs_slice (*hs_key_fn)(const hs_doc *d, uint32_t idx);
+/* Adds entry idx (>= base) unless its name is there already (the first definition wins);
+ * false when memory runs out. */
 bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx);
 int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n);
+/* Equal bytes; names are short: a plain loop beats a call to memcmp. */
+static inline bool hs_bytes_eq(const char *a, const char *b, size_t n) {
+  if (n <= 16) {
+    for (size_t i = 0; i < n; i++)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  return memcmp(a, b, n) == 0;
+}
+static inline void hs_prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+/* Asks the cache for the slot a hash probes first (batched lookups hide the miss). */
+static inline void hs_names_prefetch(const hs_names *m, uint32_t hash) {
+  if (m->cap) hs_prefetch(&m->slots[hash & (m->cap - 1)]);
+}
+/* The same with the name's hs_hash_name computed by the caller. */
+bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash);
+int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash);
 
 /* Resolves operand and call names within each module, and assigns computation roles. */
 int hs_resolve(hs_doc *d);

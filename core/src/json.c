@@ -40,7 +40,7 @@ json_t *hs_json_bytes(const char *s, size_t n) {
   return j ? j : json_null();
 }
 
-json_t *hs_json_slice(const hs_doc *d, hs_slice s) { return hs_json_bytes(d->text + s.off, s.len); }
+json_t *hs_json_slice(const hs_doc *d, hs_slice s) { return hs_json_bytes(hs_sp(d, s), s.len); }
 
 json_t *hs_json_type(const hs_type *t) {
   if (!t) return json_null();
@@ -120,7 +120,7 @@ static json_t *backend_kind(const hs_doc *d, const hs_instr *in) {
   const hs_hlo_instr *h = hs_hlo_of(d, in);
   if (!h->backend_config.len || d->text[h->backend_config.off] != '{') return json_null();
   json_error_t e;
-  json_t *cfg = json_loadb(d->text + h->backend_config.off, h->backend_config.len, 0, &e);
+  json_t *cfg = json_loadb(hs_sp(d, h->backend_config), h->backend_config.len, 0, &e);
   json_t *out = NULL;
   if (cfg) {
     json_t *k = json_object_get(json_object_get(cfg, "fusion_backend_config"), "kind");
@@ -213,12 +213,12 @@ void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_
       snprintf(buf, cap,
                "%s (%s bytes), the result of %.*s, is the largest value that crosses a kernel boundary: "
                "one kernel writes it to HBM and %u consuming kernel%s read it back, so it spills.",
-               ty, by, (int)in->name.len, d->text + in->name.off, s->consumers, s->consumers == 1 ? "" : "s");
+               ty, by, (int)in->name.len, hs_sp(d, in->name), s->consumers, s->consumers == 1 ? "" : "s");
     else
       snprintf(buf, cap,
                "%s (%s bytes), the result of %.*s, is the largest value that crosses a kernel boundary; "
                "it sits in %s at this size, so it does not spill to HBM.",
-               ty, by, (int)in->name.len, d->text + in->name.off, hs_mem_space_words(ms));
+               ty, by, (int)in->name.len, hs_sp(d, in->name), hs_mem_space_words(ms));
   } else if (s->kept >= 0) {
     const hs_instr *in = &d->instrs[s->kept];
     hs_type_format(s->kept_type, ty, sizeof ty);
@@ -226,7 +226,7 @@ void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_
     snprintf(buf, cap,
              "Only inputs and outputs cross kernel boundaries: the fusions keep every intermediate inside their "
              "kernels. The largest value kept off memory is %s (%s bytes, %.*s).",
-             ty, by, (int)in->name.len, d->text + in->name.off);
+             ty, by, (int)in->name.len, hs_sp(d, in->name));
   } else {
     snprintf(buf, cap, "Only inputs and outputs cross kernel boundaries, and no fusion holds an intermediate.");
   }
@@ -341,6 +341,8 @@ char *hs_computations_json(const hs_doc *d, size_t *len) {
         json_object_set_new(io, "opcode", hs_json_slice(d, in->opcode));
         json_object_set_new(io, "type", hs_json_type(in->type));
         json_object_set_new(io, "line", json_integer(in->line));
+        /* made by the reader, as XLA's parser makes it: not a statement of the text */
+        if (in->synth) json_object_set_new(io, "made", json_string(in->synth == HS_SYNTH_GTE ? "compact" : "nested"));
         json_array_append_new(ins, io);
       }
       json_object_set_new(co, "instructions", ins);

@@ -640,7 +640,7 @@ static void join_module(json_t *res, const hs_doc *d) {
     const hs_instr *in = &d->instrs[i];
     char nm[512];
     if (in->name.len >= sizeof nm) continue;
-    memcpy(nm, d->text + in->name.off, in->name.len);
+    memcpy(nm, hs_sp(d, in->name), in->name.len);
     nm[in->name.len] = 0;
     json_object_set_new(names, nm, json_integer(i));
   }

@@ -232,7 +232,7 @@ static int32_t find_dump_module(const hs_doc *d, const char *name) {
   size_t n = strlen(name);
   for (uint32_t m = 0; m < d->n_modules; m++) {
     hs_slice s = d->modules[m].name;
-    if (s.len == n && memcmp(d->text + s.off, name, n) == 0) return (int32_t)m;
+    if (s.len == n && memcmp(hs_sp(d, s), name, n) == 0) return (int32_t)m;
   }
   return d->n_modules == 1 ? 0 : -1; /* a lone module: the dump the user gave for this profile */
 }
@@ -245,7 +245,7 @@ static void facts_from_dump(const hs_doc *d, int32_t m, const char *name, op_fac
     const hs_comp *cp = &d->comps[c];
     for (uint32_t i = cp->first; i < cp->first + cp->count; i++) {
       const hs_instr *in = &d->instrs[i];
-      if (in->name.len != n || memcmp(d->text + in->name.off, name, n) != 0) continue;
+      if (in->name.len != n || memcmp(hs_sp(d, in->name), name, n) != 0) continue;
       f->line = (int32_t)in->line;
       size_t off = in->line && in->line <= d->n_lines ? d->lines[in->line - 1].off : in->name.off;
       const char *s = d->text + off, *e = memchr(s, '\n', d->len - off);
@@ -254,16 +254,16 @@ static void facts_from_dump(const hs_doc *d, int32_t m, const char *name, op_fac
       if (f->line_len && s[f->line_len - 1] == '\r') f->line_len--;
       if (!f->known) {
         f->known = true;
-        copy_slice(f->opcode, sizeof f->opcode, d->text + in->opcode.off, in->opcode.len);
+        copy_slice(f->opcode, sizeof f->opcode, hs_sp(d, in->opcode), in->opcode.len);
         const hs_hlo_instr *h = hs_hlo_of(d, in);
         if (h->custom_call_target.len) {
           hs_slice t = h->custom_call_target;
-          const char *ts = d->text + t.off;
+          const char *ts = hs_sp(d, t);
           size_t tl = t.len;
           if (tl >= 2 && ts[0] == '"') ts++, tl -= 2;
           copy_slice(f->target, sizeof f->target, ts, tl);
         }
-        if (h->op_name.len) copy_slice(f->op_name, sizeof f->op_name, d->text + h->op_name.off, h->op_name.len);
+        if (h->op_name.len) copy_slice(f->op_name, sizeof f->op_name, hs_sp(d, h->op_name), h->op_name.len);
       }
       return;
     }

@@ -3,8 +3,8 @@
  * tensor<1024x1024xbf16> on the left with bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)} on the right. */
 #include "internal.h"
 
-#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 const hs_elem_info hs_elem_types[] = {
     {"pred", "i1", 8},        {"s2", "i2", 2},         {"s4", "i4", 4},
@@ -40,12 +40,26 @@ int hs_elem_from_mlir(const char *s, size_t n) {
   return -1;
 }
 
+/* token and opaque are the element types without bits; every other one is an array's (no
+ * strcmp: this runs for every shape) */
+static inline uint8_t elem_kind(int elem) {
+  const hs_elem_info *e = &hs_elem_types[elem];
+  if (e->bits) return HS_T_ARRAY;
+  return e->hlo[0] == 't' ? HS_T_TOKEN : e->hlo[0] == 'o' ? HS_T_OPAQUE : HS_T_ARRAY;
+}
+
 static inline bool is_ident(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /* Skips spaces and C comments (XLA prints index comments such as "index=5" among tuple elements). */
-static size_t skip_ws(const char *t, size_t end, size_t p) {
+static size_t skip_ws_slow(const char *t, size_t end, size_t p);
+static inline size_t skip_ws(const char *t, size_t end, size_t p) {
+  /* nearly always nothing to skip: one test, no call */
+  if (p < end && t[p] != ' ' && t[p] != '\t' && t[p] != '\r' && t[p] != '\n' && t[p] != '/') return p;
+  return skip_ws_slow(t, end, p);
+}
+static size_t skip_ws_slow(const char *t, size_t end, size_t p) {
   for (;;) {
     while (p < end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r' || t[p] == '\n')) p++;
     if (p + 1 < end && t[p] == '/' && t[p + 1] == '*') {
@@ -60,11 +74,16 @@ static size_t skip_ws(const char *t, size_t end, size_t p) {
 }
 
 /* Reads the layout {...} at t[p] == '{'; returns the index after '}' and its memory space. */
+static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 1, [')'] = 1,
+                                            [']'] = 1, [':'] = 1, ['S'] = 1, ['\n'] = 1};
+
 static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
   int depth = 0;
   bool after_colon = false;
   *mem = -1;
   for (; p < end; p++) {
+    while (p < end && !LAYOUT_SPECIAL[(uint8_t)t[p]]) p++; /* digits and commas: nothing to decide */
+    if (p >= end) break;
     char c = t[p];
     if (c == '{' || c == '(' || c == '[') {
       depth++;
@@ -76,11 +95,9 @@ static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
     } else if (c == 'S' && after_colon && depth == 1 && p + 1 < end && t[p + 1] == '(') {
       int v = 0;
       size_t q = p + 2;
-      while (q < end && t[q] >= '0' && t[q] <= '9') {
-        int d = t[q++] - '0';
-        v = v > (INT_MAX - d) / 10 ? INT_MAX : v * 10 + d; /* a space past INT_MAX stays INT_MAX */
-      }
-      *mem = v;
+      for (; q < end && t[q] >= '0' && t[q] <= '9'; q++)
+        if (v < 100000) v = v * 10 + (t[q] - '0'); /* S(777...7) must not overflow */
+      *mem = v > 32767 ? 32767 : v;               /* kept in an int16 */
     } else if (c == '\n') {
       return p; /* unterminated layout: stop at the line's end */
     }
@@ -100,6 +117,105 @@ hs_type *hs_make_tuple(hs_arena *a, hs_type *const *elems, size_t n) {
   ty->elems = hs_arena_alloc_raw(a, (n ? n : 1) * sizeof *ty->elems);
   if (!ty->elems) return NULL;
   memcpy(ty->elems, elems, n * sizeof *elems);
+  return ty;
+}
+
+/* ---- one object per distinct HLO shape ----------------------------------------------------
+ * A module prints the same few hundred shapes again and again: each is made once per arena
+ * (a table beside the arena) and shared, which saves most of the arena (about 50 bytes an
+ * instruction on real modules) and the time to fill it. */
+typedef struct {
+  uint32_t hash;
+  hs_type *t;
+} type_slot;
+struct hs_type_cache {
+  type_slot *slots;
+  uint32_t cap, count;
+};
+
+void hs_type_cache_free(hs_arena *a) {
+  if (!a->types) return;
+  free(a->types->slots);
+  free(a->types);
+  a->types = NULL;
+}
+
+static inline uint32_t mix32(uint32_t h, uint64_t v) {
+  uint64_t x = (h ^ v) * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(x >> 32) ^ (uint32_t)x;
+}
+
+/* kind, elem, memory space, rank/arity and the dims (arrays) or element objects (tuples) */
+static uint32_t type_hash(uint8_t kind, uint8_t elem, int16_t mem, uint32_t n, const int64_t *dims, const uint8_t *dyn,
+                          hs_type *const *elems) {
+  uint32_t h = mix32(0x12345u, (uint64_t)kind | (uint64_t)elem << 8 | (uint64_t)(uint16_t)mem << 16 | (uint64_t)n << 32);
+  for (uint32_t i = 0; i < n; i++) {
+    if (elems) h = mix32(h, (uint64_t)(uintptr_t)elems[i]);
+    else h = mix32(h, (uint64_t)dims[i] ^ (dyn ? (uint64_t)dyn[i] << 62 : 0));
+  }
+  return h;
+}
+
+static bool type_is(const hs_type *x, uint8_t kind, uint8_t elem, int16_t mem, uint32_t n, const int64_t *dims,
+                    const uint8_t *dyn, hs_type *const *elems) {
+  if (x->kind != kind || x->elem != elem || x->mem_space != mem || x->n != n) return false;
+  if (elems) return memcmp(x->elems, elems, n * sizeof *elems) == 0;
+  if (n && memcmp(x->dims, dims, n * sizeof *dims) != 0) return false;
+  if (!x->dyn != !dyn) return false;
+  return !dyn || memcmp(x->dyn, dyn, n) == 0;
+}
+
+static bool cache_grow(hs_type_cache *c) {
+  uint32_t cap = c->cap ? c->cap * 2 : 256;
+  type_slot *ns = calloc(cap, sizeof *ns);
+  if (!ns) return false;
+  for (uint32_t i = 0; i < c->cap; i++) {
+    if (!c->slots[i].t) continue;
+    uint32_t p = c->slots[i].hash & (cap - 1);
+    while (ns[p].t) p = (p + 1) & (cap - 1);
+    ns[p] = c->slots[i];
+  }
+  free(c->slots);
+  c->slots = ns;
+  c->cap = cap;
+  return true;
+}
+
+/* The shape described, from the arena's table or made now (dims, dyn and elems are copied);
+ * NULL when memory runs out. dyn is NULL when every dimension is static. */
+static hs_type *shared_type(hs_arena *a, uint8_t kind, uint8_t elem, int16_t mem, uint32_t n, const int64_t *dims,
+                            const uint8_t *dyn, hs_type *const *elems) {
+  if (!a->types && !(a->types = calloc(1, sizeof *a->types))) return NULL;
+  hs_type_cache *c = a->types;
+  if ((c->count + 1) * 4 > c->cap * 3 && !cache_grow(c)) return NULL;
+  uint32_t h = type_hash(kind, elem, mem, n, dims, dyn, elems);
+  uint32_t p = h & (c->cap - 1);
+  for (; c->slots[p].t; p = (p + 1) & (c->cap - 1))
+    if (c->slots[p].hash == h && type_is(c->slots[p].t, kind, elem, mem, n, dims, dyn, elems)) return c->slots[p].t;
+  hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
+  if (!ty) return NULL;
+  *ty = (hs_type){0};
+  ty->kind = kind;
+  ty->elem = elem;
+  ty->mem_space = mem;
+  ty->n = n;
+  if (elems) {
+    ty->elems = hs_arena_alloc_raw(a, (n ? n : 1) * sizeof *ty->elems);
+    if (!ty->elems) return NULL;
+    memcpy(ty->elems, elems, n * sizeof *elems);
+  } else if (n) {
+    ty->dims = hs_arena_alloc_raw(a, n * sizeof *ty->dims);
+    if (!ty->dims) return NULL;
+    memcpy(ty->dims, dims, n * sizeof *dims);
+    if (dyn) {
+      ty->dyn = hs_arena_alloc_raw(a, n);
+      if (!ty->dyn) return NULL;
+      memcpy(ty->dyn, dyn, n);
+    }
+  }
+  c->slots[p].hash = h;
+  c->slots[p].t = ty;
+  c->count++;
   return ty;
 }
 
@@ -155,7 +271,7 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
         return NULL;
       }
     }
-    hs_type *ty = hs_make_tuple(a, elems, n);
+    hs_type *ty = shared_type(a, HS_T_TUPLE, 0, -1, (uint32_t)n, NULL, NULL, elems);
     *pos = p;
     return ty;
   }
@@ -222,30 +338,9 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
     return NULL;
   }
   p++; /* ']' */
-  hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
-  if (!ty) return NULL;
-  *ty = (hs_type){0};
-  ty->kind = strcmp(hs_elem_types[elem].hlo, "token") == 0 ? HS_T_TOKEN
-             : strcmp(hs_elem_types[elem].hlo, "opaque") == 0 ? HS_T_OPAQUE
-                                                               : HS_T_ARRAY;
-  ty->elem = (uint8_t)elem;
-  ty->n = (uint32_t)n;
-  ty->mem_space = -1;
-  if (n) {
-    ty->dims = hs_arena_alloc_raw(a, n * sizeof *ty->dims);
-    if (!ty->dims) return NULL;
-    memcpy(ty->dims, dims, n * sizeof *dims);
-    if (any_dyn) {
-      ty->dyn = hs_arena_alloc_raw(a, n);
-      if (!ty->dyn) return NULL;
-      memcpy(ty->dyn, dyn, n);
-    }
-  }
-  if (p < end && t[p] == '{') {
-    int mem;
-    p = read_layout(t, end, p, &mem);
-    ty->mem_space = (int16_t)mem;
-  }
+  int mem = -1;
+  if (p < end && t[p] == '{') p = read_layout(t, end, p, &mem);
+  hs_type *ty = shared_type(a, elem_kind(elem), (uint8_t)elem, (int16_t)mem, (uint32_t)n, dims, any_dyn ? dyn : NULL, NULL);
   *pos = p;
   return ty;
 }
@@ -394,7 +489,7 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
   hs_type *ty = hs_arena_alloc_raw(a, sizeof *ty);
   if (!ty) return NULL;
   *ty = (hs_type){0};
-  ty->kind = strcmp(hs_elem_types[elem].hlo, "token") == 0 ? HS_T_TOKEN : HS_T_ARRAY;
+  ty->kind = elem_kind(elem) == HS_T_TOKEN ? HS_T_TOKEN : HS_T_ARRAY;
   ty->elem = (uint8_t)elem;
   ty->mem_space = -1;
   ty->n = (uint32_t)n;

@@ -52,6 +52,7 @@ void hs_arena_free(hs_arena *a) {
   }
   a->head = NULL;
   a->used_total = 0;
+  hs_type_cache_free(a);
 }
 
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
@@ -143,16 +144,6 @@ void hs_warn_truncated_line(hs_doc *d, uint32_t line) {
   hs_doc_warn(d, HS_W_TRUNCATED, line, 1, "the dump ends in the middle of line %u (truncated?): that line was skipped", line);
 }
 
-bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
-  bool ok;
-  hs_line *l = HS_VEC_PUSH(d->lines, d->n_lines, d->cap_lines, ok);
-  if (!ok) return false;
-  l->off = off;
-  l->kind = kind;
-  l->ref = ref;
-  return true;
-}
-
 size_t hs_skip_string(const char *t, size_t end, size_t p) {
   p++;
   for (;;) {
@@ -173,14 +164,61 @@ uint32_t hs_hash(const char *s, size_t n) {
   return h;
 }
 
-bool hs_names_init(hs_names *m, uint32_t expected) {
-  uint32_t cap = 64;
-  while (cap < expected * 2u && cap < (1u << 30)) cap <<= 1;
-  m->slots = calloc(cap, sizeof(uint32_t));
+/* A hash for names (instruction, computation names: mostly 4-30 bytes): eight bytes at a
+ * time, multiply-mixed, instead of FNV's one multiply per byte. Only its bits matter, never
+ * an order: no output depends on where a name lands in a table. */
+static inline uint64_t load8(const char *s) {
+  uint64_t v;
+  memcpy(&v, s, 8);
+  return v;
+}
+
+uint32_t hs_hash_name(const char *s, size_t n) {
+  const uint64_t K = 0x9E3779B97F4A7C15ull;
+  uint64_t h = (uint64_t)n * K;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) h = (h ^ load8(s + i)) * K, h ^= h >> 29;
+  if (i < n) {
+    /* the last 1-7 bytes: two overlapping loads when 4 or more, else byte by byte */
+    size_t r = n - i;
+    uint64_t v;
+    if (r >= 4) {
+      uint32_t a, b;
+      memcpy(&a, s + i, 4);
+      memcpy(&b, s + n - 4, 4);
+      v = ((uint64_t)a << 32) | b;
+    } else {
+      v = (uint64_t)(uint8_t)s[i] | (uint64_t)(uint8_t)s[i + r / 2] << 8 | (uint64_t)(uint8_t)s[n - 1] << 16;
+    }
+    h = (h ^ v) * K;
+  }
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
+  h ^= h >> 32;
+  return (uint32_t)h;
+}
+
+/* A slot is 32 bits: the low bits (as many as the table has positions) hold index-base+1
+ * (0 = empty), the high bits hold the same bits of the name's hash, those the position does
+ * not use. A probe compares those in the table itself and reads the entry and its text only
+ * when they agree, which is nearly always the entry sought; and the table stays half the size
+ * it would be with a whole hash beside the index (a module of 100k instructions: 512 KB). */
+static bool names_alloc(hs_names *m, uint32_t cap, uint32_t base) {
+  m->slots = calloc(cap, sizeof *m->slots);
   m->cap = cap;
   m->count = 0;
+  m->base = base;
   return m->slots != NULL;
 }
+
+bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base) {
+  /* at most 3/4 full: linear probing stays short, and the slots compare hash bits themselves */
+  uint32_t cap = 64;
+  while (cap - cap / 4 < expected + 1u && cap < (1u << 30)) cap <<= 1;
+  return names_alloc(m, cap, base);
+}
+
+bool hs_names_init(hs_names *m, uint32_t expected) { return hs_names_init_base(m, expected, 0); }
 
 void hs_names_free(hs_names *m) {
   free(m->slots);
@@ -188,15 +226,22 @@ void hs_names_free(hs_names *m) {
   m->cap = m->count = 0;
 }
 
-static bool names_rehash(hs_names *m, const hs_doc *d, hs_key_fn key) {
+/* A table twice as large (or larger, until index idx fits in a slot's low bits). */
+static bool names_grow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
+  uint32_t cap = m->cap ? m->cap * 2 : 64;
+  while (cap < (1u << 31) && idx - m->base + 1 > cap - 1) cap <<= 1;
+  if (idx - m->base + 1 > cap - 1) return false;
   hs_names n;
-  if (!hs_names_init(&n, m->cap)) return false; /* doubles */
+  if (!names_alloc(&n, cap, m->base)) return false;
   for (uint32_t i = 0; i < m->cap; i++) {
-    if (!m->slots[i]) continue;
-    hs_slice s = key(d, m->slots[i] - 1);
-    uint32_t h = hs_hash(d->text + s.off, s.len) & (n.cap - 1);
-    while (n.slots[h]) h = (h + 1) & (n.cap - 1);
-    n.slots[h] = m->slots[i];
+    uint32_t v = m->slots[i];
+    if (!v) continue;
+    uint32_t e = (v & (m->cap - 1)) - 1 + m->base;
+    hs_slice s = key(d, e);
+    uint32_t h = hs_hash_name(hs_sp(d, s), s.len);
+    uint32_t pos = h & (n.cap - 1);
+    while (n.slots[pos]) pos = (pos + 1) & (n.cap - 1);
+    n.slots[pos] = (h & ~(n.cap - 1)) | (e - n.base + 1);
     n.count++;
   }
   free(m->slots);
@@ -204,29 +249,42 @@ static bool names_rehash(hs_names *m, const hs_doc *d, hs_key_fn key) {
   return true;
 }
 
-bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
-  if ((m->count + 1) * 2 > m->cap && !names_rehash(m, d, key)) return false;
-  hs_slice s = key(d, idx);
-  uint32_t h = hs_hash(d->text + s.off, s.len) & (m->cap - 1);
-  while (m->slots[h]) {
-    hs_slice o = key(d, m->slots[h] - 1);
-    if (hs_slice_eq(d, o, s)) { /* duplicate name: the first definition wins */
-      return true;
-    }
-    h = (h + 1) & (m->cap - 1);
+bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash) {
+  if (idx < m->base) return false; /* the caller's mistake: never silently */
+  if ((m->count + 1) > m->cap - m->cap / 4 || idx - m->base + 1 > m->cap - 1)
+    if (!names_grow(m, d, key, idx)) return false;
+  uint32_t mask = m->cap - 1, tag = hash & ~mask;
+  uint32_t pos = hash & mask;
+  hs_slice s = {0, 0};
+  bool have = false;
+  for (uint32_t v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
+    if ((v & ~mask) != tag) continue;
+    if (!have) s = key(d, idx), have = true;
+    hs_slice o = key(d, (v & mask) - 1 + m->base);
+    if (o.len == s.len && hs_bytes_eq(hs_sp(d, o), hs_sp(d, s), s.len)) return true; /* duplicate name: the first definition wins */
   }
-  m->slots[h] = idx + 1;
+  m->slots[pos] = tag | (idx - m->base + 1);
   m->count++;
   return true;
 }
 
-int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n) {
+bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
+  hs_slice s = key(d, idx);
+  return hs_names_put_hashed(m, d, key, idx, hs_hash_name(hs_sp(d, s), s.len));
+}
+
+int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash) {
   if (!m->cap) return -1;
-  uint32_t h = hs_hash(s, n) & (m->cap - 1);
-  while (m->slots[h]) {
-    hs_slice o = key(d, m->slots[h] - 1);
-    if (o.len == n && memcmp(d->text + o.off, s, n) == 0) return (int32_t)(m->slots[h] - 1);
-    h = (h + 1) & (m->cap - 1);
+  uint32_t mask = m->cap - 1, tag = hash & ~mask;
+  for (uint32_t pos = hash & mask, v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
+    if ((v & ~mask) != tag) continue;
+    uint32_t e = (v & mask) - 1 + m->base;
+    hs_slice o = key(d, e);
+    if (o.len == n && hs_bytes_eq(hs_sp(d, o), s, n)) return (int32_t)e;
   }
   return -1;
+}
+
+int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n) {
+  return hs_names_get_hashed(m, d, key, s, n, hs_hash_name(s, n));
 }

@@ -127,7 +127,7 @@ static void say(sbuf *s, const char *fmt, ...) {
   if (k > 0) s->n += (size_t)k < s->cap - s->n ? (size_t)k : s->cap - s->n - 1;
 }
 
-#define SL(d, s) (int)(s).len, (d)->text + (s).off
+#define SL(d, s) (int)(s).len, hs_sp(d, s)
 
 /* Remat marks in op_name ("jit(f)/checkpoint/...", "remat2", "rematted_computation"): one
  * pattern, compiled once per x-ray, with its match data reused for every line. */
@@ -153,7 +153,7 @@ static void remat_close(remat_matcher *m) {
 static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs_slice *mark) {
   hs_slice op_name = hs_hlo_of(d, in)->op_name;
   if (!m->md || !op_name.len) return false;
-  int rc = pcre2_match(m->re, (PCRE2_SPTR)(d->text + op_name.off), op_name.len, 0, 0, m->md, NULL);
+  int rc = pcre2_match(m->re, (PCRE2_SPTR)(hs_sp(d, op_name)), op_name.len, 0, 0, m->md, NULL);
   if (rc < 2) return false;
   PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
   *mark = hs_sl(op_name.off + (uint32_t)ov[2], (uint32_t)(ov[3] - ov[2]));
@@ -178,13 +178,13 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
         if (!hs_slice_is(d, d->instrs[k].opcode, "parameter") && !hs_slice_is(d, d->instrs[k].opcode, "constant")) nops++;
     }
     say(s, "Fusion %.*s (%.*s) runs %u op%s", SL(d, in->name), h->kind.len ? (int)h->kind.len : 7,
-        h->kind.len ? d->text + h->kind.off : "no kind", nops, nops == 1 ? "" : "s");
+        h->kind.len ? hs_sp(d, h->kind) : "no kind", nops, nops == 1 ? "" : "s");
     if (body >= 0) say(s, " of %.*s", SL(d, d->comps[body].name));
     say(s, " as one kernel");
     if (inner) say(s, " nested inside another fusion's body, so its result %s never leaves that kernel", ty);
     else say(s, " and writes %s to %s", ty, hs_mem_space_words(ms));
   } else if (hs_slice_is(d, in->opcode, "parameter")) {
-    say(s, "Parameter %.*s of %.*s: %s", SL(d, in->name), c ? (int)c->name.len : 0, c ? d->text + c->name.off : "", ty);
+    say(s, "Parameter %.*s of %.*s: %s", SL(d, in->name), c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "", ty);
     if (in->type && in->type->mem_space > 0) say(s, ", in %s", hs_mem_space_words(ms));
   } else if (hs_slice_is(d, in->opcode, "custom-call")) {
     if (h->custom_call_target.len)
@@ -201,13 +201,13 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
   } else if (hs_slice_is(d, in->opcode, "constant")) {
     say(s, "A constant %s baked into the program", ty);
   } else {
-    const char *w = op_words(d->text + in->opcode.off, in->opcode.len);
+    const char *w = op_words(hs_sp(d, in->opcode), in->opcode.len);
     if (w) say(s, "%.*s: %s giving %s", SL(d, in->opcode), w, ty);
     else say(s, "%.*s giving %s", SL(d, in->opcode), ty);
     if (inner) say(s, ", computed inside the kernel");
     else if (!hs_instr_is_alias(d, in)) say(s, ", a kernel of its own writing to %s", hs_mem_space_words(ms));
   }
-  if (in->is_root) say(s, "; ROOT: this is %.*s's result", c ? (int)c->name.len : 0, c ? d->text + c->name.off : "");
+  if (in->is_root) say(s, "; ROOT: this is %.*s's result", c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "");
   hs_slice mark;
   if (remat_mark(rm, d, in, &mark))
     say(s, "; recomputed rather than stored: its op_name carries the remat mark \"%.*s\" (jax.checkpoint)", SL(d, mark));
@@ -276,7 +276,7 @@ static void note_mlir_line(const hs_doc *d, uint32_t li, bool carries, const cha
         say(s, "Return: hands the result to the caller (bookkeeping).");
         return;
       }
-      const char *w = op_words(d->text + in->opcode.off, in->opcode.len);
+      const char *w = op_words(hs_sp(d, in->opcode), in->opcode.len);
       if (hs_slice_is(d, in->opcode, "stablehlo.constant")) say(s, "A constant %s", ty);
       else if (w) say(s, "%.*s: %s giving %s", SL(d, in->opcode), w, ty);
       else if (in->type) say(s, "%.*s giving %s", SL(d, in->opcode), ty);
