@@ -464,14 +464,15 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
         q += strlen(b);
         for (size_t i = 0; i < n && q < end; i++) {
           q = skip_ws(t, end, q);
-          if (t[q] >= '0' && t[q] <= '9') {
+          if (q < end && t[q] >= '0' && t[q] <= '9') {
             int64_t v = 0;
-            while (q < end && t[q] >= '0' && t[q] <= '9') v = v * 10 + (t[q++] - '0');
+            for (; q < end && t[q] >= '0' && t[q] <= '9'; q++)
+              if (v < (INT64_MAX - 9) / 10) v = v * 10 + (t[q] - '0');
             if (dyn[i] == HS_DIM_UNKNOWN) {
               dims[i] = v;
               dyn[i] = HS_DIM_BOUNDED;
             }
-          } else if (t[q] == '?') q++;
+          } else if (q < end && t[q] == '?') q++;
           q = skip_ws(t, end, q);
           if (q < end && t[q] == ',') q++;
         }

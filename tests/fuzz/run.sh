@@ -132,6 +132,7 @@ if [ "${1:-}" = "--long" ]; then
   maxtime=${HS_FUZZ_MAX_TIME:-0}
   echo "fuzz_$name (lean): $runs runs, -max_len=$maxlen, max time ${maxtime}s (0: none), $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')" | tee "$log"
   start=$(date +%s)
+  touch "$out/.longrun-$name.start" # crashes: the inputs written after this
   set +e
   ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=4} nice -n 19 "$bin" -runs="$runs" -max_len="$maxlen" -rss_limit_mb=2048 \
     -timeout=10 -max_total_time="$maxtime" -seed=1 -print_final_stats=1 -artifact_prefix="$out/crashes-$name/" \
@@ -140,7 +141,7 @@ if [ "${1:-}" = "--long" ]; then
   set -e
   end=$(date +%s)
   { grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|Done [0-9]+ runs|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' "$out/longrun-$name.out" || true
-    echo "exit $rc, wall $((end - start)) s, crashes: $(find "$out/crashes-$name" -type f | wc -l)"; } | tee -a "$log"
+    echo "exit $rc, wall $((end - start)) s, crashes: $(find "$out/crashes-$name" -type f -newer "$out/.longrun-$name.start" | wc -l)"; } | tee -a "$log"
   exit $rc
 elif [ "${1:-}" = "--ci" ]; then
   # fuzz_parse explores (it reaches every reader through the detector); the per-reader harnesses
