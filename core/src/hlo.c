@@ -1398,8 +1398,15 @@ static int statement(reader *r, size_t p, size_t *next) {
       e = len;
       r->cut = true;
     } else if (r->comp >= 0) {
-      return syntax(r, after < len && after > q ? after : p,
-                    "expected an instruction 'name = shape opcode(operands)' or '}' closing the computation");
+      /* where the statement goes wrong: the token after its name, or (that token is on a later
+         line) the end of the name, so that the error names the line the user wrote */
+      size_t at = p;
+      if (after < len && after > q) {
+        size_t ne = q;
+        read_name(t, len, &ne);
+        at = memchr(t + ne, '\n', after - ne) ? ne : after;
+      }
+      return syntax(r, at, "expected an instruction 'name = shape opcode(operands)' or '}' closing the computation");
     } else {
       hs_doc_warn(d, HS_W_SKIPPED_LINE, r->stmt_line, (uint32_t)(p - r->stmt_ls) + 1,
                   "a line that is neither a module, a computation nor a frame table was skipped");
