@@ -603,9 +603,9 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
   size_t kl = ke - ks;
   if (kl == 7 && memcmp(t + ks, "op_name", 7) == 0 && t[vs] == '"' && ve - vs >= 2) {
     m->h->op_name = hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2));
-  } else if ((kl >= 6 && memcmp(t + ks, "source", 6) == 0 && kl != 11) || (kl == 14 && memcmp(t + ks, "stack_frame_id", 14) == 0)) {
+  } else if ((kl >= 6 && memcmp(t + ks, "source", 6) == 0) || (kl == 14 && memcmp(t + ks, "stack_frame_id", 14) == 0)) {
     /* source_line, source_end_line, source_column, ... and stack_frame_id are integers */
-    if (memcmp(t + ks, "source_file", kl < 11 ? kl : 11) == 0 && kl == 11) return;
+    if (kl == 11 && memcmp(t + ks, "source_file", 11) == 0) return;
     uint64_t v = 0;
     size_t q = vs;
     if (q < ve && t[q] == '-') q++;
