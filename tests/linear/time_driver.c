@@ -1,6 +1,9 @@
-/* hs_time_driver FILE [REPEAT]: reads FILE with hs_parse (+ the fusion census) REPEAT times
- * (default 3) and prints one JSON line: the best CPU time, whether the read succeeded, the error
- * or warning count, and whether this binary runs under a sanitizer (timings mean little then).
+/* hs_time_driver FILE [REPEAT [FILE...]]: reads FILE with hs_parse (+ the fusion census) REPEAT
+ * times (default 3) and prints one JSON line: the best CPU time, whether the read succeeded, the
+ * error or warning count, and whether this binary runs under a sanitizer (timings mean little then).
+ * With more files, each of REPEAT rounds reads every file once, in turn, and one JSON line is
+ * printed per file: the sizes of one growth ratio are timed interleaved in one process, so a burst
+ * of load elsewhere, or a slower stretch of the machine, falls on both alike.
  * Unlike bench_parse it also times inputs that end in an error.
  * glibc serves blocks above its mmap threshold (at most 32 MB) with fresh mmaps, page faults
  * included, on every run, and smaller ones from warm reused memory: a 4x larger input would pay
@@ -34,9 +37,54 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+typedef struct {
+  const char *path;
+  char *buf;
+  long n;
+  double best;
+  int ok;
+  size_t warnings, instrs;
+  hs_error err;
+} timed_file;
+
+static int load(timed_file *t) {
+  FILE *f = fopen(t->path, "rb");
+  if (!f) {
+    perror(t->path);
+    return 0;
+  }
+  fseek(f, 0, SEEK_END);
+  t->n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  t->buf = malloc((size_t)t->n + 1);
+  if (!t->buf || fread(t->buf, 1, (size_t)t->n, f) != (size_t)t->n) {
+    fprintf(stderr, "%s: read failed\n", t->path);
+    fclose(f);
+    return 0;
+  }
+  fclose(f);
+  t->best = 1e30;
+  return 1;
+}
+
+static void time_once(timed_file *t) {
+  double t0 = now();
+  hs_doc *d = hs_parse(t->buf, (size_t)t->n, &t->err);
+  if (d) {
+    hs_census c;
+    hs_fusion_census(d, &c);
+    t->warnings = hs_doc_warning_count(d);
+    t->instrs = hs_doc_instruction_count(d);
+    hs_doc_free(d);
+    t->ok = 1;
+  }
+  double dt = now() - t0;
+  if (dt < t->best) t->best = dt;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: hs_time_driver FILE [REPEAT]\n");
+    fprintf(stderr, "usage: hs_time_driver FILE [REPEAT [FILE...]]\n");
     return 1;
   }
   int repeat = argc > 2 ? atoi(argv[2]) : 3;
@@ -44,41 +92,23 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) {
-    perror(argv[1]);
-    return 1;
+  int nf = argc > 3 ? argc - 2 : 1;
+  timed_file *fs = calloc((size_t)nf, sizeof *fs);
+  if (!fs) return 1;
+  fs[0].path = argv[1];
+  for (int k = 1; k < nf; k++) fs[k].path = argv[k + 2];
+  for (int k = 0; k < nf; k++)
+    if (!load(&fs[k])) return 1;
+  for (int i = 0; i < repeat; i++)
+    for (int k = 0; k < nf; k++) time_once(&fs[k]);
+  for (int k = 0; k < nf; k++) {
+    timed_file *t = &fs[k];
+    printf("{\"bytes\":%ld,\"seconds\":%.6f,\"ok\":%s,\"instructions\":%zu,\"warnings\":%zu,\"error_line\":%u,"
+           "\"sanitized\":%s}\n",
+           t->n, t->best, t->ok ? "true" : "false", t->instrs, t->warnings, t->ok ? 0u : t->err.line,
+           HS_SANITIZED ? "true" : "false");
+    free(t->buf);
   }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    fprintf(stderr, "read failed\n");
-    return 1;
-  }
-  fclose(f);
-  double best = 1e30;
-  int ok = 0;
-  size_t warnings = 0, instrs = 0;
-  hs_error err = {0};
-  for (int i = 0; i < repeat; i++) {
-    double t0 = now();
-    hs_doc *d = hs_parse(buf, (size_t)n, &err);
-    if (d) {
-      hs_census c;
-      hs_fusion_census(d, &c);
-      warnings = hs_doc_warning_count(d);
-      instrs = hs_doc_instruction_count(d);
-      hs_doc_free(d);
-      ok = 1;
-    }
-    double t = now() - t0;
-    if (t < best) best = t;
-  }
-  printf("{\"bytes\":%ld,\"seconds\":%.6f,\"ok\":%s,\"instructions\":%zu,\"warnings\":%zu,\"error_line\":%u,"
-         "\"sanitized\":%s}\n",
-         n, best, ok ? "true" : "false", instrs, warnings, ok ? 0u : err.line, HS_SANITIZED ? "true" : "false");
-  free(buf);
+  free(fs);
   return 0;
 }
