@@ -97,9 +97,7 @@ static uint64_t hbm_bytes_of(const hs_type *t) {
 
 static const hs_type *operand_type(const hs_doc *d, const hs_operand *o) {
   if (o->target < 0) return NULL;
-  const hs_type *t = d->instrs[o->target].type;
-  if (t && o->gte >= 0 && t->kind == HS_T_TUPLE && (uint32_t)o->gte < t->n) t = t->elems[o->gte];
-  return t;
+  return d->instrs[o->target].type;
 }
 
 /* The number N of "parameter(N)", read from the text after the opcode. */

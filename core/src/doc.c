@@ -456,3 +456,8 @@ int hs_resolve(hs_doc *d) {
                 "%u called computations (calls=, to_apply=, ...) are missing from the dump", u.calls);
   return 0;
 }
+
+/* The sizes the memory figures rest on (bench/: peak memory at most 2x the input). */
+_Static_assert(sizeof(hs_line) == 8, "hs_line: 8 bytes");
+_Static_assert(sizeof(hs_operand) == 12, "hs_operand: 12 bytes");
+_Static_assert(sizeof(hs_instr) <= 48, "hs_instr: at most 48 bytes");

@@ -466,8 +466,14 @@ static bool on_last_line(reader *r, size_t p) { return p >= r->len || !memchr(r-
 
 /* ---- attributes ---------------------------------------------------------------------------- */
 
+static void warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n);
+
 static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   bool ok;
+  if (r->d->instrs[idx].call_count == HS_CALLS_MAX) {
+    warn_at(r, name.off, "%.*s: an instruction calling more than 65535 computations: hloscope follows the first 65535", r->t + name.off, name.len < 60 ? name.len : 60);
+    return true;
+  }
   hs_call *c = HS_VEC_PUSH(r->d->calls, r->d->n_calls, r->d->cap_calls, ok);
   if (!ok) return false;
   c->name = name;
@@ -813,7 +819,6 @@ static bool push_operand(reader *r, hs_slice name, int32_t target) {
   if (!ok) return false;
   o->name = name;
   o->target = target;
-  o->gte = -1;
   return true;
 }
 

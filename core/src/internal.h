@@ -47,6 +47,8 @@ void hs_type_cache_free(hs_arena *a); /* types.c; hs_arena_free calls it */
 
 /* ---- growable arrays (amortised doubling; no malloc per element) ---------------------- */
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
+/* A hint that a large block [p, p+n) will be filled: 2 MB pages where the OS has them (util.c). */
+void hs_mem_hint_huge(void *p, size_t n);
 #define HS_VEC_PUSH(vdata, vlen, vcap, ok)                                                      \
   ((vlen) < (vcap) || hs_vec_grow((void **)&(vdata), &(vcap), (vlen) + 1, sizeof(*(vdata))) \
        ? ((ok) = true, &(vdata)[(vlen)++])                                                   \
@@ -119,10 +121,12 @@ enum {
   HS_LINE_OTHER
 };
 
+/* 8 bytes: a 100 MB dump has about a million lines */
+#define HS_LINE_REF_MAX ((1u << 28) - 1)
 typedef struct {
-  uint32_t off;  /* offset of the line's first byte */
-  uint8_t kind;  /* HS_LINE_* */
-  uint32_t ref;  /* computation or instruction index, per kind */
+  uint32_t off;       /* offset of the line's first byte */
+  uint32_t kind : 4;  /* HS_LINE_* */
+  uint32_t ref : 28;  /* computation or instruction index, per kind (at most HS_LINE_REF_MAX) */
 } hs_line;
 
 enum { HS_ROLE_ENTRY = 0, HS_ROLE_FUSED, HS_ROLE_CALLED, HS_ROLE_FUNCTION };
@@ -149,11 +153,16 @@ typedef struct {
   uint32_t comp;
   hs_type *type;   /* result type; may be NULL when unknown (StableHLO region ops) */
   uint32_t op_first, op_count; /* operands in doc->operands */
-  uint32_t call_first, call_count; /* called computation names in doc->calls */
+  union {
+    uint32_t call_first; /* called computation names in doc->calls (call_count of them) */
+    int32_t gte_index;   /* HS_SYNTH_GTE (which calls nothing): the tuple index it reads (typed
+                            from the tuple by hs_resolve) */
+  };
+  uint16_t call_count; /* at most HS_CALLS_MAX */
   uint8_t is_root;
   uint8_t synth;   /* HS_SYNTH_*: made by the reader, not written as a statement in the text */
-  int32_t gte_index; /* HS_SYNTH_GTE: the tuple index it reads (typed from the tuple by hs_resolve) */
-} hs_instr;
+} hs_instr; /* 48 bytes: a 100 MB dump has about 700k instructions */
+#define HS_CALLS_MAX 65535u
 /* Instructions XLA's parser creates that the text has no statement for: a compact
  * get-tuple-element operand ("%t#1": one per distinct tuple and index path in a computation,
  * named "t_1" as XLA names it) and a nested operand ("f32[4] negate(f32[4] %x)", named
@@ -172,8 +181,8 @@ typedef struct {
 
 typedef struct {
   hs_slice name;    /* operand name without '%' and without "#i" suffixes */
-  int32_t target;   /* resolved instruction index, -1 if unresolved */
-  int16_t gte;      /* first "#i" index of a compact get-tuple-element operand, -1 if none */
+  int32_t target;   /* resolved instruction index, -1 if unresolved (a compact get-tuple-element
+                       operand "%t#1" targets the instruction made for it) */
 } hs_operand;
 
 typedef struct {
@@ -324,6 +333,7 @@ static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opco
  * out. Inline: called for every line. */
 static inline bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
   bool ok;
+  if (ref > HS_LINE_REF_MAX) return false;
   hs_line *l = HS_VEC_PUSH(d->lines, d->n_lines, d->cap_lines, ok);
   if (!ok) return false;
   l->off = off;

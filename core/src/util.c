@@ -1,9 +1,13 @@
 /* Arena, growable arrays, name tables, errors and warnings: the plumbing every module uses. */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE (sys/mman.h hides them under strict C11) */
 #include "internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#endif
 
 struct hs_arena_block {
   hs_arena_block *next;
@@ -55,6 +59,22 @@ void hs_arena_free(hs_arena *a) {
   hs_type_cache_free(a);
 }
 
+/* Asks the kernel for 2 MB pages under a large block (Linux, where transparent huge pages are
+ * "madvise" or "always"): the growable arrays of a 50 MB module fill about 45 MB of fresh memory,
+ * and at 4 KB a page, the page faults took a tenth of the parse (perf, bench input). A hint
+ * only: where the kernel says no, nothing changes. */
+void hs_mem_hint_huge(void *p, size_t n) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (n < 2 * huge) return;
+  uintptr_t s = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + n) & ~(huge - 1);
+  if (e > s) (void)madvise((void *)s, e - s, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (need <= *cap) return true;
   uint64_t nc = *cap ? (uint64_t)*cap * 2 : 64;
@@ -63,6 +83,7 @@ bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (nc < need || nc * elem > SIZE_MAX / 2) return false;
   void *p = realloc(*data, (size_t)nc * elem);
   if (!p) return false;
+  hs_mem_hint_huge(p, (size_t)nc * elem);
   *data = p;
   *cap = (uint32_t)nc;
   return true;
