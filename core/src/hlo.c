@@ -27,6 +27,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 /* [A-Za-z0-9_.-]: the bytes of an HLO name (a table: this is the reader's hottest test). */
 static const uint8_t NAME_CHAR[256] = {
@@ -40,6 +45,45 @@ static const uint8_t NAME_CHAR[256] = {
 
 static inline bool is_name_char(char c) { return NAME_CHAR[(uint8_t)c]; }
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The end of the name bytes from p (the first byte that is not [A-Za-z0-9_.-], or end): 16
+ * bytes at a time where SSE2 (x86-64 always) or wasm SIMD is there. Names are most of what an
+ * HLO text is made of (instructions, operands, attribute keys), 12 bytes on average. */
+#if defined(__SSE2__) || defined(__wasm_simd128__)
+static inline uint32_t name_mask16(const char *s) { /* bit i: byte i is a name byte */
+#if defined(__SSE2__)
+  __m128i c = _mm_loadu_si128((const __m128i *)(const void *)s);
+  __m128i l = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a')); /* letters: 0-25 */
+  __m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));                                   /* digits: 0-9 */
+  __m128i p = _mm_sub_epi8(c, _mm_set1_epi8('-'));                                   /* '-' '.': 0-1 */
+  __m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(25)), l),
+                                         _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)),
+                            _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(p, _mm_set1_epi8(1)), p),
+                                         _mm_cmpeq_epi8(c, _mm_set1_epi8('_'))));
+  return (uint32_t)_mm_movemask_epi8(ok);
+#else
+  v128_t c = wasm_v128_load(s);
+  v128_t l = wasm_i8x16_sub(wasm_v128_or(c, wasm_i8x16_splat(0x20)), wasm_i8x16_splat('a'));
+  v128_t d = wasm_i8x16_sub(c, wasm_i8x16_splat('0'));
+  v128_t p = wasm_i8x16_sub(c, wasm_i8x16_splat('-'));
+  v128_t ok = wasm_v128_or(wasm_v128_or(wasm_u8x16_le(l, wasm_i8x16_splat(25)), wasm_u8x16_le(d, wasm_i8x16_splat(9))),
+                           wasm_v128_or(wasm_u8x16_le(p, wasm_i8x16_splat(1)), wasm_i8x16_eq(c, wasm_i8x16_splat('_'))));
+  return wasm_i8x16_bitmask(ok);
+#endif
+}
+#endif
+
+static inline size_t name_end(const char *t, size_t p, size_t end) {
+#if defined(__SSE2__) || defined(__wasm_simd128__)
+  while (end - p >= 16) {
+    uint32_t m = ~name_mask16(t + p) & 0xFFFFu;
+    if (m) return p + (size_t)__builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  while (p < end && is_name_char(t[p])) p++;
+  return p;
+}
 static inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* XLA's opcodes (xla/hlo/ir/hlo_opcode.h), with spellings of older printer eras; sorted
@@ -233,10 +277,7 @@ static hs_slice read_name(const char *t, size_t end, size_t *pp) {
   size_t p = *pp;
   if (p < end && t[p] == '%') p++;
   size_t s = p;
-  while (p + 4 <= end && (NAME_CHAR[(uint8_t)t[p]] & NAME_CHAR[(uint8_t)t[p + 1]] & NAME_CHAR[(uint8_t)t[p + 2]] &
-                          NAME_CHAR[(uint8_t)t[p + 3]]))
-    p += 4;
-  while (p < end && is_name_char(t[p])) p++;
+  p = name_end(t, p, end);
   *pp = p;
   return hs_sl((uint32_t)s, (uint32_t)(p - s));
 }
@@ -566,7 +607,7 @@ static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
     if (p >= len) return NOWHERE;
     if (t[p] == '}') return p + 1;
     size_t ks = p;
-    while (p < len && is_name_char(t[p])) p++;
+    p = name_end(t, p, len);
     size_t ke = p;
     if (ke == ks || p >= len || t[p] != '=') return NOWHERE;
     size_t vs = ++p;
@@ -754,8 +795,7 @@ static size_t read_attributes(reader *r, int64_t idx, size_t p, bool only_named)
     size_t c = skip_ws(r, p);
     if (c >= len || t[c] != ',') return end;
     size_t ks = skip_ws(r, c + 1);
-    size_t ke = ks;
-    while (ke < len && is_name_char(t[ke])) ke++;
+    size_t ke = name_end(t, ks, len);
     size_t eq = skip_ws(r, ke);
     if (eq >= len) {
       if (only_named && ke > ks) return end;
@@ -797,10 +837,10 @@ static size_t read_attributes(reader *r, int64_t idx, size_t p, bool only_named)
       key_at[n_keys] = (uint32_t)ks;
       key_len[n_keys++] = (uint32_t)(ke - ks);
     }
-    if (!open && ve > vs && t[ve - 1] == '}' && memchr(t + vs, '\n', ve - vs)) {
+    if (!open && ve > vs && t[ve - 1] == '}') { /* no search for a line break: the byte before the brace's spaces says */
       size_t b = ve - 1;
       while (b > vs && (t[b - 1] == ' ' || t[b - 1] == '\t')) b--;
-      if (t[b - 1] == '\n') {
+      if (b > vs && t[b - 1] == '\n') {
         r->suspect_line = line_of(r, ks);
         r->suspect_key = ks;
       }
