@@ -44,6 +44,15 @@ static const uint8_t NAME_CHAR[256] = {
     ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1};
 
 static inline bool is_name_char(char c) { return NAME_CHAR[(uint8_t)c]; }
+
+/* [a-z0-9_-]: an opcode's bytes (and, without '_' and '-', an element type's: is_type_char) */
+static const uint8_t OPCODE_CHAR[256] = {
+    ['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3, ['5'] = 3, ['6'] = 3, ['7'] = 3, ['8'] = 3, ['9'] = 3,
+    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3,
+    ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3,
+    ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3, ['_'] = 1, ['-'] = 1};
+static inline bool is_opcode_char(char c) { return OPCODE_CHAR[(uint8_t)c] & 1; }
+static inline bool is_type_char(char c) { return OPCODE_CHAR[(uint8_t)c] & 2; }
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* The end of the name bytes from p (the first byte that is not [A-Za-z0-9_.-], or end): 16
@@ -267,8 +276,12 @@ static size_t skip_ws_slow(reader *r, size_t p) {
 /* The same, inline for the common case: spaces and line breaks, then a token. */
 static inline size_t skip_ws(reader *r, size_t p) {
   const char *t = r->t;
-  while (p < r->len && (t[p] == ' ' || t[p] == '\n')) p++;
-  if (p < r->len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
+  size_t len = r->len;
+  /* most calls stand on a token, or one space before one */
+  if (p < len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
+  if (p + 1 < len && t[p] == ' ' && (uint8_t)t[p + 1] > ' ' && t[p + 1] != '/') return p + 1;
+  while (p < len && (t[p] == ' ' || t[p] == '\n')) p++;
+  if (p < len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
   return skip_ws_slow(r, p);
 }
 
@@ -382,13 +395,17 @@ static size_t skip_shape(reader *r, size_t p) {
     return depth ? len : q;
   }
   size_t q = p;
-  while (q < len && ((t[q] >= 'a' && t[q] <= 'z') || is_digit(t[q]))) q++;
+  while (q < len && is_type_char(t[q])) q++;
   if (q == p || q >= len || t[q] != '[') return p;
-  while (q < len && t[q] != ']') q++;
-  if (q >= len) return len;
-  q++;
+  const char *rb = memchr(t + q, ']', len - q);
+  if (!rb) return len;
+  q = (size_t)(rb - t) + 1;
   /* a layout: "{1,0}", "{}", "{1,0:T(8,128)}" (a '{' before a line break opens a computation) */
   if (q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':')) {
+    /* most are digits and commas up to '}' */
+    size_t k = q + 1;
+    while (k < len && (is_digit(t[k]) || t[k] == ',')) k++;
+    if (k < len && t[k] == '}') return k + 1;
     size_t depth = 0;
     do {
       if (t[q] == '{' || t[q] == '(') depth++;
@@ -1123,7 +1140,7 @@ static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx);
 static bool shapeless_at(reader *r, size_t p) {
   const char *t = r->t;
   size_t q = p;
-  while (q < r->len && ((t[q] >= 'a' && t[q] <= 'z') || is_digit(t[q]) || t[q] == '-' || t[q] == '_')) q++;
+  while (q < r->len && is_opcode_char(t[q])) q++;
   if (q == p || (q < r->len && t[q] == '[')) return false;
   q = skip_ws(r, q);
   return q < r->len && t[q] == '(';
@@ -1149,7 +1166,7 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
     p = skip_ws(r, p);
   }
   size_t os = p;
-  while (p < len && ((t[p] >= 'a' && t[p] <= 'z') || is_digit(t[p]) || t[p] == '-' || t[p] == '_')) p++;
+  while (p < len && is_opcode_char(t[p])) p++;
   if (p == os) return fail_syntax(r, p, "expected an opcode (such as add, fusion, custom-call) after the shape");
   size_t oe = p;
   p = skip_ws(r, p);
