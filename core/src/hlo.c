@@ -426,9 +426,8 @@ static inline uint32_t quick_hash(const char *s, size_t n) {
 }
 
 /* A shape at *pp, built (or taken from the cache when the same text was read before). */
-static hs_type *read_shape(reader *r, size_t *pp) {
+static hs_type *read_shape_to(reader *r, size_t *pp, size_t e) {
   size_t s = *pp;
-  size_t e = skip_shape(r, s);
   uint32_t slot = 0;
   if (e > s && e - s <= 256 && r->t[s] != '(') {
     slot = quick_hash(r->t + s, e - s) & (SHAPE_CACHE - 1);
@@ -442,6 +441,8 @@ static hs_type *read_shape(reader *r, size_t *pp) {
   if (ty && e > s && e - s <= 256 && r->t[s] != '(' && *pp == e) r->shapes[slot] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
   return ty;
 }
+
+static hs_type *read_shape(reader *r, size_t *pp) { return read_shape_to(r, pp, skip_shape(r, *pp)); }
 
 /* ---- lines -------------------------------------------------------------------------------- */
 
@@ -484,6 +485,12 @@ static bool end_stmt(reader *r, size_t e, uint8_t kind, uint32_t ref) {
   if (!r->stmt_recorded && !hs_doc_add_line(d, (uint32_t)r->stmt_ls, kind, ref)) return false;
   uint8_t cont = kind == HS_LINE_INSTR ? HS_LINE_CONT : kind;
   size_t p = r->stmt_ls;
+  /* most statements are one line: one search finds its end, and the next line */
+  const char *nl0 = memchr(t + p, '\n', r->len - p);
+  if (!nl0 || (size_t)(nl0 - t) >= e) {
+    r->lnext = nl0 ? (size_t)(nl0 - t) + 1 : r->len;
+    return true;
+  }
   for (;;) {
     const char *nl = p < e ? memchr(t + p, '\n', e - p) : NULL;
     if (!nl) break;
@@ -1093,7 +1100,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     if (p >= len) break;
     if (t[p] == ')') return p + 1;
     size_t s = p;
-    size_t q = skip_shape(r, p);
+    size_t q = t[p] == '%' ? p : skip_shape(r, p); /* "%name": no shape before it */
     bool has_shape = q > p;
     if (has_shape) p = skip_ws(r, q);
     if (p >= len) break;
@@ -1118,8 +1125,11 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       int32_t g = compact_gte(r, name, ns, p, line_of(r, ns));
       if (g < 0) return fail_oom(r);
       if (!push_operand(r, hs_sl(name.off, (uint32_t)(p - name.off)), g)) return fail_oom(r);
+      p = after;
     } else if (!push_operand(r, name, -1)) {
       return fail_oom(r);
+    } else {
+      p = after;
     }
     p = skip_ws(r, p);
     if (p >= len) break;
@@ -1160,8 +1170,9 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
   p = skip_ws(r, p + 1);
   size_t shape_at = p;
   hs_type *ty = NULL;
-  if (!shapeless_at(r, p)) {
-    ty = read_shape(r, &p);
+  size_t se = skip_shape(r, p); /* where a shape is, it ends there */
+  if (se > p || !shapeless_at(r, p)) {
+    ty = read_shape_to(r, &p, se);
     if (!ty) return fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
     p = skip_ws(r, p);
   }
