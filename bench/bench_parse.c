@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "hloscope.h"
+#include "slurp.h"
 
 static double now(void) {
   struct timespec ts;
@@ -20,20 +21,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   int repeat = argc > 2 ? atoi(argv[2]) : 3;
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) {
-    perror(argv[1]);
-    return 1;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n);
-  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    fprintf(stderr, "read failed\n");
-    return 1;
-  }
-  fclose(f);
+  size_t len;
+  char *buf = hs_slurp(argv[1], &len);
+  if (!buf) return 1;
+  long n = (long)len;
   double best = 1e30;
   hs_census c = {0};
   size_t instrs = 0, lines = 0;

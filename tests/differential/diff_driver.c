@@ -7,26 +7,17 @@
 #include <string.h>
 
 #include "hloscope.h"
+#include "slurp.h"
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: hs_diff_driver CORPUS\n");
     return 1;
   }
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) {
-    perror(argv[1]);
-    return 1;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    fprintf(stderr, "read failed\n");
-    return 1;
-  }
-  fclose(f);
+  size_t size;
+  char *buf = hs_slurp(argv[1], &size);
+  if (!buf) return 1;
+  long n = (long)size;
   size_t pos = 0;
   while (pos < (size_t)n) {
     if (buf[pos] != '\x1e') {

@@ -18,6 +18,7 @@
 #endif
 
 #include "hloscope.h"
+#include "slurp.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HS_SANITIZED 1
@@ -48,23 +49,11 @@ typedef struct {
 } timed_file;
 
 static int load(timed_file *t) {
-  FILE *f = fopen(t->path, "rb");
-  if (!f) {
-    perror(t->path);
-    return 0;
-  }
-  fseek(f, 0, SEEK_END);
-  t->n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  t->buf = malloc((size_t)t->n + 1);
-  if (!t->buf || fread(t->buf, 1, (size_t)t->n, f) != (size_t)t->n) {
-    fprintf(stderr, "%s: read failed\n", t->path);
-    fclose(f);
-    return 0;
-  }
-  fclose(f);
+  size_t n = 0;
+  t->buf = hs_slurp(t->path, &n);
+  t->n = (long)n;
   t->best = 1e30;
-  return 1;
+  return t->buf != NULL;
 }
 
 static void time_once(timed_file *t) {
