@@ -204,6 +204,7 @@ typedef struct {
   } *wraps;
   uint32_t n_wraps, cap_wraps;
   shape_slot shapes[SHAPE_CACHE];
+  shape_slot seen[SHAPE_CACHE][2]; /* the same shapes by their first 8 bytes (shape_seen) */
   struct {
     uint32_t off, len;
   } opcodes[64]; /* opcodes found in XLA's list, by a hash of their text */
@@ -443,6 +444,39 @@ static hs_type *read_shape_to(reader *r, size_t *pp, size_t e) {
 }
 
 static hs_type *read_shape(reader *r, size_t *pp) { return read_shape_to(r, pp, skip_shape(r, *pp)); }
+
+/* Shapes repeat: a module has a few dozen distinct ones over thousands of instructions. A shape
+ * read before is found by its first 8 bytes (two per slot: "f32[256," starts several) and taken
+ * when its whole text is there again and would end there: after a layout's '}' a shape always
+ * ends; after ']' only when no layout follows. The shape is then never scanned (skip_shape was
+ * a tenth of the parse's instructions). */
+static inline uint32_t seen_slot(const char *s) {
+  uint64_t k;
+  memcpy(&k, s, 8);
+  return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 40) & (SHAPE_CACHE - 1);
+}
+
+static const shape_slot *shape_seen(reader *r, size_t s) {
+  const char *t = r->t;
+  size_t len = r->len;
+  if (len - s < 8 || t[s] == '(') return NULL;
+  const shape_slot *c = r->seen[seen_slot(t + s)];
+  for (int w = 0; w < 2; w++) {
+    size_t n = c[w].len, q = s + n;
+    if (!c[w].type || len - s < n || memcmp(t + c[w].off, t + s, n) != 0) continue;
+    if (t[q - 1] == ']' && q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':')) continue;
+    return &c[w];
+  }
+  return NULL;
+}
+
+/* Remembers the shape [s, e) just read (the newer of a slot's two goes first). */
+static void shape_remember(reader *r, size_t s, size_t e, hs_type *ty) {
+  if (e - s < 8 || e - s > 256 || r->t[s] == '(' || !ty) return;
+  shape_slot *c = r->seen[seen_slot(r->t + s)];
+  c[1] = c[0];
+  c[0] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+}
 
 /* ---- lines -------------------------------------------------------------------------------- */
 
@@ -1170,11 +1204,18 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
   p = skip_ws(r, p + 1);
   size_t shape_at = p;
   hs_type *ty = NULL;
-  size_t se = skip_shape(r, p); /* where a shape is, it ends there */
-  if (se > p || !shapeless_at(r, p)) {
-    ty = read_shape_to(r, &p, se);
-    if (!ty) return fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
-    p = skip_ws(r, p);
+  const shape_slot *seen = shape_seen(r, p);
+  if (seen) {
+    ty = seen->type;
+    p = skip_ws(r, p + seen->len);
+  } else {
+    size_t se = skip_shape(r, p); /* where a shape is, it ends there */
+    if (se > p || !shapeless_at(r, p)) {
+      ty = read_shape_to(r, &p, se);
+      if (!ty) return fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
+      shape_remember(r, shape_at, p, ty);
+      p = skip_ws(r, p);
+    }
   }
   size_t os = p;
   while (p < len && is_opcode_char(t[p])) p++;
