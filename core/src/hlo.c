@@ -215,7 +215,7 @@ static bool opcode_ok(reader *r, size_t os, size_t oe) {
   const char *t = r->t;
   size_t n = oe - os;
   uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
-  if (r->opcodes[k].len == n && memcmp(t + r->opcodes[k].off, t + os, n) == 0) return true;
+  if (r->opcodes[k].len == n && hs_bytes_eq(t + r->opcodes[k].off, t + os, n)) return true;
   if (!known_opcode(t + os, n)) return false;
   r->opcodes[k].off = (uint32_t)os;
   r->opcodes[k].len = (uint32_t)n;
@@ -433,7 +433,7 @@ static hs_type *read_shape_to(reader *r, size_t *pp, size_t e) {
   if (e > s && e - s <= 256 && r->t[s] != '(') {
     slot = quick_hash(r->t + s, e - s) & (SHAPE_CACHE - 1);
     shape_slot *c = &r->shapes[slot];
-    if (c->type && c->len == e - s && memcmp(r->t + c->off, r->t + s, e - s) == 0) {
+    if (c->type && c->len == e - s && hs_bytes_eq(r->t + c->off, r->t + s, e - s)) {
       *pp = e;
       return c->type;
     }
@@ -463,7 +463,7 @@ static const shape_slot *shape_seen(reader *r, size_t s) {
   const shape_slot *c = r->seen[seen_slot(t + s)];
   for (int w = 0; w < 2; w++) {
     size_t n = c[w].len, q = s + n;
-    if (!c[w].type || len - s < n || memcmp(t + c[w].off, t + s, n) != 0) continue;
+    if (!c[w].type || len - s < n || !hs_bytes_eq(t + c[w].off, t + s, n)) continue;
     if (t[q - 1] == ']' && q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':')) continue;
     return &c[w];
   }
@@ -472,7 +472,8 @@ static const shape_slot *shape_seen(reader *r, size_t s) {
 
 /* Remembers the shape [s, e) just read (the newer of a slot's two goes first). */
 static void shape_remember(reader *r, size_t s, size_t e, hs_type *ty) {
-  if (e - s < 8 || e - s > 256 || r->t[s] == '(' || !ty) return;
+  /* a shorter shape ("f32[]") is found by its first 8 bytes and what follows it ("f32[] add(") */
+  if (r->len - s < 8 || e - s > 256 || r->t[s] == '(' || !ty) return;
   shape_slot *c = r->seen[seen_slot(r->t + s)];
   c[1] = c[0];
   c[0] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
