@@ -470,6 +470,18 @@ static const shape_slot *shape_seen(reader *r, size_t s) {
   return NULL;
 }
 
+/* XLA's parser refuses an empty layout after a shape's dimensions ("f32[4]{}", "f32[]{}": "expects
+ * opcode", jaxlib 0.4.38 to 0.12), and its printer never writes one: a warning at the '{'. True
+ * when there was one. */
+static void warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n);
+static bool empty_layout(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (e < s + 4 || t[e - 1] != '}' || t[e - 2] != '{' || t[e - 3] != ']') return false;
+  warn_at(r, e - 2, "%.*s: an empty layout '{}' after the dimensions: XLA's parser refuses it (expects an opcode there); "
+          "write the shape without it, or with its layout, as in f32[4]{0}", t + s, e - s);
+  return true;
+}
+
 /* Remembers the shape [s, e) just read (the newer of a slot's two goes first). */
 static void shape_remember(reader *r, size_t s, size_t e, hs_type *ty) {
   /* a shorter shape ("f32[]") is found by its first 8 bytes and what follows it ("f32[] add(") */
@@ -1046,6 +1058,7 @@ static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t ope
   if (s < os) {
     ty = read_shape(r, &q);
     if (!ty) return fail_syntax(r, s, "expected the shape of the nested instruction");
+    empty_layout(r, s, q);
   }
   if (!opcode_ok(r, os, oe))
     warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
@@ -1214,7 +1227,7 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
     if (se > p || !shapeless_at(r, p)) {
       ty = read_shape_to(r, &p, se);
       if (!ty) return fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
-      shape_remember(r, shape_at, p, ty);
+      if (!empty_layout(r, shape_at, p)) shape_remember(r, shape_at, p, ty); /* each one is warned about */
       p = skip_ws(r, p);
     }
   }
