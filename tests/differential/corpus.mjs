@@ -269,7 +269,7 @@ function breakText(text, r) {
   const lines = text.split('\n');
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
-  const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep'];
+  const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -297,6 +297,7 @@ function breakText(text, r) {
     case 'stray': lines[at] = l + ' )'; break;
     case 'layout': lines[at] = l.replace(/\]\{([0-9,]*)\}/, ']{$1'); break;
     case 'operandsep': lines[at] = l.replace(/, %/, ' %'); break;
+    case 'emptylayout': lines[at] = l.replace(/= (\w+\[[0-9,]*\])\{[0-9,]*\}/, '= $1{}'); break; // XLA: "expects opcode"
   }
   return { text: lines.join('\n'), line: at + 1, what };
 }
