@@ -203,6 +203,7 @@ typedef struct {
     uint32_t op_off, op_len, line, operands;
   } *wraps;
   uint32_t n_wraps, cap_wraps;
+  uint32_t capped; /* instruction + 1 whose calls past HS_CALLS_MAX were warned about */
   shape_slot shapes[SHAPE_CACHE];
   shape_slot seen[SHAPE_CACHE][2]; /* the same shapes by their first 8 bytes (shape_seen) */
   struct {
@@ -583,7 +584,9 @@ static void warn_at(reader *r, size_t at, const char *fmt, const char *what, siz
 static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   bool ok;
   if (r->d->instrs[idx].call_count == HS_CALLS_MAX) {
-    warn_at(r, name.off, "%.*s: an instruction calling more than 65535 computations: hloscope follows the first 65535", r->t + name.off, name.len < 60 ? name.len : 60);
+    if (r->capped != idx + 1) /* once per instruction */
+      warn_at(r, name.off, "%.*s: an instruction calling more than 65535 computations: hloscope follows the first 65535", r->t + name.off, name.len < 60 ? name.len : 60);
+    r->capped = idx + 1;
     return true;
   }
   hs_call *c = HS_VEC_PUSH(r->d->calls, r->d->n_calls, r->d->cap_calls, ok);

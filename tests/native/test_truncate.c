@@ -156,11 +156,39 @@ static void test_pathological(void **state) {
   free(b);
 }
 
+/* One instruction calling 70,000 computations: hloscope follows the first 65,535 (an
+ * instruction's call count is 16 bits) and says so, at that name; the rest of the text reads on. */
+static void test_too_many_calls(void **state) {
+  (void)state;
+  const unsigned n_branches = 70000;
+  size_t cap = (size_t)n_branches * 16 + 256, len = 0;
+  char *b = malloc(cap);
+  assert_non_null(b);
+  len += (size_t)snprintf(b + len, cap - len, "HloModule m\n\nENTRY %%e (p: s32[]) -> f32[] {\n  %%p = s32[] parameter(0)\n"
+                                              "  ROOT %%c = f32[] conditional(%%p), branch_computations={");
+  for (unsigned i = 0; i < n_branches; i++) len += (size_t)snprintf(b + len, cap - len, "%s%%b%u", i ? ", " : "", i);
+  len += (size_t)snprintf(b + len, cap - len, "}\n}\n");
+  hs_error err;
+  hs_doc *d = hs_parse(b, len, &err);
+  assert_non_null(d);
+  assert_int_equal(hs_doc_instruction_count(d), 2);
+  char *sum = hs_summary_json(d, NULL);
+  assert_non_null(sum);
+  assert_non_null(strstr(sum, "hloscope follows the first 65535"));
+  assert_non_null(strstr(sum, "\"line\":5"));
+  const char *first = strstr(sum, "hloscope follows the first 65535");
+  assert_null(strstr(first + 1, "hloscope follows the first 65535")); /* once */
+  hs_free(sum);
+  hs_doc_free(d);
+  free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_captures),
       cmocka_unit_test(test_fixtures),
       cmocka_unit_test(test_pathological),
+      cmocka_unit_test(test_too_many_calls),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   printf("inputs: %zu (documents %zu, errors %zu)\n", n_inputs, n_docs, n_errors);
