@@ -161,6 +161,7 @@ typedef struct {
   hs_type *type;
 } shape_slot;
 #define SHAPE_CACHE 1024
+#define SHAPE_WAYS 2
 
 typedef struct {
   hs_doc *d;
@@ -204,8 +205,8 @@ typedef struct {
   } *wraps;
   uint32_t n_wraps, cap_wraps;
   uint32_t capped; /* instruction + 1 whose calls past HS_CALLS_MAX were warned about */
-  shape_slot shapes[SHAPE_CACHE];
-  shape_slot seen[SHAPE_CACHE][2]; /* the same shapes by their first 8 bytes (shape_seen) */
+  shape_slot seen[SHAPE_CACHE][SHAPE_WAYS]; /* shapes read before, by their first 8 bytes (shape_seen) */
+  shape_slot shapes[SHAPE_CACHE];           /* the same, by their whole text (read_new_shape) */
   struct {
     uint32_t off, len;
   } opcodes[64]; /* opcodes found in XLA's list, by a hash of their text */
@@ -378,6 +379,12 @@ static size_t scan_value(reader *r, size_t p, bool *open) {
   return p;
 }
 
+/* A layout starts at q, after a shape's ']': "{1,0}", "{}", "{1,0:T(8,128)}" (a '{' before a line
+ * break opens a computation). */
+static inline bool layout_at(const char *t, size_t len, size_t q) {
+  return q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':');
+}
+
 /* Skips a shape at p without building it: "f32[8,64]{1,0}", "(f32[], s32[])", "token[]".
  * Returns its end, or p when there is none. */
 static size_t skip_shape(reader *r, size_t p) {
@@ -402,8 +409,7 @@ static size_t skip_shape(reader *r, size_t p) {
   const char *rb = memchr(t + q, ']', len - q);
   if (!rb) return len;
   q = (size_t)(rb - t) + 1;
-  /* a layout: "{1,0}", "{}", "{1,0:T(8,128)}" (a '{' before a line break opens a computation) */
-  if (q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':')) {
+  if (layout_at(t, len, q)) {
     /* most are digits and commas up to '}' */
     size_t k = q + 1;
     while (k < len && (is_digit(t[k]) || t[k] == ',')) k++;
@@ -418,39 +424,12 @@ static size_t skip_shape(reader *r, size_t p) {
   return q;
 }
 
-/* A cheap hash of a short text (a shape): its length and first and last 8 bytes. */
-static inline uint32_t quick_hash(const char *s, size_t n) {
-  uint64_t a = 0, b = 0;
-  memcpy(&a, s, n < 8 ? n : 8);
-  if (n > 8) memcpy(&b, s + n - 8, 8);
-  uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
-  return (uint32_t)(h >> 32) ^ (uint32_t)h;
-}
-
-/* A shape at *pp, built (or taken from the cache when the same text was read before). */
-static hs_type *read_shape_to(reader *r, size_t *pp, size_t e) {
-  size_t s = *pp;
-  uint32_t slot = 0;
-  if (e > s && e - s <= 256 && r->t[s] != '(') {
-    slot = quick_hash(r->t + s, e - s) & (SHAPE_CACHE - 1);
-    shape_slot *c = &r->shapes[slot];
-    if (c->type && c->len == e - s && hs_bytes_eq(r->t + c->off, r->t + s, e - s)) {
-      *pp = e;
-      return c->type;
-    }
-  }
-  hs_type *ty = hs_parse_hlo_shape(&r->d->arena, r->t, r->len, pp);
-  if (ty && e > s && e - s <= 256 && r->t[s] != '(' && *pp == e) r->shapes[slot] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
-  return ty;
-}
-
-static hs_type *read_shape(reader *r, size_t *pp) { return read_shape_to(r, pp, skip_shape(r, *pp)); }
-
 /* Shapes repeat: a module has a few dozen distinct ones over thousands of instructions. A shape
- * read before is found by its first 8 bytes (two per slot: "f32[256," starts several) and taken
- * when its whole text is there again and would end there: after a layout's '}' a shape always
- * ends; after ']' only when no layout follows. The shape is then never scanned (skip_shape was
- * a tenth of the parse's instructions). */
+ * read before is found by its first 8 bytes (two per slot: "f32[256," starts several; a shorter
+ * shape, "f32[]", by its first 8 bytes and what follows it, "f32[] add(") and taken when its whole
+ * text is there again and would end there: after a layout's '}' a shape always ends; after ']'
+ * only when no layout follows. The shape is then never scanned (skip_shape was a tenth of the
+ * parse's instructions). */
 static inline uint32_t seen_slot(const char *s) {
   uint64_t k;
   memcpy(&k, s, 8);
@@ -462,10 +441,10 @@ static const shape_slot *shape_seen(reader *r, size_t s) {
   size_t len = r->len;
   if (len - s < 8 || t[s] == '(') return NULL;
   const shape_slot *c = r->seen[seen_slot(t + s)];
-  for (int w = 0; w < 2; w++) {
+  for (int w = 0; w < SHAPE_WAYS; w++) {
     size_t n = c[w].len, q = s + n;
     if (!c[w].type || len - s < n || !hs_bytes_eq(t + c[w].off, t + s, n)) continue;
-    if (t[q - 1] == ']' && q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':')) continue;
+    if (t[q - 1] == ']' && layout_at(t, len, q)) continue;
     return &c[w];
   }
   return NULL;
@@ -483,13 +462,47 @@ static bool empty_layout(reader *r, size_t s, size_t e) {
   return true;
 }
 
-/* Remembers the shape [s, e) just read (the newer of a slot's two goes first). */
-static void shape_remember(reader *r, size_t s, size_t e, hs_type *ty) {
-  /* a shorter shape ("f32[]") is found by its first 8 bytes and what follows it ("f32[] add(") */
-  if (r->len - s < 8 || e - s > 256 || r->t[s] == '(' || !ty) return;
-  shape_slot *c = r->seen[seen_slot(r->t + s)];
-  c[1] = c[0];
-  c[0] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+/* A cheap hash of a short text (a shape): its length and first and last 8 bytes. */
+static inline uint32_t quick_hash(const char *s, size_t n) {
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  if (n > 8) memcpy(&b, s + n - 8, 8);
+  uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
+  return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+/* A shape at *pp that shape_seen did not find, ending at e (skip_shape's end): taken from the
+ * shapes by their whole text (the second level: a slot of `seen` holds only SHAPE_WAYS of the
+ * shapes starting with the same 8 bytes), or built. Either way it is remembered in both, unless it was
+ * warned about (then each one is warned about). */
+static hs_type *read_new_shape(reader *r, size_t *pp, size_t e) {
+  const char *t = r->t;
+  size_t s = *pp;
+  bool keep = e > s && e - s <= 256 && t[s] != '(';
+  shape_slot *whole = keep ? &r->shapes[quick_hash(t + s, e - s) & (SHAPE_CACHE - 1)] : NULL;
+  hs_type *ty;
+  if (whole && whole->type && whole->len == e - s && hs_bytes_eq(t + whole->off, t + s, e - s)) {
+    ty = whole->type;
+    *pp = e;
+  } else {
+    ty = hs_parse_hlo_shape(&r->d->arena, t, r->len, pp);
+    if (!ty || empty_layout(r, s, *pp) || *pp != e) return ty;
+    if (whole) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+  }
+  if (keep && r->len - s >= 8) {
+    shape_slot *c = r->seen[seen_slot(t + s)];
+    memmove(c + 1, c, (SHAPE_WAYS - 1) * sizeof *c);
+    c[0] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+  }
+  return ty;
+}
+
+/* A shape at *pp, seen before or new. */
+static hs_type *read_shape(reader *r, size_t *pp) {
+  const shape_slot *seen = shape_seen(r, *pp);
+  if (!seen) return read_new_shape(r, pp, skip_shape(r, *pp));
+  *pp += seen->len;
+  return seen->type;
 }
 
 /* ---- lines -------------------------------------------------------------------------------- */
@@ -579,8 +592,6 @@ static bool on_last_line(reader *r, size_t p) { return p >= r->len || !memchr(r-
 
 /* ---- attributes ---------------------------------------------------------------------------- */
 
-static void warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n);
-
 static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   bool ok;
   if (r->d->instrs[idx].call_count == HS_CALLS_MAX) {
@@ -628,9 +639,7 @@ static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, s
     while (p < e && (is_space(t[p]) || t[p] == ',')) p++;
     if (p >= e) return true;
     size_t ks = p;
-    if (t[p] == '"') p = hs_skip_string(t, e, p);
-    else
-      while (p < e && (is_name_char(t[p]))) p++;
+    p = t[p] == '"' ? hs_skip_string(t, e, p) : name_end(t, p, e);
     size_t ke = p;
     while (p < e && is_space(t[p])) p++;
     if (ke == ks || p >= e || t[p] != '=') {
@@ -1061,7 +1070,6 @@ static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t ope
   if (s < os) {
     ty = read_shape(r, &q);
     if (!ty) return fail_syntax(r, s, "expected the shape of the nested instruction");
-    empty_layout(r, s, q);
   }
   if (!opcode_ok(r, os, oe))
     warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
@@ -1177,9 +1185,8 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       if (g < 0) return fail_oom(r);
       if (!push_operand(r, hs_sl(name.off, (uint32_t)(p - name.off)), g)) return fail_oom(r);
       p = after;
-    } else if (!push_operand(r, name, -1)) {
-      return fail_oom(r);
     } else {
+      if (!push_operand(r, name, -1)) return fail_oom(r);
       p = after;
     }
     p = skip_ws(r, p);
@@ -1228,9 +1235,8 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
   } else {
     size_t se = skip_shape(r, p); /* where a shape is, it ends there */
     if (se > p || !shapeless_at(r, p)) {
-      ty = read_shape_to(r, &p, se);
+      ty = read_new_shape(r, &p, se);
       if (!ty) return fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
-      if (!empty_layout(r, shape_at, p)) shape_remember(r, shape_at, p, ty); /* each one is warned about */
       p = skip_ws(r, p);
     }
   }

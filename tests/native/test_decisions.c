@@ -229,7 +229,6 @@ static void test_hlo_and_stablehlo(void **state) {
   free(t);
 }
 
-/* Every cut of a few jaxprs, and deep or odd input: never a crash, always JSON. */
 /* StableHLO whose #loc table fans out 16 ways, 8 levels deep, and names no file: following every
  * reference costs 16^8 table lines, which fuzz_decisions found as a hang (a 1.3 KB text, 0.8 s
  * natively, 16 s under ASan; at 12 ways this test took 19 s natively before the fix, 0.06 s
@@ -262,6 +261,7 @@ static void test_stablehlo_loc_fanout(void **state) {
   free(t);
 }
 
+/* Every cut of a few jaxprs, and deep or odd input: never a crash, always JSON. */
 static void test_jaxpr_torture(void **state) {
   (void)state;
   const char *ids[] = {"remat", "scan", "moe"};
