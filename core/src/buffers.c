@@ -18,13 +18,6 @@
 
 static bool starts(const char *t, size_t e, size_t p, const char *lit) { return hs_starts(t, e, p, lit); }
 
-static size_t find(const char *t, size_t a, size_t b, const char *lit) {
-  size_t n = strlen(lit);
-  for (size_t p = a; p + n <= b; p++)
-    if (memcmp(t + p, lit, n) == 0) return p;
-  return SIZE_MAX;
-}
-
 int hs_buffers_detect(const char *t, size_t len) {
   size_t p = 0;
   bool ba = false, values = false, total_used = false, report = false, space = false;
@@ -54,12 +47,12 @@ static uint64_t read_u64(const char *t, size_t e, size_t *p) {
 
 /* The kind XLA's attributes name: parameter, output, constant, thread-local, temp. */
 static const char *alloc_kind(const char *t, size_t a, size_t b) {
-  if (find(t, a, b, "parameter") != SIZE_MAX) return "parameter";
-  if (find(t, a, b, "output shape is") != SIZE_MAX) return "output";
-  if (find(t, a, b, "constant") != SIZE_MAX) return "constant";
-  if (find(t, a, b, "thread-local") != SIZE_MAX) return "thread-local";
-  if (find(t, a, b, "preallocated-temp") != SIZE_MAX) return "temp";
-  if (find(t, a, b, "maybe-live-out") != SIZE_MAX) return "output";
+  if (hs_find(t, a, b, "parameter") != SIZE_MAX) return "parameter";
+  if (hs_find(t, a, b, "output shape is") != SIZE_MAX) return "output";
+  if (hs_find(t, a, b, "constant") != SIZE_MAX) return "constant";
+  if (hs_find(t, a, b, "thread-local") != SIZE_MAX) return "thread-local";
+  if (hs_find(t, a, b, "preallocated-temp") != SIZE_MAX) return "temp";
+  if (hs_find(t, a, b, "maybe-live-out") != SIZE_MAX) return "output";
   return "temp";
 }
 
@@ -77,19 +70,19 @@ static json_t *alloc_line(const char *t, size_t e, size_t p, bool exact, long *i
   size_t attrs = q;
   json_object_set_new(al, "kind", json_string(alloc_kind(t, attrs, e)));
   json_object_set_new(al, "index", json_integer(*index));
-  size_t c = find(t, attrs, e, "color ");
+  size_t c = hs_find(t, attrs, e, "color ");
   uint64_t color = 0;
   if (c != SIZE_MAX) {
     c += 6;
     color = read_u64(t, e, &c);
   }
   json_object_set_new(al, "color", json_integer((json_int_t)color));
-  size_t bar = find(t, attrs, e, "|");
+  size_t bar = hs_find(t, attrs, e, "|");
   if (bar != SIZE_MAX) {
-    size_t bar2 = find(t, bar + 1, e, "|");
+    size_t bar2 = hs_find(t, bar + 1, e, "|");
     if (bar2 != SIZE_MAX) json_object_set_new(al, "shape", hs_json_bytes(t + bar + 1, bar2 - bar - 1));
   }
-  size_t pi = find(t, attrs, e, "parameter ");
+  size_t pi = hs_find(t, attrs, e, "parameter ");
   if (pi != SIZE_MAX) {
     pi += 10;
     json_object_set_new(al, "parameter", json_integer((json_int_t)read_u64(t, e, &pi)));
@@ -100,17 +93,17 @@ static json_t *alloc_line(const char *t, size_t e, size_t p, bool exact, long *i
 
 /* metadata={op_name="..." source_file="..." source_line=N} of a "from instruction:" line */
 static void metadata(const char *t, size_t a, size_t e, json_t *into) {
-  size_t p = find(t, a, e, "op_name=\"");
+  size_t p = hs_find(t, a, e, "op_name=\"");
   if (p != SIZE_MAX) {
     p += 9;
     size_t q = hs_skip_string(t, e, p - 1);
     if (q > p) json_object_set_new(into, "op_name", hs_json_bytes(t + p, q - 1 - p));
   }
-  p = find(t, a, e, "source_file=\"");
+  p = hs_find(t, a, e, "source_file=\"");
   if (p != SIZE_MAX) {
     p += 13;
     size_t q = hs_skip_string(t, e, p - 1);
-    size_t l = find(t, q, e, "source_line=");
+    size_t l = hs_find(t, q, e, "source_line=");
     if (q > p && l != SIZE_MAX) {
       size_t k = l + 12;
       uint64_t line = read_u64(t, e, &k);
@@ -141,20 +134,20 @@ static json_t *table_row(const char *t, size_t e, size_t p, uint64_t *cumulative
   uint64_t cum = 0, size = 0, off = 0, count = 0;
   size_t q = hs_parse_size(t, e, p, &cum);
   if (!q) return NULL;
-  size_t s1 = find(t, q, e, ";");
+  size_t s1 = hs_find(t, q, e, ";");
   if (s1 == SIZE_MAX) return NULL;
   q = hs_skip_sp(t, e, s1 + 1);
   q = hs_parse_size(t, e, q, &size);
   if (!q) return NULL;
-  size_t s2 = find(t, q, e, ";");
+  size_t s2 = hs_find(t, q, e, ";");
   if (s2 == SIZE_MAX) return NULL;
   q = hs_skip_sp(t, e, s2 + 1);
   off = read_u64(t, e, &q);
-  size_t s3 = find(t, q, e, ";");
+  size_t s3 = hs_find(t, q, e, ";");
   if (s3 == SIZE_MAX) return NULL;
   q = hs_skip_sp(t, e, s3 + 1);
   count = read_u64(t, e, &q);
-  size_t s4 = find(t, q, e, ";");
+  size_t s4 = hs_find(t, q, e, ";");
   json_t *v = json_object();
   json_object_set_new(v, "offset", json_integer((json_int_t)off));
   json_object_set_new(v, "bytes", json_integer((json_int_t)size));
@@ -196,13 +189,13 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
       printed_total = read_u64(t, le, &k);
       have_total = true;
     } else if (starts(t, le, p, "Memory Space: ")) {
-      size_t c = find(t, p, le, "(color=");
+      size_t c = hs_find(t, p, le, "(color=");
       color = 0;
       if (c != SIZE_MAX) {
         c += 7;
         color = (long)read_u64(t, le, &c);
       }
-      size_t ne = find(t, p + 14, le, " (");
+      size_t ne = hs_find(t, p + 14, le, " (");
       if (json_is_null(json_object_get(res, "memory_space")) && ne != SIZE_MAX) {
         char nm[64];
         size_t k = ne - (p + 14) < sizeof nm - 1 ? ne - (p + 14) : sizeof nm - 1;
@@ -226,9 +219,9 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
       section = 2;
     } else if (section >= 2 && starts(t, le, q, "Live ranges at ")) {
       section = 3;
-    } else if (section == 3 && q > p && find(t, q, le, ": ") != SIZE_MAX && t[q] != '\xe2' && !starts(t, le, q, "Stack trace")) {
+    } else if (section == 3 && q > p && hs_find(t, q, le, ": ") != SIZE_MAX && t[q] != '\xe2' && !starts(t, le, q, "Stack trace")) {
       /* "    name{}: 4194304 bytes (cumulative: ...)" */
-      size_t c = find(t, q, le, ": ");
+      size_t c = hs_find(t, q, le, ": ");
       size_t k = c + 2;
       uint64_t v = read_u64(t, le, &k);
       if (k > c + 2 && starts(t, le, k, " bytes")) peak += v;
@@ -238,8 +231,8 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
     } else if (starts(t, le, p, "Allocations sorted by size with their values")) {
       section = 4;
     } else if (section == 1 && starts(t, le, p, "<")) {
-      size_t sp = find(t, p, le, " ");
-      size_t at = find(t, p, le, " @");
+      size_t sp = hs_find(t, p, le, " ");
+      size_t at = hs_find(t, p, le, " @");
       if (sp != SIZE_MAX && at != SIZE_MAX && at > sp) {
         size_t k = at - sp - 1 < sizeof cur_value_buf - 1 ? at - sp - 1 : sizeof cur_value_buf - 1;
         memcpy(cur_value_buf, t + sp + 1, k);
@@ -251,7 +244,7 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
       metadata(t, q, le, mo);
       json_object_set_new(meta, cur_value, mo);
     } else if (section != 1 && section != 2 && section != 3) {
-      size_t ap = starts(t, le, q, "allocation ") ? q : find(t, q, le, "; allocation ");
+      size_t ap = starts(t, le, q, "allocation ") ? q : hs_find(t, q, le, "; allocation ");
       if (ap != SIZE_MAX && ap != q) ap += 2;
       if (ap != SIZE_MAX) {
         long index;
@@ -271,8 +264,8 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
         }
       } else if (cur && starts(t, le, q, "value: <")) {
         /* value: <9 constant.2 @0> (size=512,offset=0): s32[]{:T(128)} */
-        size_t sp = find(t, q + 8, le, " "), at = find(t, q, le, " @");
-        size_t sz = find(t, q, le, "(size="), of = find(t, q, le, ",offset="), colon = find(t, q, le, "): ");
+        size_t sp = hs_find(t, q + 8, le, " "), at = hs_find(t, q, le, " @");
+        size_t sz = hs_find(t, q, le, "(size="), of = hs_find(t, q, le, ",offset="), colon = hs_find(t, q, le, "): ");
         if (sp != SIZE_MAX && at != SIZE_MAX && sz != SIZE_MAX && of != SIZE_MAX && colon != SIZE_MAX) {
           json_t *v = json_object();
           json_object_set_new(v, "name", hs_json_bytes(t + sp + 1, at > sp ? at - sp - 1 : 0));
@@ -284,7 +277,7 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
           json_object_set_new(v, "bytes", json_integer((json_int_t)bytes));
           size_t s = colon + 3, se = le;
           json_object_set_new(v, "shape", hs_json_bytes(t + s, se - s));
-          if (find(t, s, se, ":T(") != SIZE_MAX || find(t, s, se, ")T(") != SIZE_MAX) tiled = true;
+          if (hs_find(t, s, se, ":T(") != SIZE_MAX || hs_find(t, s, se, ")T(") != SIZE_MAX) tiled = true;
           size_t pos = s, bad = 0;
           json_t *lj = (s >= se || t[s] != '(') ? hs_layout_shape_json(t, se, &pos, &bad) : NULL;
           json_object_set_new(v, "layout_bytes", lj ? json_incref(json_object_get(lj, "padded_bytes")) : json_null());
@@ -306,7 +299,7 @@ void hs_buffers_read(const char *t, size_t len, int which, json_t *res) {
         } else {
           table = cur;
         }
-      } else if (table && q > p && q < le && t[q] >= '0' && t[q] <= '9' && find(t, q, le, "%);") != SIZE_MAX) {
+      } else if (table && q > p && q < le && t[q] >= '0' && t[q] <= '9' && hs_find(t, q, le, "%);") != SIZE_MAX) {
         uint64_t cum = 0;
         json_t *row = table_row(t, le, q, &cum);
         if (row) {

@@ -888,13 +888,6 @@ static bool operand_layout(const hs_doc *d, const hs_instr *in, size_t *ls, size
   return false;
 }
 
-static bool contains(const char *s, size_t n, const char *lit) {
-  size_t k = strlen(lit);
-  for (size_t i = 0; i + k <= n; i++)
-    if (memcmp(s + i, lit, k) == 0) return true;
-  return false;
-}
-
 /* ---- HLO source locations: source_file/source_line, or stack_frame_id through the tables ---- */
 typedef struct {
   /* FileNames, FileLocations (file, line), StackFrames (location) by id; 0 = none */
@@ -1056,7 +1049,7 @@ static void hlo_decisions(ctx *c) {
       if (!x) break;
       x->detail = fmt("opt-barrier marks recomputation: it keeps XLA from merging the values it holds with the forward pass");
     } else if (hs_hlo_of(d, in)->op_name.len &&
-               contains(hs_sp(d, hs_hlo_of(d, in)->op_name), hs_hlo_of(d, in)->op_name.len, "rematted_computation")) {
+               hs_contains(hs_sp(d, hs_hlo_of(d, in)->op_name), hs_hlo_of(d, in)->op_name.len, "rematted_computation")) {
       hs_slice opn = hs_hlo_of(d, in)->op_name;
       x = add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;

@@ -381,6 +381,10 @@ static inline bool hs_starts(const char *t, size_t end, size_t p, const char *li
 /* Skips a quoted string at t[p] == '"' (backslash escapes honoured); returns the index after
  * the closing quote, or `end` when the text ends first. */
 size_t hs_skip_string(const char *t, size_t end, size_t p);
+/* Where the literal lit first occurs in t[a, b), or SIZE_MAX: memchr to each candidate first
+ * byte, then memcmp (the detectors and memory readers scan up to 256 KiB with it). */
+size_t hs_find(const char *t, size_t a, size_t b, const char *lit);
+static inline bool hs_contains(const char *t, size_t n, const char *lit) { return hs_find(t, 0, n, lit) != SIZE_MAX; }
 
 /* Name tables: open addressing over slices, one per module (names are unique per module).
  * Entries are indexes from `base` on; a slot holds the index (low bits) and hash bits (high). */

@@ -606,13 +606,6 @@ static void explain(mctx *m, const char *code) {
 }
 
 /* ---- detection (the format registry's detect function) -------------------------------------- */
-static bool contains(const char *t, size_t n, const char *lit) {
-  size_t k = strlen(lit);
-  for (size_t p = 0; p + k <= n; p++)
-    if (t[p] == lit[0] && memcmp(t + p, lit, k) == 0) return true;
-  return false;
-}
-
 /* 0 = not an XLA memory text; else a confidence 1..100. Reads at most the first 256 KiB. */
 int hs_detect_memory(const char *text, size_t len, size_t first) {
   (void)first;
@@ -624,10 +617,10 @@ int hs_detect_memory(const char *text, size_t len, size_t first) {
                                           "Peak buffers:", "Largest program allocations", "Scoped allocation with size",
                                           "Out of memory allocating"};
   for (size_t i = 0; i < sizeof sentences / sizeof sentences[0]; i++)
-    if (contains(text, n, sentences[i])) return 90;
+    if (hs_contains(text, n, sentences[i])) return 90;
   /* a pasted piece of a list: "Size:" entries with XLA's field names */
-  if (contains(text, n, "Size:") && (contains(text, n, "XLA label:") || contains(text, n, "XLA Label:") ||
-                                     contains(text, n, "Entry Parameter Subshape:") || contains(text, n, "Allocation type:")))
+  if (hs_contains(text, n, "Size:") && (hs_contains(text, n, "XLA label:") || hs_contains(text, n, "XLA Label:") ||
+                                     hs_contains(text, n, "Entry Parameter Subshape:") || hs_contains(text, n, "Allocation type:")))
     return 60;
   return 0;
 }

@@ -178,6 +178,19 @@ size_t hs_skip_string(const char *t, size_t end, size_t p) {
   }
 }
 
+size_t hs_find(const char *t, size_t a, size_t b, const char *lit) {
+  size_t k = strlen(lit);
+  if (!k) return a <= b ? a : SIZE_MAX;
+  while (a < b && b - a >= k) {
+    const char *q = memchr(t + a, lit[0], b - a - k + 1);
+    if (!q) return SIZE_MAX;
+    a = (size_t)(q - t);
+    if (memcmp(q, lit, k) == 0) return a;
+    a++;
+  }
+  return SIZE_MAX;
+}
+
 /* ---- name tables ----------------------------------------------------------------------- */
 uint32_t hs_hash(const char *s, size_t n) {
   uint32_t h = 2166136261u;

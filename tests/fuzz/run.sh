@@ -34,7 +34,7 @@ READERS=(
 # structure each reader follows, no more (the readers are linear: an input twice as long costs
 # about twice the time). One type with its layout is short; the memory texts are scanned by many
 # patterns; a protobuf needs room for its nested messages.
-declare -A LONG_MAX_LEN=([layout]=256 [memory]=1024 [buffers]=1024 [profile]=8192 [timeline]=8192 [dumpset]=4096)
+declare -A LONG_MAX_LEN=([parse]=4096 [layout]=256 [memory]=1024 [buffers]=1024 [profile]=8192 [timeline]=8192 [dumpset]=4096)
 
 # the core, compiled once (instrumented for the fuzzer, not linked with its main)
 mkdir -p "$out/obj"
@@ -71,9 +71,13 @@ seed_dir() { # NAME PREFIX_BYTE GLOBS: up to 64 KB of each file (libFuzzer favou
 
 names=(parse)
 want() { [ "${1:-}" != "--long" ] || [ "${2:-}" = "$3" ]; } # --long builds only the harness it runs
-want "$@" parse && build fuzz_parse tests/fuzz/fuzz_parse.c
+build_harness() { # NAME SOURCE: the full harness, or with --long its lean build fuzz_NAME_lean
+  if [ "${ARG1:-}" = "--long" ]; then build "fuzz_${1}_lean" "$2" -DHS_FUZZ_LEAN; else build "fuzz_$1" "$2"; fi
+}
+ARG1=${1:-}
+want "$@" parse && build_harness parse tests/fuzz/fuzz_parse.c
 # fuzz_dumpset: dump-folder names and listings (a leading split byte, then a listing)
-want "$@" dumpset && build fuzz_dumpset tests/fuzz/fuzz_dumpset.c
+want "$@" dumpset && build_harness dumpset tests/fuzz/fuzz_dumpset.c
 mkdir -p "$out/seeds-dumpset"
 cp tests/fuzz/regressions/dumpset-* "$out/seeds-dumpset/" 2>/dev/null || true
 for f in fixtures/passes/*/*/FILES.txt fixtures/cpu-jax-0.4.38/attention/passes/FILES.txt; do
@@ -122,7 +126,6 @@ if [ "${1:-}" = "--long" ]; then
   name=${2:?"--long NAME [RUNS]: NAME is one of: dumpset ${names[*]}"}
   runs=${3:-10000000}
   bin=$out/fuzz_${name}_lean seeds=$out/seeds-$name
-  case $name in dumpset | parse) bin=$out/fuzz_$name ;; esac # no lean build: they are lean already
   [ -x "$bin" ] || { echo "no harness named $name (one of: dumpset ${names[*]})" >&2; exit 2; }
   mkdir -p "$out/corpus-long-$name" "$out/crashes-$name"
   log=$out/longrun-$name.log
