@@ -1173,7 +1173,7 @@ typedef struct {
 } ll_join;
 
 static bool join_candidate(const hs_doc *d, const hs_instr *in) {
-  if (d->comps[in->comp].inner) return false;
+  if (hs_comp_in_fused(d, in->comp)) return false;
   return !(hs_slice_is(d, in->opcode, "parameter") || hs_slice_is(d, in->opcode, "constant") ||
            hs_slice_is(d, in->opcode, "get-tuple-element") || hs_slice_is(d, in->opcode, "tuple") ||
            hs_slice_is(d, in->opcode, "bitcast"));
@@ -1189,7 +1189,7 @@ static void join_free(ll_join *j) {
 
 static bool join_build(ll_join *j, const hs_doc *d) {
   memset(j, 0, sizeof *j);
-  if (!d) return true;
+  if (!d || d->format != HS_FORMAT_HLO) return true; /* kernels are named after HLO instructions only */
   size_t bytes = 0;
   uint32_t n = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++)

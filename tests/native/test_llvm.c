@@ -136,6 +136,26 @@ static void test_gpu_join(void **state) {
   json_decref(j);
 }
 
+/* Only an optimized HLO joins: a StableHLO fragment (ops outside any function, so no
+ * computations at all) beside the same kernel is no HLO (fuzz_parse found it read comps[0]). */
+static void test_join_needs_hlo(void **state) {
+  (void)state;
+  const char *shlo = "#loc = loc(unknown)\n%3 = stablehlo.add %arg1, %arg2 : tensor<f32>\n%loop_add_fusion.1 = stablehlo.add %3, %3 : tensor<f32>\n";
+  const char *ll = "define void @loop_add_fusion_1(ptr %arg0) {\nentry:\n  ret void\n}\n";
+  hs_error err;
+  hs_doc *d = hs_parse(shlo, strlen(shlo), &err);
+  assert_non_null(d);
+  assert_int_equal(hs_doc_format(d), HS_FORMAT_STABLEHLO);
+  hs_llvm *m = hs_llvm_parse(ll, strlen(ll), &err);
+  assert_non_null(m);
+  json_t *j = tu_json(hs_llvm_json(m, d, NULL));
+  hs_llvm_free(m);
+  hs_doc_free(d);
+  json_t *f = json_array_get(json_object_get(j, "functions"), 0);
+  assert_true(json_is_null(json_object_get(f, "hlo")));
+  json_decref(j);
+}
+
 static void test_not_llvm(void **state) {
   (void)state;
   hs_error err;
@@ -260,7 +280,7 @@ static void test_many_loops(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_gpu_join), cmocka_unit_test(test_not_llvm),
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_gpu_join), cmocka_unit_test(test_join_needs_hlo), cmocka_unit_test(test_not_llvm),
                                      cmocka_unit_test(test_truncated), cmocka_unit_test(test_many_loops), cmocka_unit_test(test_torture)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
