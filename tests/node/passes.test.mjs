@@ -21,7 +21,8 @@ const skip = wasmBuilt ? false : 'wasm build missing (npm run build:wasm)';
 const fixtures = [];
 const fx = path.join(root, 'fixtures/passes');
 if (existsSync(fx)) {
-  for (const v of readdirSync(fx).sort()) for (const id of readdirSync(path.join(fx, v)).sort()) fixtures.push(path.join(fx, v, id));
+  for (const v of readdirSync(fx, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort())
+    for (const id of readdirSync(path.join(fx, v), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) fixtures.push(path.join(fx, v, id));
 }
 
 async function fromArchive(dir) {
