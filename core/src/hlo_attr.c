@@ -1,0 +1,347 @@
+/* The HLO reader's attributes (hlo_reader.h): ", key=value" lists after an instruction, a
+ * computation header or the module line. What hloscope uses is read (called computations, fusion
+ * kind, custom-call target, metadata's op_name, backend config); what XLA's parser would refuse
+ * is warned about at its line and column; everything else is skipped by its brackets. */
+#include "hlo_reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- attributes ---------------------------------------------------------------------------- */
+
+static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
+  bool ok;
+  if (r->d->instrs[idx].call_count == HS_CALLS_MAX) {
+    if (r->capped != idx + 1) /* once per instruction */
+      hlo_warn_at(r, name.off, "%.*s: an instruction calling more than 65535 computations: hloscope follows the first 65535", r->t + name.off, name.len < 60 ? name.len : 60);
+    r->capped = idx + 1;
+    return true;
+  }
+  hs_call *c = HS_VEC_PUSH(r->d->calls, r->d->n_calls, r->d->cap_calls, ok);
+  if (!ok) return false;
+  c->name = name;
+  c->target = -1;
+  c->attr = attr;
+  r->d->instrs[idx].call_count++;
+  return true;
+}
+
+/* A value that names one computation (%c) or a list of them ({%a, %b}). */
+static bool read_calls(reader *r, uint32_t idx, size_t s, size_t e, uint8_t attr) {
+  const char *t = r->t;
+  size_t p = s;
+  while (p < e) {
+    while (p < e && !(t[p] == '%' || is_name_char(t[p]))) p++;
+    if (p >= e) break;
+    hs_slice n = read_name(t, e, &p);
+    if (n.len && !add_call(r, idx, n, attr)) return false;
+    if (!n.len) p++;
+  }
+  return true;
+}
+
+/* A {key=value ...} list (metadata, frontend_attributes, window, ...): calls each(key, value)
+ * for every pair. False, with *bad set to where, when a key has no '=' or no value. */
+typedef void (*pair_fn)(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve);
+static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, size_t *bad) {
+  const char *t = r->t;
+  size_t p = s + 1; /* after '{' */
+  e--;              /* the closing '}' */
+  for (;;) {
+    while (p < e && (is_space(t[p]) || t[p] == ',')) p++;
+    if (p >= e) return true;
+    size_t ks = p;
+    p = t[p] == '"' ? hs_skip_string(t, e, p) : name_end(t, p, e);
+    size_t ke = p;
+    while (p < e && is_space(t[p])) p++;
+    if (ke == ks || p >= e || t[p] != '=') {
+      *bad = p < e ? p : ks;
+      return false;
+    }
+    p++;
+    while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
+    size_t vs = p;
+    if (p < e && t[p] == '"') {
+      p = hs_skip_string(t, e + 1, p);
+      if (p > e) p = e;
+    } else if (p < e && (t[p] == '{' || t[p] == '[')) {
+      uint32_t depth = 0;
+      while (p < e) {
+        char c = t[p];
+        if (c == '"') {
+          p = hs_skip_string(t, e, p);
+          continue;
+        }
+        if (c == '{' || c == '[' || c == '(') depth++;
+        else if ((c == '}' || c == ']' || c == ')') && --depth == 0) {
+          p++;
+          break;
+        }
+        p++;
+      }
+    } else {
+      while (p < e && !is_space(t[p]) && t[p] != ',') p++;
+    }
+    if (p == vs) {
+      *bad = vs;
+      return false;
+    }
+    if (each) each(r, ctx, ks, ke, vs, p);
+  }
+}
+
+/* The same list read from its '{' at s to its '}' in one pass (the value's end is found on the
+ * way): the position after '}', or NOWHERE when the list is malformed or the text ends in it
+ * (then the caller scans the value and read_pairs says where it went wrong). */
+static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
+  const char *t = r->t;
+  size_t len = r->len;
+  size_t p = s + 1;
+  for (;;) {
+    while (p < len && (is_space(t[p]) || t[p] == ',')) p++;
+    if (p >= len) return NOWHERE;
+    if (t[p] == '}') return p + 1;
+    size_t ks = p;
+    p = name_end(t, p, len);
+    size_t ke = p;
+    if (ke == ks || p >= len || t[p] != '=') return NOWHERE;
+    size_t vs = ++p;
+    if (p >= len) return NOWHERE;
+    if (t[p] == '"') {
+      p = hs_skip_string(t, len, p);
+      if (p >= len) return NOWHERE;
+    } else if (t[p] == '{' || t[p] == '[') {
+      uint32_t depth = 0;
+      while (p < len) {
+        char c = t[p];
+        if (c == '"') {
+          p = hs_skip_string(t, len, p);
+          continue;
+        }
+        if (c == '{' || c == '[' || c == '(') depth++;
+        else if ((c == '}' || c == ']' || c == ')') && --depth == 0) break;
+        p++;
+      }
+      if (p >= len) return NOWHERE;
+      p++;
+    } else {
+      while (p < len && !is_space(t[p]) && t[p] != ',' && t[p] != '}') p++;
+    }
+    if (p == vs) return NOWHERE;
+    each(r, ctx, ks, ke, vs, p);
+  }
+}
+
+typedef struct {
+  hs_hlo_instr *h;
+  bool bad_number;
+  size_t bad_at;
+} meta_ctx;
+
+/* metadata={op_type="..." op_name="..." source_file="..." source_line=N stack_frame_id=N} */
+static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve) {
+  meta_ctx *m = ctx;
+  const char *t = r->t;
+  size_t kl = ke - ks;
+  if (kl == 7 && memcmp(t + ks, "op_name", 7) == 0 && t[vs] == '"' && ve - vs >= 2) {
+    m->h->op_name = hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2));
+  } else if ((kl >= 6 && memcmp(t + ks, "source", 6) == 0) || (kl == 14 && memcmp(t + ks, "stack_frame_id", 14) == 0)) {
+    /* source_line, source_end_line, source_column, ... and stack_frame_id are integers */
+    if (kl == 11 && memcmp(t + ks, "source_file", 11) == 0) return;
+    uint64_t v = 0;
+    size_t q = vs;
+    if (q < ve && t[q] == '-') q++;
+    if (q >= ve) m->bad_number = true;
+    for (; q < ve; q++) {
+      if (!is_digit(t[q])) {
+        m->bad_number = true;
+        break;
+      }
+      v = v * 10 + (uint64_t)(t[q] - '0');
+    }
+    if (m->bad_number) {
+      if (m->bad_at == NOWHERE) m->bad_at = vs;
+      return;
+    }
+    if (kl == 14) {
+      hs_doc *d = r->d;
+      if (!r->first_ref_line) r->first_ref_line = r->stmt_line;
+      d->frame_refs++;
+      if (v > r->module_frames && r->module_frames > 0) {
+        if (!d->frame_refs_dangling) d->first_dangling_line = r->stmt_line;
+        d->frame_refs_dangling++;
+      }
+    }
+  }
+}
+
+static void frontend_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve) {
+  (void)ks;
+  (void)ke;
+  (void)ve;
+  size_t *bad = ctx;
+  if (r->t[vs] != '"' && *bad == NOWHERE) *bad = vs;
+}
+
+/* The attributes hloscope reads or checks; every other key is skipped. */
+enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, ATTR_FRONTEND, ATTR_SHARDING };
+static const struct {
+  const char *key;
+  uint8_t len;
+  uint8_t action; /* ATTR_* */
+  uint8_t call;   /* HS_CALL_*, for ATTR_CALLS */
+} ATTRS[] = {
+#define A_(lit, action, call) {lit, sizeof(lit) - 1, action, call}
+    A_("calls", ATTR_CALLS, HS_CALL_CALLS),
+    A_("to_apply", ATTR_CALLS, HS_CALL_TO_APPLY),
+    A_("body", ATTR_CALLS, HS_CALL_BODY),
+    A_("condition", ATTR_CALLS, HS_CALL_CONDITION),
+    A_("branch_computations", ATTR_CALLS, HS_CALL_BRANCH),
+    A_("true_computation", ATTR_CALLS, HS_CALL_BRANCH),
+    A_("false_computation", ATTR_CALLS, HS_CALL_BRANCH),
+    A_("called_computations", ATTR_CALLS, HS_CALL_OTHER),
+    A_("select", ATTR_CALLS, HS_CALL_OTHER),
+    A_("scatter", ATTR_CALLS, HS_CALL_OTHER),
+    A_("async_execution_thread_computation", ATTR_CALLS, HS_CALL_OTHER),
+    A_("kind", ATTR_KIND, 0),
+    A_("custom_call_target", ATTR_TARGET, 0),
+    A_("metadata", ATTR_METADATA, 0),
+    A_("backend_config", ATTR_BACKEND_CONFIG, 0),
+    A_("frontend_attributes", ATTR_FRONTEND, 0),
+    A_("sharding", ATTR_SHARDING, 0),
+#undef A_
+};
+
+static int attr_index(const char *k, size_t kl) {
+  for (size_t i = 0; i < sizeof ATTRS / sizeof ATTRS[0]; i++)
+    if (ATTRS[i].len == kl && ATTRS[i].key[0] == k[0] && memcmp(ATTRS[i].key, k, kl) == 0) return (int)i;
+  return -1;
+}
+
+/* Words a sharding may start with (hlo_parser.cc ParseSharding). */
+static bool sharding_word(const char *s, size_t n) {
+  static const char *const W[] = {"replicated", "maximal", "devices", "manual", "unknown", "last_tile_dim_replicate",
+                                  "last_tile_dims", "shard_as", "shard_like", "unreduced", "metadata", "iota", "mesh"};
+  for (size_t i = 0; i < sizeof W / sizeof W[0]; i++)
+    if (strlen(W[i]) == n && memcmp(W[i], s, n) == 0) return true;
+  return false;
+}
+
+/* One attribute value [vs, ve) of instruction idx: read what hloscope uses, check what XLA
+ * would refuse (a warning). False when memory ran out. */
+static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs, size_t ve) {
+  const char *t = r->t;
+  hs_hlo_instr *h = &r->d->hlo[idx];
+  size_t kl = ATTRS[a].len;
+  switch (ATTRS[a].action) {
+    case ATTR_CALLS: return read_calls(r, idx, vs, ve, ATTRS[a].call);
+    case ATTR_KIND: h->kind = hs_sl((uint32_t)vs, (uint32_t)(ve - vs)); break;
+    case ATTR_TARGET: {
+      size_t s = vs, e = ve;
+      if (e > s && t[s] == '"') s++;
+      if (e > s && t[e - 1] == '"') e--;
+      h->custom_call_target = hs_sl((uint32_t)s, (uint32_t)(e - s));
+      break;
+    }
+    case ATTR_METADATA: {
+      meta_ctx m = {h, false, NOWHERE};
+      size_t bad = NOWHERE;
+      if (t[vs] != '{' || t[ve - 1] != '}' || !read_pairs(r, vs, ve, metadata_pair, &m, &bad) || m.bad_number) {
+        size_t at = bad != NOWHERE ? bad : m.bad_at != NOWHERE ? m.bad_at : vs;
+        hlo_warn_at(r, at, "%.*s is not a metadata value XLA reads ({key=value ...}, numbers where numbers go): XLA's parser refuses this instruction", t + ks, kl + 1 + (at - vs < 40 ? at - vs + 1 : 40));
+      }
+      break;
+    }
+    case ATTR_BACKEND_CONFIG:
+      h->backend_config = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
+      if (t[vs] != '"' && t[vs] != '{')
+        hlo_warn_at(r, vs, "%.*s: a backend_config is a quoted string or a {...} object: XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
+      break;
+    case ATTR_FRONTEND: {
+      size_t bad = NOWHERE, bad_value = NOWHERE;
+      if (t[vs] != '{' || t[ve - 1] != '}' || !read_pairs(r, vs, ve, frontend_pair, &bad_value, &bad) || bad_value != NOWHERE)
+        hlo_warn_at(r, bad != NOWHERE ? bad : bad_value != NOWHERE ? bad_value : vs, "%.*s: frontend attributes are {key=\"value\", ...}: XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
+      break;
+    }
+    case ATTR_SHARDING: {
+      size_t p = vs;
+      while (p < ve && (t[p] == '{' || is_space(t[p]))) p++;
+      size_t w = p;
+      while (p < ve && ((t[p] >= 'a' && t[p] <= 'z') || t[p] == '_')) p++;
+      if (t[vs] != '{' || (p > w && !sharding_word(t + w, p - w)))
+        hlo_warn_at(r, vs, "%.*s is not a sharding XLA reads ({replicated}, {maximal device=N}, {devices=[...]...}, {manual}, ...): XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
+      break;
+    }
+    default: break;
+  }
+  return true;
+}
+
+/* ", key=value" attributes from p (at ','); idx: the instruction they belong to, or -1 (module
+ * or computation attributes, skipped). only_named: stop before a ',' that is not followed by
+ * "key=" (a nested instruction's attributes, inside an operand list). Returns the end of the
+ * last value (or p), HLO_FAIL, or sets r->cut when the text ended inside a value. */
+size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named) {
+  const char *t = r->t;
+  size_t len = r->len;
+  size_t end = p;
+  uint32_t key_at[16], key_len[16], n_keys = 0; /* the first keys, for duplicates */
+  for (;;) {
+    size_t c = skip_ws(r, p);
+    if (c >= len || t[c] != ',') return end;
+    size_t ks = skip_ws(r, c + 1);
+    size_t ke = name_end(t, ks, len);
+    size_t eq = skip_ws(r, ke);
+    if (eq >= len) {
+      if (only_named && ke > ks) return end;
+      r->cut = true;
+      return len;
+    }
+    if (ke == ks || t[eq] != '=') {
+      if (only_named) return end;
+      return hlo_fail_syntax(r, ks < len ? ks : c, "expected an attribute 'name=value' after ','");
+    }
+    size_t vs = skip_ws(r, eq + 1);
+    if (vs >= len) {
+      r->cut = true;
+      return len;
+    }
+    bool open = false;
+    int a = idx >= 0 ? attr_index(t + ks, ke - ks) : -1;
+    size_t ve = NOWHERE;
+    if (a >= 0 && ATTRS[a].action == ATTR_METADATA && t[vs] == '{') {
+      /* the largest attribute of most instructions: read in the pass that finds its end */
+      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE};
+      ve = walk_pairs(r, vs, metadata_pair, &m);
+      if (ve != NOWHERE && m.bad_number) ve = NOWHERE; /* read again below, to say where */
+      else if (ve != NOWHERE) a = -1;                   /* done */
+    }
+    if (ve == NOWHERE) ve = hlo_scan_value(r, vs, &open);
+    if (open) {
+      r->cut = true;
+      end = len;
+    } else if (ve == vs) {
+      return hlo_fail_syntax(r, vs, "expected a value after '=' (XLA's parser refuses an attribute without one)");
+    }
+    for (uint32_t k = 0; k < n_keys; k++)
+      if (key_len[k] == ke - ks && memcmp(t + key_at[k], t + ks, ke - ks) == 0) {
+        hlo_warn_at(r, ks, "attribute %.*s is given twice: XLA's parser refuses this", t + ks, ke - ks);
+        break;
+      }
+    if (n_keys < 16) {
+      key_at[n_keys] = (uint32_t)ks;
+      key_len[n_keys++] = (uint32_t)(ke - ks);
+    }
+    if (!open && ve > vs && t[ve - 1] == '}') { /* no search for a line break: the byte before the brace's spaces says */
+      size_t b = ve - 1;
+      while (b > vs && (t[b - 1] == ' ' || t[b - 1] == '\t')) b--;
+      if (b > vs && t[b - 1] == '\n') {
+        r->suspect_line = hlo_line_of(r, ks);
+        r->suspect_key = ks;
+      }
+    }
+    if (a >= 0 && !read_attribute(r, (uint32_t)idx, a, ks, vs, ve)) return hlo_fail_oom(r);
+    if (open) return len;
+    end = p = ve;
+  }
+}

@@ -1,0 +1,319 @@
+/* The HLO reader's lexical layer (hlo_reader.h): spaces and comments, attribute and literal
+ * values, shapes (with the caches that spare re-reading them), the lines each statement covers,
+ * and the errors and warnings at a line and column. */
+#include "hlo_reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int hlo_oom(reader *r) {
+  hs_set_error(r->err, HS_E_NOMEM, r->d, 0, "out of memory while parsing");
+  return HS_E_NOMEM;
+}
+
+int hlo_syntax(reader *r, size_t at, const char *msg) {
+  hs_set_error(r->err, HS_E_SYNTAX, r->d, at, "%s", msg);
+  return HS_E_SYNTAX;
+}
+
+size_t hlo_fail_syntax(reader *r, size_t at, const char *msg) {
+  hlo_syntax(r, at, msg);
+  return HLO_FAIL;
+}
+
+size_t hlo_fail_oom(reader *r) {
+  hlo_oom(r);
+  return HLO_FAIL;
+}
+
+/* ---- tokens ----------------------------------------------------------------------------- */
+
+/* Spaces, line breaks and comments from p; the first byte of the next token (or len). A block
+ * comment the text never closes is remembered (it hides everything after it). */
+size_t hlo_skip_ws_slow(reader *r, size_t p) {
+  const char *t = r->t;
+  size_t len = r->len;
+  for (;;) {
+    while (p < len && is_space(t[p])) p++;
+    if (p + 1 >= len || t[p] != '/') return p;
+    if (t[p + 1] == '*') {
+      const char *q = p + 2 < len ? t + p + 2 : NULL;
+      for (;;) {
+        q = q ? memchr(q, '*', (size_t)(t + len - q)) : NULL;
+        if (!q || q + 1 >= t + len) {
+          if (r->open_comment == NOWHERE) r->open_comment = p;
+          return len;
+        }
+        if (q[1] == '/') break;
+        q++;
+      }
+      p = (size_t)(q - t) + 2;
+    } else if (t[p + 1] == '/') { /* to the end of the line (a lone '\r' ends one too) */
+      size_t q = p + 2;
+      while (q < len && t[q] != '\n' && t[q] != '\r') q++;
+      p = q;
+    } else {
+      return p;
+    }
+  }
+}
+
+/* Bytes scan_value must look at; everything else is skipped in a tight loop. */
+static const uint8_t SPECIAL[256] = {['"'] = 1, ['('] = 1, ['{'] = 1, ['['] = 1, [')'] = 1, ['}'] = 1,
+                                     [']'] = 1, [','] = 1, [' '] = 1, ['\n'] = 1, ['\t'] = 1, ['\r'] = 1,
+                                     ['/'] = 1};
+
+/* One value (of an attribute, or a literal) at p: at depth 0 it ends at ',', a space, a comment
+ * or a bracket it did not open; inside brackets it may cross lines and hold anything. Returns
+ * its end; *open when the text ended inside a bracket or a string. */
+size_t hlo_scan_value(reader *r, size_t p, bool *open) {
+  const char *t = r->t;
+  size_t len = r->len;
+  uint32_t depth = 0;
+  *open = false;
+  while (p < len) {
+    while (p < len && !SPECIAL[(uint8_t)t[p]]) p++;
+    if (p >= len) break;
+    switch (t[p]) {
+      case '"': {
+        size_t q = hs_skip_string(t, len, p);
+        if (q >= len && (q == p + 1 || t[q - 1] != '"' || q - p < 2)) {
+          *open = true;
+          return len;
+        }
+        p = q;
+        continue;
+      }
+      case '(':
+      case '{':
+      case '[': depth++; break;
+      case ')':
+      case '}':
+      case ']':
+        if (depth == 0) return p;
+        depth--;
+        break;
+      case ' ':
+      case '\t':
+      case '\r':
+        if (depth == 0) {
+          /* a value printed with a space before a bracket goes on: "mesh['data'=8] {'data'}" */
+          size_t q = p;
+          while (q < len && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r')) q++;
+          if (q < len && (t[q] == '{' || t[q] == '[')) {
+            p = q;
+            continue;
+          }
+          /* a shape and its literal: "literal=f32[] 0.1" */
+          if (q < len && p > 0 && (t[p - 1] == ']' || t[p - 1] == '}') && (is_digit(t[q]) || t[q] == '-')) {
+            p = q;
+            continue;
+          }
+          return p;
+        }
+        break;
+      case ',':
+      case '\n':
+        if (depth == 0) return p;
+        break;
+      case '/':
+        if (p + 1 < len && (t[p + 1] == '*' || t[p + 1] == '/')) {
+          if (depth == 0) return p;
+          size_t q = skip_ws(r, p);
+          if (q > p) {
+            p = q;
+            continue;
+          }
+        }
+        break;
+      default: break;
+    }
+    p++;
+  }
+  *open = depth > 0;
+  return p;
+}
+
+/* Skips a shape at p without building it: "f32[8,64]{1,0}", "(f32[], s32[])", "token[]".
+ * Returns its end, or p when there is none. */
+size_t hlo_skip_shape(reader *r, size_t p) {
+  const char *t = r->t;
+  size_t len = r->len;
+  if (p < len && t[p] == '(') {
+    size_t q = p, depth = 0;
+    do {
+      if (t[q] == '(') depth++;
+      else if (t[q] == ')') depth--;
+      else if (t[q] == '"') {
+        q = hs_skip_string(t, len, q);
+        continue;
+      }
+      q++;
+    } while (q < len && depth > 0);
+    return depth ? len : q;
+  }
+  size_t q = p;
+  while (q < len && is_type_char(t[q])) q++;
+  if (q == p || q >= len || t[q] != '[') return p;
+  const char *rb = memchr(t + q, ']', len - q);
+  if (!rb) return len;
+  q = (size_t)(rb - t) + 1;
+  if (layout_at(t, len, q)) {
+    /* most are digits and commas up to '}' */
+    size_t k = q + 1;
+    while (k < len && (is_digit(t[k]) || t[k] == ',')) k++;
+    if (k < len && t[k] == '}') return k + 1;
+    size_t depth = 0;
+    do {
+      if (t[q] == '{' || t[q] == '(') depth++;
+      else if (t[q] == '}' || t[q] == ')') depth--;
+      q++;
+    } while (q < len && depth > 0);
+  }
+  return q;
+}
+
+/* Shapes repeat: a module has a few dozen distinct ones over thousands of instructions. A shape
+ * read before is found by its first 8 bytes (two per slot: "f32[256," starts several; a shorter
+ * shape, "f32[]", by its first 8 bytes and what follows it, "f32[] add(") and taken when its whole
+ * text is there again and would end there: after a layout's '}' a shape always ends; after ']'
+ * only when no layout follows. The shape is then never scanned (skip_shape was a tenth of the
+ * parse's instructions). */
+static inline uint32_t seen_slot(const char *s) {
+  uint64_t k;
+  memcpy(&k, s, 8);
+  return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 40) & (SHAPE_CACHE - 1);
+}
+
+const shape_slot *hlo_shape_seen(reader *r, size_t s) {
+  const char *t = r->t;
+  size_t len = r->len;
+  if (len - s < 8 || t[s] == '(') return NULL;
+  const shape_slot *c = r->seen[seen_slot(t + s)];
+  for (int w = 0; w < SHAPE_WAYS; w++) {
+    size_t n = c[w].len, q = s + n;
+    if (!c[w].type || len - s < n || !hs_bytes_eq(t + c[w].off, t + s, n)) continue;
+    if (t[q - 1] == ']' && layout_at(t, len, q)) continue;
+    return &c[w];
+  }
+  return NULL;
+}
+
+/* XLA's parser refuses an empty layout after a shape's dimensions ("f32[4]{}", "f32[]{}": "expects
+ * opcode", jaxlib 0.4.38 to 0.12), and its printer never writes one: a warning at the '{'. True
+ * when there was one. */
+static bool empty_layout(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (e < s + 4 || t[e - 1] != '}' || t[e - 2] != '{' || t[e - 3] != ']') return false;
+  hlo_warn_at(r, e - 2, "%.*s: an empty layout '{}' after the dimensions: XLA's parser refuses it (expects an opcode there); "
+          "write the shape without it, or with its layout, as in f32[4]{0}", t + s, e - s);
+  return true;
+}
+
+/* A cheap hash of a short text (a shape): its length and first and last 8 bytes. */
+static inline uint32_t quick_hash(const char *s, size_t n) {
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  if (n > 8) memcpy(&b, s + n - 8, 8);
+  uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
+  return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+/* A shape at *pp that shape_seen did not find, ending at e (skip_shape's end): taken from the
+ * shapes by their whole text (the second level: a slot of `seen` holds only SHAPE_WAYS of the
+ * shapes starting with the same 8 bytes), or built. Either way it is remembered in both, unless it was
+ * warned about (then each one is warned about). */
+hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e) {
+  const char *t = r->t;
+  size_t s = *pp;
+  bool keep = e > s && e - s <= 256 && t[s] != '(';
+  shape_slot *whole = keep ? &r->shapes[quick_hash(t + s, e - s) & (SHAPE_CACHE - 1)] : NULL;
+  hs_type *ty;
+  if (whole && whole->type && whole->len == e - s && hs_bytes_eq(t + whole->off, t + s, e - s)) {
+    ty = whole->type;
+    *pp = e;
+  } else {
+    ty = hs_parse_hlo_shape(&r->d->arena, t, r->len, pp);
+    if (!ty || empty_layout(r, s, *pp) || *pp != e) return ty;
+    if (whole) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+  }
+  if (keep && r->len - s >= 8) {
+    shape_slot *c = r->seen[seen_slot(t + s)];
+    memmove(c + 1, c, (SHAPE_WAYS - 1) * sizeof *c);
+    c[0] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+  }
+  return ty;
+}
+
+/* A shape at *pp, seen before or new. */
+hs_type *hlo_read_shape(reader *r, size_t *pp) {
+  const shape_slot *seen = hlo_shape_seen(r, *pp);
+  if (!seen) return hlo_read_new_shape(r, pp, hlo_skip_shape(r, *pp));
+  *pp += seen->len;
+  return seen->type;
+}
+
+/* ---- lines -------------------------------------------------------------------------------- */
+
+/* Records the lines before the one holding offset s that are not recorded yet (only spaces
+ * and comments lie between statements: blank or comment lines), and notes the line holding s
+ * as the statement's first line. */
+bool hlo_lines_upto(reader *r, size_t s) {
+  hs_doc *d = r->d;
+  const char *t = r->t;
+  if (s < r->lnext) { /* on the line the previous statement ended on */
+    r->stmt_recorded = true;
+    r->stmt_line = d->n_lines;
+    r->stmt_ls = d->n_lines ? d->lines[d->n_lines - 1].off : 0;
+    r->lc_off = r->stmt_ls;
+    r->lc_line = r->stmt_line;
+    return true;
+  }
+  size_t ls = r->lnext;
+  for (;;) {
+    const char *nl = memchr(t + ls, '\n', s - ls);
+    if (!nl) break;
+    size_t q = ls;
+    while (q < (size_t)(nl - t) && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r')) q++;
+    if (!hs_doc_add_line(d, (uint32_t)ls, q < (size_t)(nl - t) ? HS_LINE_COMMENT : HS_LINE_BLANK, 0)) return false;
+    ls = (size_t)(nl - t) + 1;
+  }
+  r->stmt_recorded = false;
+  r->stmt_ls = ls;
+  r->stmt_line = d->n_lines + 1;
+  r->lc_off = ls;
+  r->lc_line = r->stmt_line;
+  return true;
+}
+
+/* The line number of offset off, at or after the current statement's start. */
+uint32_t hlo_line_of(reader *r, size_t off) {
+  if (off < r->lc_off) {
+    r->lc_off = r->stmt_ls;
+    r->lc_line = r->stmt_line;
+  }
+  const char *t = r->t;
+  size_t p = r->lc_off;
+  uint32_t line = r->lc_line;
+  while (p < off) {
+    const char *nl = memchr(t + p, '\n', off - p);
+    if (!nl) break;
+    line++;
+    p = (size_t)(nl - t) + 1;
+  }
+  r->lc_off = p;
+  r->lc_line = line;
+  return line;
+}
+
+/* The column of offset off (call hlo_line_of(off) first: its memo is the start of off's line). */
+static uint32_t col_of(reader *r, size_t off) { return (uint32_t)(off - r->lc_off) + 1; }
+
+/* True when no line break follows offset p: the text's last line, cut there. */
+bool hlo_on_last_line(reader *r, size_t p) { return p >= r->len || !memchr(r->t + p, '\n', r->len - p); }
+
+/* A warning at offset at: what XLA's parser would refuse there (its line and column). */
+void hlo_warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n) {
+  uint32_t line = hlo_line_of(r, at);
+  hs_doc_warn(r->d, HS_W_XLA_REFUSES, line, col_of(r, at), fmt, (int)n, what);
+}

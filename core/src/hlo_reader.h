@@ -1,0 +1,238 @@
+/* The HLO text reader's own header: its state (reader), the byte classes and tokens every part
+ * of it uses (inline), and what its files call of each other. Private to hlo.c (statements,
+ * instructions, operands: the driver), hlo_lex.c (spaces and comments, values, shapes, lines,
+ * errors) and hlo_attr.c (attributes). */
+#ifndef HS_HLO_READER_H
+#define HS_HLO_READER_H
+
+#include "internal.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+/* [A-Za-z0-9_.-]: the bytes of an HLO name (a table: this is the reader's hottest test). */
+static const uint8_t NAME_CHAR[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+    ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1};
+
+static inline bool is_name_char(char c) { return NAME_CHAR[(uint8_t)c]; }
+
+/* [a-z0-9_-]: an opcode's bytes (and, without '_' and '-', an element type's: is_type_char) */
+static const uint8_t OPCODE_CHAR[256] = {
+    ['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3, ['5'] = 3, ['6'] = 3, ['7'] = 3, ['8'] = 3, ['9'] = 3,
+    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3,
+    ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3,
+    ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3, ['_'] = 1, ['-'] = 1};
+static inline bool is_opcode_char(char c) { return OPCODE_CHAR[(uint8_t)c] & 1; }
+static inline bool is_type_char(char c) { return OPCODE_CHAR[(uint8_t)c] & 2; }
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The end of the name bytes from p (the first byte that is not [A-Za-z0-9_.-], or end): 16
+ * bytes at a time where SSE2 (x86-64 always) or wasm SIMD is there. Names are most of what an
+ * HLO text is made of (instructions, operands, attribute keys), 12 bytes on average. */
+#if defined(__SSE2__) || defined(__wasm_simd128__)
+static inline uint32_t name_mask16(const char *s) { /* bit i: byte i is a name byte */
+#if defined(__SSE2__)
+  __m128i c = _mm_loadu_si128((const __m128i *)(const void *)s);
+  __m128i l = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a')); /* letters: 0-25 */
+  __m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));                                   /* digits: 0-9 */
+  __m128i p = _mm_sub_epi8(c, _mm_set1_epi8('-'));                                   /* '-' '.': 0-1 */
+  __m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(25)), l),
+                                         _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)),
+                            _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(p, _mm_set1_epi8(1)), p),
+                                         _mm_cmpeq_epi8(c, _mm_set1_epi8('_'))));
+  return (uint32_t)_mm_movemask_epi8(ok);
+#else
+  v128_t c = wasm_v128_load(s);
+  v128_t l = wasm_i8x16_sub(wasm_v128_or(c, wasm_i8x16_splat(0x20)), wasm_i8x16_splat('a'));
+  v128_t d = wasm_i8x16_sub(c, wasm_i8x16_splat('0'));
+  v128_t p = wasm_i8x16_sub(c, wasm_i8x16_splat('-'));
+  v128_t ok = wasm_v128_or(wasm_v128_or(wasm_u8x16_le(l, wasm_i8x16_splat(25)), wasm_u8x16_le(d, wasm_i8x16_splat(9))),
+                           wasm_v128_or(wasm_u8x16_le(p, wasm_i8x16_splat(1)), wasm_i8x16_eq(c, wasm_i8x16_splat('_'))));
+  return wasm_i8x16_bitmask(ok);
+
+#endif
+}
+
+#endif
+
+static inline size_t name_end(const char *t, size_t p, size_t end) {
+#if defined(__SSE2__) || defined(__wasm_simd128__)
+  while (end - p >= 16) {
+    uint32_t m = ~name_mask16(t + p) & 0xFFFFu;
+    if (m) return p + (size_t)__builtin_ctz(m);
+    p += 16;
+  }
+
+#endif
+  while (p < end && is_name_char(t[p])) p++;
+  return p;
+}
+static inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Which frame table the rows after a table header belong to. */
+enum { TABLE_NONE = 0, TABLE_OTHER, TABLE_STACK_FRAMES };
+
+/* An instruction reader's result besides a position: failed (err filled) or cut by the end. */
+#define HLO_FAIL ((size_t)-1)
+#define NOWHERE ((size_t)-1)
+
+/* Nested operands deeper than this are refused (the stack must not run out). */
+#define MAX_NESTING 200
+
+/* A compact get-tuple-element made in the open computation: its name in d->synth. */
+typedef struct {
+  uint32_t hash, instr; /* instr + 1; 0 = empty */
+} gte_slot;
+
+/* A recently read shape: the same text gives the same (immutable) type. */
+typedef struct {
+  uint32_t off, len;
+  hs_type *type;
+} shape_slot;
+#define SHAPE_CACHE 1024
+#define SHAPE_WAYS 2
+
+typedef struct {
+  hs_doc *d;
+  hs_error *err;
+  const char *t;
+  size_t len;
+  int32_t module; /* current module, -1 before the first */
+  int32_t comp;   /* open computation, -1 */
+  /* lines: every line before lnext is recorded */
+  size_t lnext;
+  /* the statement being read: its first line's start and number; stmt_recorded: that line
+     was recorded by the previous statement (two statements on one line) */
+  size_t stmt_ls;
+  uint32_t stmt_line;
+  bool stmt_recorded;
+  size_t lc_off; /* line_of's memo: offset lc_off is on line lc_line */
+  uint32_t lc_line;
+  /* frame tables */
+  uint32_t module_frames;  /* StackFrames entries of the current module */
+  uint32_t first_ref_line; /* first instruction with stack_frame_id= */
+  uint8_t table;           /* TABLE_* being read */
+  /* the text ended inside a statement (set by the readers; a truncation, not an error) */
+  bool cut;
+  /* a value that spans lines and ends with a '}' alone on its line: if the computation is
+     never closed, that brace was the computation's and the value lacks its own */
+  uint32_t suspect_line;
+  size_t suspect_key;
+  size_t open_comment; /* a block comment never closed starts here, or NOWHERE */
+  /* operands of the instructions being read: nested instructions stack theirs above */
+  hs_operand *ops;
+  uint32_t n_ops, cap_ops;
+  /* compact get-tuple-elements of the open computation */
+  gte_slot *gtes;
+  uint32_t n_gtes, cap_gtes;
+  hs_slice gte_opcode; /* "get-tuple-element" in d->synth, once made */
+  hs_slice param_opcode; /* "parameter" in d->synth, once made */
+  /* "<op>-start(...)" (XLA's async syntax sugar) in the open computation: the computations
+     XLA wraps each op in, made when the computation ends */
+  struct wrap {
+    uint32_t op_off, op_len, line, operands;
+  } *wraps;
+  uint32_t n_wraps, cap_wraps;
+  uint32_t capped; /* instruction + 1 whose calls past HS_CALLS_MAX were warned about */
+  shape_slot seen[SHAPE_CACHE][SHAPE_WAYS]; /* shapes read before, by their first 8 bytes (shape_seen) */
+  shape_slot shapes[SHAPE_CACHE];           /* the same, by their whole text (read_new_shape) */
+  struct {
+    uint32_t off, len;
+  } opcodes[64]; /* opcodes found in XLA's list, by a hash of their text */
+} reader;
+
+/* ---- hlo_lex.c ------------------------------------------------------------------------------ */
+/* errors: set *err; the size_t ones return HLO_FAIL */
+int hlo_oom(reader *r);
+int hlo_syntax(reader *r, size_t at, const char *msg);
+size_t hlo_fail_syntax(reader *r, size_t at, const char *msg);
+size_t hlo_fail_oom(reader *r);
+/* a warning that XLA's parser refuses what is at `at` (fmt takes %.*s of what, n) */
+void hlo_warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n);
+size_t hlo_skip_ws_slow(reader *r, size_t p);
+/* one attribute or literal value at p: its end; *open when the text ended inside it */
+size_t hlo_scan_value(reader *r, size_t p, bool *open);
+/* shapes: skipped (its end, or p), found among those read before (or NULL), built */
+size_t hlo_skip_shape(reader *r, size_t p);
+const shape_slot *hlo_shape_seen(reader *r, size_t s);
+hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e);
+hs_type *hlo_read_shape(reader *r, size_t *pp);
+/* lines: recorded up to a statement's start (hlo_end_stmt, below, records the statement's) */
+bool hlo_lines_upto(reader *r, size_t s);
+uint32_t hlo_line_of(reader *r, size_t off);
+bool hlo_on_last_line(reader *r, size_t p);
+
+/* ---- hlo_attr.c ----------------------------------------------------------------------------- */
+/* ", key=value" attributes from p, of instruction idx (-1: of a module or computation) */
+size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named);
+
+/* Spaces, line breaks and comments from p: the first byte of the next token (or len). Inline
+ * for the common case, spaces and line breaks; comments in hlo_skip_ws_slow. */
+static inline size_t skip_ws(reader *r, size_t p) {
+  const char *t = r->t;
+  size_t len = r->len;
+  /* most calls stand on a token, or one space before one */
+  if (p < len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
+  if (p + 1 < len && t[p] == ' ' && (uint8_t)t[p + 1] > ' ' && t[p + 1] != '/') return p + 1;
+  while (p < len && (t[p] == ' ' || t[p] == '\n')) p++;
+  if (p < len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
+  return hlo_skip_ws_slow(r, p);
+}
+
+/* A name at p (optional leading '%'); its slice (len 0 if none), *pp past it. */
+static inline hs_slice read_name(const char *t, size_t end, size_t *pp) {
+  size_t p = *pp;
+  if (p < end && t[p] == '%') p++;
+  size_t s = p;
+  p = name_end(t, p, end);
+  *pp = p;
+  return hs_sl((uint32_t)s, (uint32_t)(p - s));
+}
+
+/* The word at p is exactly `kw` (followed by a byte that cannot continue a name). */
+static inline bool keyword_at(const char *t, size_t len, size_t p, const char *kw, size_t n) {
+  return len - p >= n && memcmp(t + p, kw, n) == 0 && (p + n >= len || !is_name_char(t[p + n]));
+}
+
+/* A layout starts at q, after a shape's ']': "{1,0}", "{}", "{1,0:T(8,128)}" (a '{' before a line
+ * break opens a computation). */
+static inline bool layout_at(const char *t, size_t len, size_t q) {
+  return q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':');
+}
+
+/* The statement ended at e (past its last token): records its first line as (kind, ref) and
+ * the lines that start before e as its continuation lines. */
+static inline bool hlo_end_stmt(reader *r, size_t e, uint8_t kind, uint32_t ref) {
+  hs_doc *d = r->d;
+  const char *t = r->t;
+  if (!r->stmt_recorded && !hs_doc_add_line(d, (uint32_t)r->stmt_ls, kind, ref)) return false;
+  uint8_t cont = kind == HS_LINE_INSTR ? HS_LINE_CONT : kind;
+  size_t p = r->stmt_ls;
+  /* most statements are one line: one search finds its end, and the next line */
+  const char *nl0 = memchr(t + p, '\n', r->len - p);
+  if (!nl0 || (size_t)(nl0 - t) >= e) {
+    r->lnext = nl0 ? (size_t)(nl0 - t) + 1 : r->len;
+    return true;
+  }
+  for (;;) {
+    const char *nl = p < e ? memchr(t + p, '\n', e - p) : NULL;
+    if (!nl) break;
+    p = (size_t)(nl - t) + 1;
+    if (p >= e) break;
+    if (!hs_doc_add_line(d, (uint32_t)p, cont, ref)) return false;
+  }
+  const char *nl = e < r->len ? memchr(t + e, '\n', r->len - e) : NULL;
+  r->lnext = nl ? (size_t)(nl - t) + 1 : r->len;
+  return true;
+}
+
+#endif
