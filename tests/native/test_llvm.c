@@ -99,6 +99,20 @@ static void test_registry(void **state) {
 
 /* A GPU kernel writes its fusion's '.' as '_' (loop_add_fusion.1 -> @loop_add_fusion_1): joined,
  * and what was dropped is stated against the fused body. */
+/* The LLVM IR `ll` as JSON, joined to the dump `dump` (which must read as `format`). */
+static json_t *joined(const char *dump, hs_format format, const char *ll) {
+  hs_error err;
+  hs_doc *d = hs_parse(dump, strlen(dump), &err);
+  assert_non_null(d);
+  assert_int_equal(hs_doc_format(d), format);
+  hs_llvm *m = hs_llvm_parse(ll, strlen(ll), &err);
+  assert_non_null(m);
+  json_t *j = tu_json(hs_llvm_json(m, d, NULL));
+  hs_llvm_free(m);
+  hs_doc_free(d);
+  return j;
+}
+
 static void test_gpu_join(void **state) {
   (void)state;
   const char *hlo =
@@ -114,14 +128,7 @@ static void test_gpu_join(void **state) {
       "  %3 = getelementptr inbounds float, ptr %arg1, i32 %0\n  %4 = load float, ptr %3, align 4\n"
       "  %add.2 = fadd float %2, %4\n  %5 = getelementptr inbounds float, ptr %arg2, i32 %0\n"
       "  store float %add.2, ptr %5, align 4\n  ret void\n}\n\ndeclare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
-  hs_error err;
-  hs_doc *d = hs_parse(hlo, strlen(hlo), &err);
-  assert_non_null(d);
-  hs_llvm *m = hs_llvm_parse(ll, strlen(ll), &err);
-  assert_non_null(m);
-  json_t *j = tu_json(hs_llvm_json(m, d, NULL));
-  hs_llvm_free(m);
-  hs_doc_free(d);
+  json_t *j = joined(hlo, HS_FORMAT_HLO, ll);
   json_t *f = json_array_get(json_object_get(j, "functions"), 0);
   assert_string_equal(json_string_value(json_object_get(f, "hlo")), "loop_add_fusion.1");
   assert_int_equal(json_array_size(json_object_get(f, "loops")), 0); /* one thread per element: no loop */
@@ -142,15 +149,7 @@ static void test_join_needs_hlo(void **state) {
   (void)state;
   const char *shlo = "#loc = loc(unknown)\n%3 = stablehlo.add %arg1, %arg2 : tensor<f32>\n%loop_add_fusion.1 = stablehlo.add %3, %3 : tensor<f32>\n";
   const char *ll = "define void @loop_add_fusion_1(ptr %arg0) {\nentry:\n  ret void\n}\n";
-  hs_error err;
-  hs_doc *d = hs_parse(shlo, strlen(shlo), &err);
-  assert_non_null(d);
-  assert_int_equal(hs_doc_format(d), HS_FORMAT_STABLEHLO);
-  hs_llvm *m = hs_llvm_parse(ll, strlen(ll), &err);
-  assert_non_null(m);
-  json_t *j = tu_json(hs_llvm_json(m, d, NULL));
-  hs_llvm_free(m);
-  hs_doc_free(d);
+  json_t *j = joined(shlo, HS_FORMAT_STABLEHLO, ll);
   json_t *f = json_array_get(json_object_get(j, "functions"), 0);
   assert_true(json_is_null(json_object_get(f, "hlo")));
   json_decref(j);
