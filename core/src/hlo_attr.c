@@ -136,6 +136,8 @@ typedef struct {
   hs_hlo_instr *h;
   bool bad_number;
   size_t bad_at;
+  bool frame;        /* a stack_frame_id= was read (counted once the list is read: count_frame_ref) */
+  uint64_t frame_id; /* its value */
 } meta_ctx;
 
 /* metadata={op_type="..." op_name="..." source_file="..." source_line=N stack_frame_id=N} */
@@ -164,14 +166,22 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
       return;
     }
     if (kl == 14) {
-      hs_doc *d = r->d;
-      if (!r->first_ref_line) r->first_ref_line = r->stmt_line;
-      d->frame_refs++;
-      if (v > r->module_frames && r->module_frames > 0) {
-        if (!d->frame_refs_dangling) d->first_dangling_line = r->stmt_line;
-        d->frame_refs_dangling++;
-      }
+      m->frame = true;
+      m->frame_id = v;
     }
+  }
+}
+
+/* An instruction's metadata, read once to its end, referred to a stack frame: counted once per
+ * instruction (a list the fast path gave up on is read again from its start). */
+static void count_frame_ref(reader *r, const meta_ctx *m) {
+  if (!m->frame) return;
+  hs_doc *d = r->d;
+  if (!r->first_ref_line) r->first_ref_line = r->stmt_line;
+  d->frame_refs++;
+  if (m->frame_id > r->module_frames && r->module_frames > 0) {
+    if (!d->frame_refs_dangling) d->first_dangling_line = r->stmt_line;
+    d->frame_refs_dangling++;
   }
 }
 
@@ -244,9 +254,11 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
       break;
     }
     case ATTR_METADATA: {
-      meta_ctx m = {h, false, NOWHERE};
+      meta_ctx m = {h, false, NOWHERE, false, 0};
       size_t bad = NOWHERE;
-      if (t[vs] != '{' || t[ve - 1] != '}' || !read_pairs(r, vs, ve, metadata_pair, &m, &bad) || m.bad_number) {
+      bool ok = t[vs] == '{' && t[ve - 1] == '}' && read_pairs(r, vs, ve, metadata_pair, &m, &bad);
+      count_frame_ref(r, &m);
+      if (!ok || m.bad_number) {
         size_t at = bad != NOWHERE ? bad : m.bad_at != NOWHERE ? m.bad_at : vs;
         hlo_warn_at(r, at, "%.*s is not a metadata value XLA reads ({key=value ...}, numbers where numbers go): XLA's parser refuses this instruction", t + ks, kl + 1 + (at - vs < 40 ? at - vs + 1 : 40));
       }
@@ -311,10 +323,14 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named) {
     size_t ve = NOWHERE;
     if (a >= 0 && ATTRS[a].action == ATTR_METADATA && t[vs] == '{') {
       /* the largest attribute of most instructions: read in the pass that finds its end */
-      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE};
+      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE, false, 0};
       ve = walk_pairs(r, vs, metadata_pair, &m);
-      if (ve != NOWHERE && m.bad_number) ve = NOWHERE; /* read again below, to say where */
-      else if (ve != NOWHERE) a = -1;                   /* done */
+      if (ve != NOWHERE && m.bad_number) {
+        ve = NOWHERE; /* read again below, to say where */
+      } else if (ve != NOWHERE) {
+        count_frame_ref(r, &m);
+        a = -1; /* done */
+      }
     }
     if (ve == NOWHERE) ve = hlo_scan_value(r, vs, &open);
     if (open) {

@@ -114,6 +114,29 @@ static void test_attention_trimmed(void **state) {
   done(&p);
 }
 
+/* An instruction refers to a stack frame once, however its metadata is read: the second one's
+ * metadata is one XLA refuses ("bad" has no value), read a second time to say where. */
+static void test_frame_refs_once(void **state) {
+  (void)state;
+  const char *t = "HloModule m\n\nENTRY e {\n  a = f32[] parameter(0), metadata={stack_frame_id=1}\n"
+                  "  ROOT b = f32[] negate(a), metadata={stack_frame_id=2 bad}\n}\n";
+  hs_error err;
+  hs_doc *d = hs_parse(t, strlen(t), &err);
+  assert_non_null(d);
+  json_t *s = tu_json(hs_summary_json(d, NULL));
+  hs_doc_free(d);
+  size_t i;
+  json_t *w;
+  int seen = 0;
+  json_array_foreach(json_object_get(s, "warnings"), i, w) {
+    if (strcmp(json_string_value(json_object_get(w, "code")), "HS_W_FRAME_TABLES_MISSING") != 0) continue;
+    assert_non_null(strstr(json_string_value(json_object_get(w, "message")), "2 instructions refer to stack frames"));
+    seen++;
+  }
+  assert_int_equal(seen, 1);
+  json_decref(s);
+}
+
 static void test_attention_frame_tables(void **state) {
   (void)state;
   NEED_CAPTURES();
@@ -246,7 +269,7 @@ static void test_errors_have_positions(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_attention_trimmed),
+      cmocka_unit_test(test_attention_trimmed), cmocka_unit_test(test_frame_refs_once),
       cmocka_unit_test(test_attention_frame_tables),
       cmocka_unit_test(test_attention_xray),
       cmocka_unit_test(test_every_capture_parses),
