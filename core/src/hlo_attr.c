@@ -40,6 +40,23 @@ static bool read_calls(reader *r, uint32_t idx, size_t s, size_t e, uint8_t attr
   return true;
 }
 
+/* A bracketed value at p ('{' or '['; brackets of every kind nest, strings are skipped whole):
+ * the position after its closing bracket, or NOWHERE when [p, end) ends first. */
+static size_t bracketed_end(const char *t, size_t p, size_t end) {
+  uint32_t depth = 0;
+  while (p < end) {
+    char c = t[p];
+    if (c == '"') {
+      p = hs_skip_string(t, end, p);
+      continue;
+    }
+    if (c == '{' || c == '[' || c == '(') depth++;
+    else if ((c == '}' || c == ']' || c == ')') && --depth == 0) return p + 1;
+    p++;
+  }
+  return NOWHERE;
+}
+
 /* A {key=value ...} list (metadata, frontend_attributes, window, ...): calls each(key, value)
  * for every pair. False, with *bad set to where, when a key has no '=' or no value. */
 typedef void (*pair_fn)(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve);
@@ -65,20 +82,8 @@ static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, s
       p = hs_skip_string(t, e + 1, p);
       if (p > e) p = e;
     } else if (p < e && (t[p] == '{' || t[p] == '[')) {
-      uint32_t depth = 0;
-      while (p < e) {
-        char c = t[p];
-        if (c == '"') {
-          p = hs_skip_string(t, e, p);
-          continue;
-        }
-        if (c == '{' || c == '[' || c == '(') depth++;
-        else if ((c == '}' || c == ']' || c == ')') && --depth == 0) {
-          p++;
-          break;
-        }
-        p++;
-      }
+      p = bracketed_end(t, p, e);
+      if (p == NOWHERE) p = e;
     } else {
       while (p < e && !is_space(t[p]) && t[p] != ',') p++;
     }
@@ -111,19 +116,8 @@ static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
       p = hs_skip_string(t, len, p);
       if (p >= len) return NOWHERE;
     } else if (t[p] == '{' || t[p] == '[') {
-      uint32_t depth = 0;
-      while (p < len) {
-        char c = t[p];
-        if (c == '"') {
-          p = hs_skip_string(t, len, p);
-          continue;
-        }
-        if (c == '{' || c == '[' || c == '(') depth++;
-        else if ((c == '}' || c == ']' || c == ')') && --depth == 0) break;
-        p++;
-      }
-      if (p >= len) return NOWHERE;
-      p++;
+      p = bracketed_end(t, p, len);
+      if (p == NOWHERE) return NOWHERE;
     } else {
       while (p < len && !is_space(t[p]) && t[p] != ',' && t[p] != '}') p++;
     }
