@@ -124,6 +124,26 @@ static bool operand(const hs_llvm *m, hs_slice rest, int k, ll_operand *o) {
   return false;
 }
 
+/* The value named (s, n) is an add or a sub of a value and a constant: that value (*x) and the
+ * signed step (*step; a sub's negated), or false. */
+static bool add_const(const hs_llvm *m, const ll_func *f, const char *s, size_t n, ll_operand *x, int64_t *step) {
+  int32_t vi = find_value(m, f, s, n);
+  if (vi < 0) return false;
+  const ll_instr *inc = &m->instrs[vi];
+  if (inc->kind != LL_I_ADD && inc->kind != LL_I_SUB) return false;
+  ll_operand a, b;
+  if (!operand(m, inc->rest, 0, &a) || !operand(m, inc->rest, 1, &b)) return false;
+  if (inc->kind == LL_I_ADD && a.is_const) {
+    ll_operand tmp = a;
+    a = b;
+    b = tmp;
+  }
+  if (!b.is_const) return false;
+  *x = a;
+  *step = inc->kind == LL_I_ADD ? b.c : -b.c;
+  return true;
+}
+
 typedef struct {
   int64_t start, step;
   bool ok;
@@ -200,20 +220,12 @@ static ll_iv evolution(const hs_llvm *m, const ll_func *f, const uint8_t *body, 
     }
     if (pairs != 2 || !have_init || !nx) return r;
     /* the step: nx must be add(this phi, const) */
-    int32_t ni = find_value(m, f, nx, nn);
-    if (ni < 0) return r;
-    const ll_instr *inc = &m->instrs[ni];
-    if (inc->kind != LL_I_ADD && inc->kind != LL_I_SUB) return r;
-    ll_operand a, b;
-    if (!operand(m, inc->rest, 0, &a) || !operand(m, inc->rest, 1, &b)) return r;
-    if (inc->kind == LL_I_ADD && a.is_const) {
-      ll_operand tmp = a;
-      a = b;
-      b = tmp;
-    }
-    if (!b.is_const || a.n != in->result.len || memcmp(a.p, t + in->result.off, a.n) != 0) return r;
+    ll_operand a;
+    int64_t step;
+    if (!add_const(m, f, nx, nn, &a, &step)) return r;
+    if (a.n != in->result.len || memcmp(a.p, t + in->result.off, a.n) != 0) return r;
     r.start = init;
-    r.step = inc->kind == LL_I_ADD ? b.c : -b.c;
+    r.step = step;
     r.ok = r.step != 0;
     return r;
   }
@@ -239,23 +251,12 @@ static ll_iv evolution(const hs_llvm *m, const ll_func *f, const uint8_t *body, 
       if (in_loop(body, sb)) {
         n_in++;
         /* val = add (load of the same alloca), const */
-        int32_t vi2 = find_value(m, f, val.p, val.n);
-        if (vi2 < 0) return r;
-        const ll_instr *inc = &m->instrs[vi2];
-        if (inc->kind != LL_I_ADD && inc->kind != LL_I_SUB) return r;
-        ll_operand x, c;
-        if (!operand(m, inc->rest, 0, &x) || !operand(m, inc->rest, 1, &c)) return r;
-        if (inc->kind == LL_I_ADD && x.is_const) {
-          ll_operand tmp = x;
-          x = c;
-          c = tmp;
-        }
-        if (!c.is_const) return r;
+        ll_operand x;
+        if (!add_const(m, f, val.p, val.n, &x, &step)) return r;
         int32_t li = find_value(m, f, x.p, x.n);
         if (li < 0 || m->instrs[li].kind != LL_I_LOAD) return r;
         ll_operand lp;
         if (!operand(m, m->instrs[li].rest, 1, &lp) || lp.n != a.n || memcmp(lp.p, a.p, a.n) != 0) return r;
-        step = inc->kind == LL_I_ADD ? c.c : -c.c;
       } else {
         n_out++;
         if (!val.is_const) return r;
@@ -299,22 +300,17 @@ static int64_t first_exit(const char *pred, int64_t start, int64_t step, int64_t
   return -1;
 }
 
-static const char *negate(const char *p) {
-  static const char *const pairs[][2] = {{"eq", "ne"}, {"ne", "eq"}, {"slt", "sge"}, {"sge", "slt"},
-                                         {"sle", "sgt"}, {"sgt", "sle"}, {"ult", "uge"}, {"uge", "ult"},
-                                         {"ule", "ugt"}, {"ugt", "ule"}};
-  for (size_t i = 0; i < 10; i++)
-    if (!strcmp(p, pairs[i][0])) return pairs[i][1];
+/* An icmp predicate, its negation (!(a p b) is a p' b) and its swap (a p b is b p' a). */
+static const char *const PREDS[][3] = {{"eq", "ne", "eq"},    {"ne", "eq", "ne"},    {"slt", "sge", "sgt"}, {"sle", "sgt", "sge"},
+                                       {"sgt", "sle", "slt"}, {"sge", "slt", "sle"}, {"ult", "uge", "ugt"}, {"ule", "ugt", "uge"},
+                                       {"ugt", "ule", "ult"}, {"uge", "ult", "ule"}};
+static const char *pred_as(const char *p, int col) {
+  for (size_t i = 0; i < sizeof PREDS / sizeof PREDS[0]; i++)
+    if (!strcmp(p, PREDS[i][0])) return PREDS[i][col];
   return NULL;
 }
-static const char *swap_pred(const char *p) {
-  static const char *const pairs[][2] = {{"eq", "eq"}, {"ne", "ne"}, {"slt", "sgt"}, {"sgt", "slt"},
-                                         {"sle", "sge"}, {"sge", "sle"}, {"ult", "ugt"}, {"ugt", "ult"},
-                                         {"ule", "uge"}, {"uge", "ule"}};
-  for (size_t i = 0; i < 10; i++)
-    if (!strcmp(p, pairs[i][0])) return pairs[i][1];
-  return NULL;
-}
+static const char *negate(const char *p) { return pred_as(p, 1); }
+static const char *swap_pred(const char *p) { return pred_as(p, 2); }
 
 static int64_t backedge_taken(const hs_llvm *m, const ll_func *f, const uint8_t *body, uint32_t header, uint8_t *top) {
   /* the one exiting block */
