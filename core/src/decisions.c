@@ -35,6 +35,8 @@ typedef struct {
   uint32_t n, cap;
   json_t *warnings; /* our own, after the document's */
   bool nomem;
+  uint32_t *locs;   /* StableHLO's table lines ("#loc12 = ...") by name: line index + 1 (loc_line) */
+  uint32_t loc_cap; /* 0 until the first lookup makes the index */
 } ctx;
 
 static char *fmt(const char *f, ...) {
@@ -1081,26 +1083,57 @@ static const hs_type *mlir_operand_type(ctx *c, const hs_instr *in) {
   return hs_parse_mlir_type(&c->arena, t, e, &q);
 }
 
-/* The byte range of the table line "#locN = ..." for the reference at t[p] == '#'. */
-static bool loc_line(const hs_doc *d, const char *ref, size_t rn, size_t *ls, size_t *le) {
-  for (uint32_t li = 0; li < d->n_lines; li++) {
-    if (d->lines[li].kind != HS_LINE_TABLE) continue;
-    size_t s = d->lines[li].off, e = li + 1 < d->n_lines ? d->lines[li + 1].off : d->len;
-    if (e - s > rn + 3 && memcmp(d->text + s, ref, rn) == 0 && d->text[s + rn] == ' ' && d->text[s + rn + 1] == '=') {
+/* The name of table line li ("#loc12" of "#loc12 = loc(...)"): its length, or 0. */
+static size_t loc_name_len(const hs_doc *d, uint32_t li, size_t *end) {
+  size_t s = d->lines[li].off, e = li + 1 < d->n_lines ? d->lines[li + 1].off : d->len, k = 1;
+  *end = e;
+  if (s >= e || d->text[s] != '#') return 0;
+  while (s + k < e && jid(d->text[s + k])) k++;
+  return e - s > k + 3 && d->text[s + k] == ' ' && d->text[s + k + 1] == '=' ? k : 0;
+}
+
+/* The byte range, after its name, of the table line "#locN = ..." that ref names. The table is
+ * indexed by name on the first lookup (the first line of a name wins): a text with thousands of
+ * decisions looked each one up in every line. */
+static bool loc_line(ctx *c, const char *ref, size_t rn, size_t *ls, size_t *le) {
+  const hs_doc *d = c->d;
+  size_t e;
+  if (!c->loc_cap) {
+    uint32_t n = 0, cap = 16;
+    for (uint32_t li = 0; li < d->n_lines; li++) n += d->lines[li].kind == HS_LINE_TABLE;
+    while (cap < 2u * n) cap <<= 1;
+    c->loc_cap = cap;
+    c->locs = calloc(cap, sizeof *c->locs);
+    for (uint32_t li = 0; c->locs && li < d->n_lines; li++) {
+      size_t k = d->lines[li].kind == HS_LINE_TABLE ? loc_name_len(d, li, &e) : 0;
+      if (!k) continue;
+      const char *name = d->text + d->lines[li].off;
+      for (uint32_t h = hs_hash(name, k) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+        uint32_t v = c->locs[h];
+        if (!v) c->locs[h] = li + 1;
+        if (!v || (loc_name_len(d, v - 1, &e) == k && memcmp(d->text + d->lines[v - 1].off, name, k) == 0)) break;
+      }
+    }
+  }
+  if (!c->locs) return false; /* out of memory: no source */
+  for (uint32_t h = hs_hash(ref, rn) & (c->loc_cap - 1);; h = (h + 1) & (c->loc_cap - 1)) {
+    uint32_t v = c->locs[h];
+    if (!v) return false;
+    size_t s = d->lines[v - 1].off;
+    if (loc_name_len(d, v - 1, &e) == rn && memcmp(d->text + s, ref, rn) == 0) {
       *ls = s + rn;
       *le = e;
       return true;
     }
   }
-  return false;
 }
 
 /* "file":L:C inside [s, e), following #locN references (at most 8 hops, and at most *budget
  * table lines in all: a line naming several #locs that each name several more would otherwise
  * cost their product, up to the 8th power; fuzz_decisions found a 1.3 KB text taking 0.8 s). */
 #define LOC_LINES_PER_SOURCE 16
-static char *mlir_source(const hs_doc *d, size_t s, size_t e, int hops, int *budget) {
-  const char *t = d->text;
+static char *mlir_source(ctx *c, size_t s, size_t e, int hops, int *budget) {
+  const char *t = c->d->text;
   for (size_t p = s; p < e; p++) {
     if (t[p] == '"') {
       size_t q = hs_skip_string(t, e, p);
@@ -1118,8 +1151,8 @@ static char *mlir_source(const hs_doc *d, size_t s, size_t e, int hops, int *bud
       size_t ls, le;
       if (*budget <= 0) return NULL;
       (*budget)--;
-      if (loc_line(d, t + p, q - p, &ls, &le)) {
-        char *r = mlir_source(d, ls, le, hops + 1, budget);
+      if (loc_line(c, t + p, q - p, &ls, &le)) {
+        char *r = mlir_source(c, ls, le, hops + 1, budget);
         if (r) return r;
       }
       p = q - 1;
@@ -1128,7 +1161,8 @@ static char *mlir_source(const hs_doc *d, size_t s, size_t e, int hops, int *bud
   return NULL;
 }
 
-static char *stablehlo_source(const hs_doc *d, const hs_instr *in) {
+static char *stablehlo_source(ctx *c, const hs_instr *in) {
+  const hs_doc *d = c->d;
   size_t s, e;
   instr_span(d, in, &s, &e);
   const char *t = d->text;
@@ -1136,7 +1170,7 @@ static char *stablehlo_source(const hs_doc *d, const hs_instr *in) {
   for (size_t p = e; p > s + 4; p--) {
     if (memcmp(t + p - 4, "loc(", 4) == 0) {
       int budget = LOC_LINES_PER_SOURCE;
-      return mlir_source(d, p, e, 0, &budget);
+      return mlir_source(c, p, e, 0, &budget);
     }
   }
   return NULL;
@@ -1182,7 +1216,7 @@ static void stablehlo_decisions(ctx *c) {
       continue;
     }
     x->shape = in->type;
-    x->source = stablehlo_source(d, in);
+    x->source = stablehlo_source(c, in);
     if (in->comp < d->n_comps && d->n_comps) x->path = dupn(hs_sp(d, d->comps[in->comp].name), d->comps[in->comp].name.len);
   }
 }
@@ -1235,6 +1269,7 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
     free(c.v[i].path);
   }
   free(c.v);
+  free(c.locs);
   json_decref(c.warnings);
   hs_arena_free(&c.arena);
   return o ? hs_json_finish(o, len) : NULL;

@@ -91,9 +91,22 @@ export const CASES = {
     const shape = '('.repeat(n) + 'f32[]' + ')'.repeat(n);
     return Buffer.from(`HloModule deep\n\nENTRY %main (p: ${shape}) -> f32[] {\n  %p = ${shape} parameter(0)\n  ROOT %c = f32[] constant(0), backend_config={${'{'.repeat(n)}${'}'.repeat(n)}}\n}\n`, 'utf8');
   },
+  // a StableHLO with n converts, each at its own #loc of the table at the end (as jax's debug
+  // output writes it), read for its decisions: each convert's source is looked up in the table
+  stablehlo_locs(n) {
+    const parts = ['#loc = loc(unknown)\nmodule @m {\n  func.func public @main(%arg0: tensor<4xbf16>) -> (tensor<4xf32>) {\n'];
+    for (let i = 0; i < n; i++) parts.push(`    %${i + 1} = stablehlo.convert %arg0 : (tensor<4xbf16>) -> tensor<4xf32> loc(#loc${i})\n`);
+    parts.push(`    return %${n} : tensor<4xf32>\n  }\n}\n`);
+    for (let i = 0; i < n; i++) parts.push(`#loc${i} = loc("/work/model.py":${i + 1}:3)\n`);
+    return Buffer.from(parts.join(''), 'utf8');
+  },
 };
+
+/** Extra arguments of hs_time_driver per case (a case of another analysis than the census). */
+export const DRIVER_ARGS = { stablehlo_locs: ['--decisions'] };
 
 /** The sizes the issue names, for the bench (n for each case). */
 export const FULL_SIZES = {
   truncated: 60e6, lines: 1e6, instructions: 200e3, computations: 100e3, duplicates: 100e3, oneline: 100e6, nesting: 100e3,
+  stablehlo_locs: 100e3,
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Linear time: every pathological case of cases.mjs is read at size N and 4N in the same run
-// (hs_time_driver: hs_parse + census, N and 4N read in turn for REPEAT rounds in one process, the
+// (hs_time_driver: hs_parse + census, + the decisions for the cases DRIVER_ARGS names; N and 4N read in turn for REPEAT rounds in one process, the
 // best CPU time of each over up to 6 such attempts, stopping at the first within bound); 4x the
 // input may cost at most 4.5x the time. Ratios, never absolute times, are asserted. A case over the
 // bound is measured again at 2N and 8N, and fails only if it is over the bound there too: growth
@@ -26,7 +26,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CASES, FULL_SIZES } from './cases.mjs';
+import { CASES, DRIVER_ARGS, FULL_SIZES } from './cases.mjs';
 
 const LIMIT = 4.5;
 const MIN_SECONDS = 0.02;
@@ -35,12 +35,13 @@ const REPEAT = 5;
 // too is past the caches (at half these sizes N partly fits and 4N reads 4.4-4.5x the time)
 export const TEST_SIZES = {
   truncated: 8e6, lines: 120e3, instructions: 60e3, computations: 24e3, duplicates: 24e3, oneline: 24e6, nesting: 40e3,
+  stablehlo_locs: 10e3,
 };
 
 const KNOWN_FAILURES = [];
 
-function time(driver, files, repeat) {
-  const out = execFileSync(driver, [files[0], String(repeat), ...files.slice(1)], { encoding: 'utf8', timeout: 600e3 });
+function time(driver, files, repeat, extra = []) {
+  const out = execFileSync(driver, [...extra, files[0], String(repeat), ...files.slice(1)], { encoding: 'utf8', timeout: 600e3 });
   return out.trim().split('\n').map((l) => JSON.parse(l));
 }
 
@@ -52,7 +53,7 @@ function measurePair(driver, name, n, dir, { repeat, attempts }) {
   let small, big;
   try {
     for (let a = 0; a < attempts; a++) {
-      const [s, b] = time(driver, [f1, f4], repeat);
+      const [s, b] = time(driver, [f1, f4], repeat, DRIVER_ARGS[name]);
       small = !small || s.seconds < small.seconds ? s : small;
       big = !big || b.seconds < big.seconds ? b : big;
       if (big.seconds / small.seconds <= LIMIT || big.seconds < MIN_SECONDS) break;

@@ -1,5 +1,5 @@
-/* hs_time_driver FILE [REPEAT [FILE...]]: reads FILE with hs_parse (+ the fusion census) REPEAT
- * times (default 3) and prints one JSON line: the best CPU time, whether the read succeeded, the
+/* hs_time_driver [--decisions] FILE [REPEAT [FILE...]]: reads FILE with hs_parse (+ the fusion
+ * census; with --decisions, + hs_decisions_json) REPEAT times (default 3) and prints one JSON line: the best CPU time, whether the read succeeded, the
  * error or warning count, and whether this binary runs under a sanitizer (timings mean little then).
  * With more files, each of REPEAT rounds reads every file once, in turn, and one JSON line is
  * printed per file: the sizes of one growth ratio are timed interleaved in one process, so a burst
@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -56,12 +57,15 @@ static int load(timed_file *t) {
   return t->buf != NULL;
 }
 
+static int with_decisions; /* --decisions */
+
 static void time_once(timed_file *t) {
   double t0 = now();
   hs_doc *d = hs_parse(t->buf, (size_t)t->n, &t->err);
   if (d) {
     hs_census c;
     hs_fusion_census(d, &c);
+    if (with_decisions) hs_free(hs_decisions_json(d, NULL));
     t->warnings = hs_doc_warning_count(d);
     t->instrs = hs_doc_instruction_count(d);
     hs_doc_free(d);
@@ -72,8 +76,13 @@ static void time_once(timed_file *t) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--decisions") == 0) {
+    with_decisions = 1;
+    argv[1] = argv[0];
+    argc--, argv++;
+  }
   if (argc < 2) {
-    fprintf(stderr, "usage: hs_time_driver FILE [REPEAT [FILE...]]\n");
+    fprintf(stderr, "usage: hs_time_driver [--decisions] FILE [REPEAT [FILE...]]\n");
     return 1;
   }
   int repeat = argc > 2 ? atoi(argv[2]) : 3;
