@@ -71,7 +71,7 @@ static bool join_build(ll_join *j, const hs_doc *d) {
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
     if (!join_candidate(d, in)) continue;
-    const char *src = d->text + in->name.off;
+    const char *src = hs_sp(d, in->name); /* a made instruction's name is in d->synth */
     char *dst = j->names + o;
     for (uint32_t k = 0; k < in->name.len; k++) dst[k] = (src[k] == '.' || src[k] == '-') ? '_' : src[k];
     dst[in->name.len] = 0;

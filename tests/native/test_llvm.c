@@ -155,6 +155,20 @@ static void test_join_needs_hlo(void **state) {
   json_decref(j);
 }
 
+/* An instruction the text does not spell out (a nested operand, named "negate.anon" in
+ * d->synth, past the text) joins by its name like any other (fuzz_parse found the join reading
+ * its name from the text, past the end). */
+static void test_join_made_names(void **state) {
+  (void)state;
+  const char *hlo = "HloModule m\n\nENTRY e {\n  x = f32[8]{0} parameter(0)\n"
+                    "  ROOT a = f32[8]{0} add(x, f32[8]{0} negate(x))\n}\n";
+  const char *ll = "define void @negate_anon(ptr %arg0) {\nentry:\n  ret void\n}\n";
+  json_t *j = joined(hlo, HS_FORMAT_HLO, ll);
+  json_t *f = json_array_get(json_object_get(j, "functions"), 0);
+  assert_string_equal(json_string_value(json_object_get(f, "hlo")), "negate.anon");
+  json_decref(j);
+}
+
 static void test_not_llvm(void **state) {
   (void)state;
   hs_error err;
@@ -279,7 +293,7 @@ static void test_many_loops(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_gpu_join), cmocka_unit_test(test_join_needs_hlo), cmocka_unit_test(test_not_llvm),
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_nest), cmocka_unit_test(test_registry), cmocka_unit_test(test_gpu_join), cmocka_unit_test(test_join_needs_hlo), cmocka_unit_test(test_join_made_names), cmocka_unit_test(test_not_llvm),
                                      cmocka_unit_test(test_truncated), cmocka_unit_test(test_many_loops), cmocka_unit_test(test_torture)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
