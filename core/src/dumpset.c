@@ -105,7 +105,6 @@ hs_dumpset *hs_dumpset_new(void) {
   s->md = pcre2_match_data_create(16, NULL);
   bool ok = s->warnings && s->re_module && s->re_step && s->md;
   for (int k = 0; k < DS_NKINDS && ok; k++) {
-    if (kind_patterns[k] && !(s->re_kind[k] = compile(kind_patterns[k]))) ok = false;
     if (kind_patterns[k]) s->ending_len[k] = (uint8_t)literal_ending(kind_patterns[k], s->ending[k], sizeof s->ending[k]);
   }
   if (!ok) {
@@ -170,7 +169,13 @@ static void warn(hs_dumpset *s, const char *code, uint32_t line, const char *fmt
 }
 
 static bool match(hs_dumpset *s, pcre2_code *re, const char *t, size_t n) {
-  return pcre2_match(re, (PCRE2_SPTR)t, n, 0, 0, s->md, NULL) >= 0;
+  return re && pcre2_match(re, (PCRE2_SPTR)t, n, 0, 0, s->md, NULL) >= 0;
+}
+/* Kind k's pattern, compiled on first use: the literal ending spares the regex most names, so
+ * most sets need few of the patterns (NULL, no match, when out of memory). */
+static pcre2_code *kind_re(hs_dumpset *s, int k) {
+  if (!s->re_kind[k] && kind_patterns[k]) s->re_kind[k] = compile(kind_patterns[k]);
+  return s->re_kind[k];
 }
 /* Capture group g of the last match, copied; NULL when the group did not take part. */
 static char *group(hs_dumpset *s, const char *t, int g) {
@@ -242,7 +247,7 @@ static void classify(hs_dumpset *s, ds_file *f) {
     size_t tn = rn - p;
     for (int k = DS_BEFORE_OPT; k < DS_UNKNOWN; k++) {
       if (!maybe[k] || tn < s->ending_len[k]) continue;
-      if (!match(s, s->re_kind[k], tail, tn)) continue;
+      if (!match(s, kind_re(s, k), tail, tn)) continue;
       if (f->module_id < 0 || p == 0) break; /* a fixed suffix needs a module name before it */
       f->kind = k;
       if (k == DS_BUFFER_ASSIGNMENT || k == DS_MEMORY_REPORT || k == DS_AFTER_OPT) f->backend_pre = group(s, tail, 1);
@@ -263,10 +268,10 @@ static void classify(hs_dumpset *s, ds_file *f) {
     }
   }
   for (int k = DS_BEFORE_OPT; k < DS_UNKNOWN; k++) {
-    if (!is_tail_kind(k) || !s->re_kind[k]) continue;
+    if (!is_tail_kind(k) || !kind_patterns[k]) continue;
     size_t el = s->ending_len[k];
     if (rn < el || memcmp(rest + rn - el, s->ending[k], el) != 0) continue;
-    if (match(s, s->re_kind[k], rest, rn)) {
+    if (match(s, kind_re(s, k), rest, rn)) {
       f->kind = k;
       return;
     }

@@ -39,9 +39,10 @@ declare -A LONG_MAX_LEN=([parse]=4096 [layout]=256 [memory]=1024 [buffers]=1024 
 # the core, compiled once (instrumented for the fuzzer, not linked with its main)
 mkdir -p "$out/obj"
 objs=()
+newest_h=$(ls -t core/src/*.h core/include/hloscope.h | head -n 1) # any header changed: all rebuilt
 for src in core/src/*.c; do
   o=$out/obj/$(basename "$src" .c).o
-  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ core/src/internal.h -nt "$o" ] || [ core/include/hloscope.h -nt "$o" ]; then
+  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$newest_h" -nt "$o" ]; then
     # shellcheck disable=SC2086
     $CC ${cflags/fuzzer,/fuzzer-no-link,} -c "$src" -o "$o"
   fi
@@ -70,14 +71,15 @@ seed_dir() { # NAME PREFIX_BYTE GLOBS: up to 64 KB of each file (libFuzzer favou
 }
 
 names=(parse)
-want() { [ "${1:-}" != "--long" ] || [ "${2:-}" = "$3" ]; } # --long builds only the harness it runs
+# --long builds only the harness it runs: want NAME is true unless the run is `--long` of another
+want() { [ "$ARG1" != "--long" ] || [ "$ARG2" = "$1" ]; }
 build_harness() { # NAME SOURCE: the full harness, or with --long its lean build fuzz_NAME_lean
   if [ "${ARG1:-}" = "--long" ]; then build "fuzz_${1}_lean" "$2" -DHS_FUZZ_LEAN; else build "fuzz_$1" "$2"; fi
 }
-ARG1=${1:-}
-want "$@" parse && build_harness parse tests/fuzz/fuzz_parse.c
+ARG1=${1:-} ARG2=${2:-}
+want parse && build_harness parse tests/fuzz/fuzz_parse.c
 # fuzz_dumpset: dump-folder names and listings (a leading split byte, then a listing)
-want "$@" dumpset && build_harness dumpset tests/fuzz/fuzz_dumpset.c
+want dumpset && build_harness dumpset tests/fuzz/fuzz_dumpset.c
 mkdir -p "$out/seeds-dumpset"
 cp tests/fuzz/regressions/dumpset-* "$out/seeds-dumpset/" 2>/dev/null || true
 for f in fixtures/passes/*/*/FILES.txt fixtures/cpu-jax-0.4.38/attention/passes/FILES.txt; do
