@@ -1,24 +1,30 @@
-// bench_wasm.mjs FILE [REPEAT]: parse + fusion census through the JS API (string copy into wasm
-// memory included), best of REPEAT; prints one JSON line like bench_parse.
+// bench_wasm.mjs FILE [REPEAT] [bytes|string]: parse + fusion census through the JS API, best of
+// REPEAT; prints one JSON line like bench_parse.
+//   bytes (the default): the file's bytes, as native reads them and as the notebook reads an
+//     uploaded file (parseBytes: one copy into wasm memory, timed);
+//   string: a JS string, as pasted text arrives (parse: transcoded into wasm memory, timed).
 import { readFileSync } from 'node:fs';
-import { load, parse } from '../wasm/hloscope.mjs';
+import { load, parse, parseBytes } from '../wasm/hloscope.mjs';
 
-const [file, repeatArg] = process.argv.slice(2);
+const [file, repeatArg, modeArg] = process.argv.slice(2);
 const repeat = Number(repeatArg || 3);
-const text = readFileSync(file, 'utf8');
-const bytes = Buffer.byteLength(text);
+const mode = modeArg || 'bytes';
+if (mode !== 'bytes' && mode !== 'string') throw new Error(`bench_wasm: mode is bytes or string, not ${mode}`);
+const input = mode === 'bytes' ? new Uint8Array(readFileSync(file)) : readFileSync(file, 'utf8');
+const bytes = mode === 'bytes' ? input.length : Buffer.byteLength(input);
 await load();
 let best = Infinity;
 let census;
 for (let i = 0; i < repeat; i++) {
   const t0 = performance.now();
-  const doc = parse(text);
+  const doc = mode === 'bytes' ? parseBytes(input) : parse(input);
   census = doc.census(); // the counts, as the native bench takes them
   doc.free();
   best = Math.min(best, (performance.now() - t0) / 1000);
 }
 const rss = process.memoryUsage().rss;
 console.log(JSON.stringify({
+  mode,
   bytes,
   fusion_ops: census.fusion_ops,
   fusion_computations: census.fusion_computations,
