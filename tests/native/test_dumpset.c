@@ -80,6 +80,56 @@ static void gpu_listing(void **state) {
 }
 
 /* Every name in every shared listing is classified; the unknown ones are reported. */
+/* One name of each kind that has a pattern, as XLA writes them (FORMATS.md). The patterns compile
+ * on first use: a pattern that did not compile would read as no match, so each must classify. */
+static void every_kind(void **state) {
+  static const char *const names[][2] = {
+      {"module_0001.jit_f.before_optimizations.txt", "before_optimizations"},
+      {"module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt", "buffer_assignment"},
+      {"module_0001.jit_f.sm_8.0_gpu_after_optimizations-buffer-assignment-values.txt", "buffer_assignment_values"},
+      {"module_0001.jit_f.after_optimizations-live-range.txt", "live_range"},
+      {"module_0001.jit_f.gpu_after_optimizations-memory-usage-report.txt", "memory_usage_report"},
+      {"module_0001.jit_f.after_optimizations_before_buffer_assignment.txt", "after_optimizations_before_buffer_assignment"},
+      {"module_0001.jit_f.after_optimizations_after_buffer_assignment.txt", "after_optimizations_after_buffer_assignment"},
+      {"module_0001.jit_f.cpu_after_optimizations.txt", "after_optimizations"},
+      {"module_0001.jit_f.after_codegen.txt", "after_codegen"},
+      {"module_0001.jit_f.execution_options.txt", "execution_options"},
+      {"module_0001.jit_f.hlo_module_config.txt", "hlo_module_config"},
+      {"module_0001.jit_f.tpu_comp_env.txt", "tpu_comp_env"},
+      {"module_0001.jit_f.flagfile", "flagfile"},
+      {"module_0001.jit_f.debug_options", "debug_options"},
+      {"module_0001.jit_f.target_arguments.txt", "target_arguments"},
+      {"module_0001.jit_f.sdc_metadata.txt", "sdc_metadata"},
+      {"module_0001.jit_f.transfer_stats.txt", "transfer_stats"},
+      {"module_0001.jit_f.autotune_results.pbtxt", "autotune_results"},
+      {"module_0001.jit_f.gpu_target_config.pbtxt", "target_config"},
+      {"module_0001.jit_f.thunk_sequence.txt", "thunk_sequence"},
+      {"module_0001.jit_f.ptx", "ptx"},
+      {"module_0001.jit_f.ir-no-opt.ll", "llvm_ir_no_opt"},
+      {"module_0001.jit_f.ir-with-opt-noconst.part_1.ll", "llvm_ir_with_opt"},
+      {"module_0001.jit_f.fusion_kernel_module-post-optimization.mlir", "kernel_mlir"},
+      {"module_0001.jit_f.obj-file.0.o", "object_file"},
+      {"module_0001.jit_f.triton_gemm.ttir", "triton_ir"},
+      {"module_0001.jit_f.fusion.hlo", "kernel_hlo"},
+      {"module_0001.jit_f.hlo.pb", "hlo_proto"},
+      {"module_0001.jit_f.gpu_options.pbtxt", "proto_text"},
+      {"module_0001.jit_f.dot", "graph"},
+      {"module_0001.jit_f.sharding.mlir", "mlir"},
+      {"module_0001.jit_f.notes.txt", "text"},
+  };
+  (void)state;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    hs_dumpset *s = hs_dumpset_new();
+    assert_non_null(s);
+    assert_int_equal(hs_dumpset_add_listing(s, names[i][0], strlen(names[i][0])), 0);
+    json_t *j = result(s);
+    const char *k = json_string_value(json_object_get(json_array_get(json_object_get(j, "files"), 0), "kind"));
+    if (!k || strcmp(k, names[i][1]) != 0) fail_msg("%s: kind %s, expected %s", names[i][0], k ? k : "(none)", names[i][1]);
+    json_decref(j);
+    hs_dumpset_free(s);
+  }
+}
+
 static void every_listing(void **state) {
   const char *dir = listings();
   if (!dir) {
@@ -271,7 +321,7 @@ static void bad_input(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(gpu_listing), cmocka_unit_test(every_listing), cmocka_unit_test(cpu_capture),
+      cmocka_unit_test(gpu_listing), cmocka_unit_test(every_kind), cmocka_unit_test(every_listing), cmocka_unit_test(cpu_capture),
       cmocka_unit_test(compare_cpu_gpu), cmocka_unit_test(bad_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
