@@ -24,8 +24,7 @@ PY
 bytes=$(stat -c %s "$input")
 echo "input: $input, $bytes bytes from ${#sources[@]} real modules, repeated"
 # Rounds, each timing native (3 parses), wasm from bytes (3), wasm from a JS string (3) and
-# wc -l (5) in turn; the best of each over all
-# rounds. On a shared machine the load drifts by 50% within a minute: a measure taken in one block
+# wc -l (5) in turn; the best of each over all rounds. On a shared machine the load drifts by 50% within a minute: a measure taken in one block
 # and its comparison in the next would compare two machines. Interleaved, every ratio is measured
 # against the same stretches of time.
 rounds=${HS_BENCH_ROUNDS:-4}

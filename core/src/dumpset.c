@@ -104,9 +104,8 @@ hs_dumpset *hs_dumpset_new(void) {
   s->re_step = compile("^(.+?)\\.(?:(cl_\\d+)\\.)?(\\d{4,})\\.([^.]+)\\.after_([^.]+?)(?:\\.before_([^.]+))?\\.txt$");
   s->md = pcre2_match_data_create(16, NULL);
   bool ok = s->warnings && s->re_module && s->re_step && s->md;
-  for (int k = 0; k < DS_NKINDS && ok; k++) {
+  for (int k = 0; k < DS_NKINDS; k++) /* the patterns themselves compile on first use (kind_re) */
     if (kind_patterns[k]) s->ending_len[k] = (uint8_t)literal_ending(kind_patterns[k], s->ending[k], sizeof s->ending[k]);
-  }
   if (!ok) {
     hs_dumpset_free(s);
     return NULL;
