@@ -386,6 +386,40 @@ size_t hs_skip_string(const char *t, size_t end, size_t p);
 size_t hs_find(const char *t, size_t a, size_t b, const char *lit);
 static inline bool hs_contains(const char *t, size_t n, const char *lit) { return hs_find(t, 0, n, lit) != SIZE_MAX; }
 
+/* A hash for names (instruction, computation names: mostly 4-30 bytes): eight bytes at a
+ * time, multiply-mixed, instead of FNV's one multiply per byte. Only its bits matter, never
+ * an order: no output depends on where a name lands in a table. */
+static inline uint64_t hs_load8(const char *s) {
+  uint64_t v;
+  memcpy(&v, s, 8);
+  return v;
+}
+
+static inline uint32_t hs_hash_name(const char *s, size_t n) {
+  const uint64_t K = 0x9E3779B97F4A7C15ull;
+  uint64_t h = (uint64_t)n * K;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) h = (h ^ hs_load8(s + i)) * K, h ^= h >> 29;
+  if (i < n) {
+    /* the last 1-7 bytes: two overlapping loads when 4 or more, else byte by byte */
+    size_t r = n - i;
+    uint64_t v;
+    if (r >= 4) {
+      uint32_t a, b;
+      memcpy(&a, s + i, 4);
+      memcpy(&b, s + n - 4, 4);
+      v = ((uint64_t)a << 32) | b;
+    } else {
+      v = (uint64_t)(uint8_t)s[i] | (uint64_t)(uint8_t)s[i + r / 2] << 8 | (uint64_t)(uint8_t)s[n - 1] << 16;
+    }
+    h = (h ^ v) * K;
+  }
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
+  h ^= h >> 32;
+  return (uint32_t)h;
+}
+
 /* Name tables: open addressing over slices, one per module (names are unique per module).
  * Entries are indexes from `base` on; a slot holds the index (low bits) and hash bits (high). */
 typedef struct {
@@ -395,7 +429,6 @@ typedef struct {
   uint32_t base;   /* the smallest index the table holds */
 } hs_names;
 uint32_t hs_hash(const char *s, size_t n);      /* FNV-1a: byte by byte */
-uint32_t hs_hash_name(const char *s, size_t n); /* the names tables' hash: 8 bytes at a time */
 bool hs_names_init(hs_names *m, uint32_t expected); /* base 0 */
 /* For `expected` entries with indexes from base on (the table stays small and dense). */
 bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base);
@@ -423,6 +456,11 @@ static inline bool hs_bytes_eq(const char *a, const char *b, size_t n) {
       if (a[i] != b[i]) return false;
     return true;
   }
+  if (n <= 32) { /* "broadcast_multiply_fusion.3": the first 16 bytes and the last 16 */
+    uint64_t x[4], y[4];
+    memcpy(x, a, 16), memcpy(y, b, 16), memcpy(x + 2, a + n - 16, 16), memcpy(y + 2, b + n - 16, 16);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+  }
   return memcmp(a, b, n) == 0;
 }
 static inline void hs_prefetch(const void *p) {
@@ -436,8 +474,20 @@ static inline void hs_prefetch(const void *p) {
 static inline void hs_names_prefetch(const hs_names *m, uint32_t hash) {
   if (m->cap) hs_prefetch(&m->slots[hash & (m->cap - 1)]);
 }
-/* The same with the name's hs_hash_name computed by the caller. */
-bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash);
+/* The same with the name's hs_hash_name computed by the caller: inline where the first empty
+ * slot comes before any slot with the same hash bits (nearly always); the rest (a table to
+ * grow, a possible duplicate) in hs_names_put_slow. */
+bool hs_names_put_slow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash);
+static inline bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash) {
+  if (idx < m->base || m->count + 1 > m->cap - m->cap / 4 || idx - m->base + 1 > m->cap - 1)
+    return hs_names_put_slow(m, d, key, idx, hash);
+  uint32_t mask = m->cap - 1, tag = hash & ~mask, pos = hash & mask;
+  for (uint32_t v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask)
+    if ((v & ~mask) == tag) return hs_names_put_slow(m, d, key, idx, hash);
+  m->slots[pos] = tag | (idx - m->base + 1);
+  m->count++;
+  return true;
+}
 int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash);
 
 /* Resolves operand and call names within each module, and assigns computation roles. */

@@ -198,40 +198,6 @@ uint32_t hs_hash(const char *s, size_t n) {
   return h;
 }
 
-/* A hash for names (instruction, computation names: mostly 4-30 bytes): eight bytes at a
- * time, multiply-mixed, instead of FNV's one multiply per byte. Only its bits matter, never
- * an order: no output depends on where a name lands in a table. */
-static inline uint64_t load8(const char *s) {
-  uint64_t v;
-  memcpy(&v, s, 8);
-  return v;
-}
-
-uint32_t hs_hash_name(const char *s, size_t n) {
-  const uint64_t K = 0x9E3779B97F4A7C15ull;
-  uint64_t h = (uint64_t)n * K;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) h = (h ^ load8(s + i)) * K, h ^= h >> 29;
-  if (i < n) {
-    /* the last 1-7 bytes: two overlapping loads when 4 or more, else byte by byte */
-    size_t r = n - i;
-    uint64_t v;
-    if (r >= 4) {
-      uint32_t a, b;
-      memcpy(&a, s + i, 4);
-      memcpy(&b, s + n - 4, 4);
-      v = ((uint64_t)a << 32) | b;
-    } else {
-      v = (uint64_t)(uint8_t)s[i] | (uint64_t)(uint8_t)s[i + r / 2] << 8 | (uint64_t)(uint8_t)s[n - 1] << 16;
-    }
-    h = (h ^ v) * K;
-  }
-  h ^= h >> 32;
-  h *= 0xD6E8FEB86659FD93ull;
-  h ^= h >> 32;
-  return (uint32_t)h;
-}
-
 /* A slot is 32 bits: the low bits (as many as the table has positions) hold index-base+1
  * (0 = empty), the high bits hold the same bits of the name's hash, those the position does
  * not use. A probe compares those in the table itself and reads the entry and its text only
@@ -283,7 +249,7 @@ static bool names_grow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx
   return true;
 }
 
-bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash) {
+bool hs_names_put_slow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash) {
   if (idx < m->base) return false; /* the caller's mistake: never silently */
   if ((m->count + 1) > m->cap - m->cap / 4 || idx - m->base + 1 > m->cap - 1)
     if (!names_grow(m, d, key, idx)) return false;
