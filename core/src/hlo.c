@@ -243,15 +243,25 @@ static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t ope
  * (strings and comments skipped), or len when the text ends first. */
 static const uint8_t BRACKETS[256] = {['"'] = 1, ['('] = 1, ['{'] = 1, ['['] = 1, [')'] = 1,
                                       ['}'] = 1, [']'] = 1, ['/'] = 1};
+#ifdef HS_V16
+static inline uint32_t bracket_stop16(const char *s) {
+  v16 c = v16_load(s);
+  return v16_mask(v16_or(v16_or(v16_or(v16_eq(c, '"'), v16_eq(c, '/')), v16_or(v16_eq(c, '('), v16_eq(c, ')'))),
+                         v16_or(v16_or(v16_eq(c, '['), v16_eq(c, ']')), v16_or(v16_eq(c, '{'), v16_eq(c, '}')))));
+}
+#endif
 static size_t skip_balanced(reader *r, size_t p, uint32_t depth) {
   const char *t = r->t;
   size_t len = r->len;
   while (p < len) {
+#ifdef HS_V16
+    p = v16_skip(t, p, len, bracket_stop16);
+#endif
     while (p < len && !BRACKETS[(uint8_t)t[p]]) p++;
     if (p >= len) break;
     char c = t[p];
     if (c == '"') {
-      p = hs_skip_string(t, len, p);
+      p = skip_string(t, len, p);
       continue;
     }
     if (c == '/' && p + 1 < len && (t[p + 1] == '*' || t[p + 1] == '/')) {
@@ -363,24 +373,22 @@ static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx);
 static bool shapeless_at(reader *r, size_t p) {
   const char *t = r->t;
   size_t q = p;
-  while (q < r->len && is_opcode_char(t[q])) q++;
+  q = opcode_end(t, q, r->len);
   if (q == p || (q < r->len && t[q] == '[')) return false;
   q = skip_ws(r, q);
   return q < r->len && t[q] == '(';
 }
 
-/* "[ROOT] name = shape opcode(operands), key=value ..." at p (past ROOT). Returns the end of its
- * last token, or HLO_FAIL; r->cut when the text ended inside it; *out: the instruction. */
-static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
+/* "[ROOT] name = shape opcode(operands), key=value ..." with its name read (statement found it)
+ * and its '=' at eq. Returns the end of its last token, or HLO_FAIL; r->cut when the text ended
+ * inside it; *out: the instruction. */
+static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_t *out) {
   hs_doc *d = r->d;
   const char *t = r->t;
   size_t len = r->len;
   *out = -1;
-  hs_slice name = read_name(t, len, &p);
-  if (!name.len) return hlo_fail_syntax(r, p, "expected an instruction name");
-  p = skip_ws(r, p);
-  if (p >= len || t[p] != '=') return hlo_fail_syntax(r, p, "expected '=' after the instruction name");
-  p = skip_ws(r, p + 1);
+  if (!name.len) return hlo_fail_syntax(r, name.off, "expected an instruction name");
+  size_t p = skip_ws(r, eq + 1);
   size_t shape_at = p;
   hs_type *ty = NULL;
   const shape_slot *seen = hlo_shape_seen(r, p);
@@ -396,7 +404,7 @@ static size_t instruction(reader *r, size_t p, bool root, int32_t *out) {
     }
   }
   size_t os = p;
-  while (p < len && is_opcode_char(t[p])) p++;
+  p = opcode_end(t, p, len);
   if (p == os) return hlo_fail_syntax(r, p, "expected an opcode (such as add, fusion, custom-call) after the shape");
   size_t oe = p;
   p = skip_ws(r, p);
@@ -635,8 +643,9 @@ static int statement(reader *r, size_t p, size_t *next) {
     bool root = c == 'R' && keyword_at(t, len, p, "ROOT", 4);
     size_t q = root ? skip_ws(r, p + 4) : p;
     size_t after = q;
+    hs_slice name = {0, 0};
     if (!entry) {
-      read_name(t, len, &after);
+      name = read_name(t, len, &after);
       after = skip_ws(r, after);
     }
     if (c == '}') {
@@ -657,7 +666,7 @@ static int statement(reader *r, size_t p, size_t *next) {
         e = line_end(r, p);
       } else {
         int32_t idx;
-        e = instruction(r, q, root, &idx);
+        e = instruction(r, name, after, root, &idx);
         if (e == HLO_FAIL) return broken(r, &m, r->err->code);
         if (idx < 0) { /* cut before it was made */
           kind = HS_LINE_OTHER;

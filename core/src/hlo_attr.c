@@ -47,7 +47,7 @@ static size_t bracketed_end(const char *t, size_t p, size_t end) {
   while (p < end) {
     char c = t[p];
     if (c == '"') {
-      p = hs_skip_string(t, end, p);
+      p = skip_string(t, end, p);
       continue;
     }
     if (c == '{' || c == '[' || c == '(') depth++;
@@ -68,7 +68,7 @@ static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, s
     while (p < e && (is_space(t[p]) || t[p] == ',')) p++;
     if (p >= e) return true;
     size_t ks = p;
-    p = t[p] == '"' ? hs_skip_string(t, e, p) : name_end(t, p, e);
+    p = t[p] == '"' ? skip_string(t, e, p) : name_end(t, p, e);
     size_t ke = p;
     while (p < e && is_space(t[p])) p++;
     if (ke == ks || p >= e || t[p] != '=') {
@@ -79,7 +79,7 @@ static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, s
     while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
     size_t vs = p;
     if (p < e && t[p] == '"') {
-      p = hs_skip_string(t, e + 1, p);
+      p = skip_string(t, e + 1, p);
       if (p > e) p = e;
     } else if (p < e && (t[p] == '{' || t[p] == '[')) {
       p = bracketed_end(t, p, e);
@@ -113,7 +113,7 @@ static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
     size_t vs = ++p;
     if (p >= len) return NOWHERE;
     if (t[p] == '"') {
-      p = hs_skip_string(t, len, p);
+      p = skip_string(t, len, p);
       if (p >= len) return NOWHERE;
     } else if (t[p] == '{' || t[p] == '[') {
       p = bracketed_end(t, p, len);

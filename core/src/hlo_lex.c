@@ -76,7 +76,7 @@ size_t hlo_scan_value(reader *r, size_t p, bool *open) {
     if (p >= len) break;
     switch (t[p]) {
       case '"': {
-        size_t q = hs_skip_string(t, len, p);
+        size_t q = skip_string(t, len, p);
         if (q >= len && (q == p + 1 || t[q - 1] != '"' || q - p < 2)) {
           *open = true;
           return len;
@@ -145,7 +145,7 @@ size_t hlo_skip_shape(reader *r, size_t p) {
       if (t[q] == '(') depth++;
       else if (t[q] == ')') depth--;
       else if (t[q] == '"') {
-        q = hs_skip_string(t, len, q);
+        q = skip_string(t, len, q);
         continue;
       }
       q++;
@@ -270,7 +270,11 @@ bool hlo_lines_upto(reader *r, size_t s) {
     return true;
   }
   size_t ls = r->lnext;
-  for (;;) {
+  /* most statements start on the line after the previous one, past its indentation: a few
+     bytes, looked at here rather than in a call */
+  size_t k = ls;
+  while (k < s && k - ls < 16 && t[k] != '\n') k++;
+  while (k < s) { /* blank or comment lines before it */
     const char *nl = memchr(t + ls, '\n', s - ls);
     if (!nl) break;
     size_t q = ls;

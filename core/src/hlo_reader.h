@@ -35,47 +35,102 @@ static inline bool is_opcode_char(char c) { return OPCODE_CHAR[(uint8_t)c] & 1; 
 static inline bool is_type_char(char c) { return OPCODE_CHAR[(uint8_t)c] & 2; }
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* The end of the name bytes from p (the first byte that is not [A-Za-z0-9_.-], or end): 16
- * bytes at a time where SSE2 (x86-64 always) or wasm SIMD is there. Names are most of what an
- * HLO text is made of (instructions, operands, attribute keys), 12 bytes on average. */
+/* 16 bytes at a time where SSE2 (x86-64 always) or wasm SIMD is there: a few operations on
+ * 16-byte vectors (v16_*), each byte class a mask (bit i: byte i is in it), and v16_skip, the
+ * blocks before the first byte of a class. Names are most of what an HLO text is made of
+ * (instructions, operands, attribute keys: 12 bytes on average); the values and literals the
+ * reader skips by their brackets are long. */
 #if defined(__SSE2__) || defined(__wasm_simd128__)
-static inline uint32_t name_mask16(const char *s) { /* bit i: byte i is a name byte */
+#define HS_V16 1
 #if defined(__SSE2__)
-  __m128i c = _mm_loadu_si128((const __m128i *)(const void *)s);
-  __m128i l = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a')); /* letters: 0-25 */
-  __m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));                                   /* digits: 0-9 */
-  __m128i p = _mm_sub_epi8(c, _mm_set1_epi8('-'));                                   /* '-' '.': 0-1 */
-  __m128i ok = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(25)), l),
-                                         _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)),
-                            _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(p, _mm_set1_epi8(1)), p),
-                                         _mm_cmpeq_epi8(c, _mm_set1_epi8('_'))));
-  return (uint32_t)_mm_movemask_epi8(ok);
+typedef __m128i v16;
+static inline v16 v16_load(const char *s) { return _mm_loadu_si128((const __m128i *)(const void *)s); }
+static inline v16 v16_splat(char c) { return _mm_set1_epi8(c); }
+static inline v16 v16_or(v16 a, v16 b) { return _mm_or_si128(a, b); }
+static inline v16 v16_sub(v16 a, char c) { return _mm_sub_epi8(a, _mm_set1_epi8(c)); }
+static inline v16 v16_eq(v16 a, char c) { return _mm_cmpeq_epi8(a, _mm_set1_epi8(c)); }
+static inline v16 v16_le(v16 a, char c) { return _mm_cmpeq_epi8(_mm_min_epu8(a, _mm_set1_epi8(c)), a); } /* unsigned a <= c */
+static inline uint32_t v16_mask(v16 a) { return (uint32_t)_mm_movemask_epi8(a); }
 #else
-  v128_t c = wasm_v128_load(s);
-  v128_t l = wasm_i8x16_sub(wasm_v128_or(c, wasm_i8x16_splat(0x20)), wasm_i8x16_splat('a'));
-  v128_t d = wasm_i8x16_sub(c, wasm_i8x16_splat('0'));
-  v128_t p = wasm_i8x16_sub(c, wasm_i8x16_splat('-'));
-  v128_t ok = wasm_v128_or(wasm_v128_or(wasm_u8x16_le(l, wasm_i8x16_splat(25)), wasm_u8x16_le(d, wasm_i8x16_splat(9))),
-                           wasm_v128_or(wasm_u8x16_le(p, wasm_i8x16_splat(1)), wasm_i8x16_eq(c, wasm_i8x16_splat('_'))));
-  return wasm_i8x16_bitmask(ok);
-
+typedef v128_t v16;
+static inline v16 v16_load(const char *s) { return wasm_v128_load(s); }
+static inline v16 v16_splat(char c) { return wasm_i8x16_splat(c); }
+static inline v16 v16_or(v16 a, v16 b) { return wasm_v128_or(a, b); }
+static inline v16 v16_sub(v16 a, char c) { return wasm_i8x16_sub(a, wasm_i8x16_splat(c)); }
+static inline v16 v16_eq(v16 a, char c) { return wasm_i8x16_eq(a, wasm_i8x16_splat(c)); }
+static inline v16 v16_le(v16 a, char c) { return wasm_u8x16_le(a, wasm_i8x16_splat(c)); }
+static inline uint32_t v16_mask(v16 a) { return wasm_i8x16_bitmask(a); }
 #endif
+
+/* not [A-Za-z0-9_.-]: the bytes that end a name */
+static inline uint32_t name_stop16(const char *s) {
+  v16 c = v16_load(s);
+  v16 ok = v16_or(v16_or(v16_le(v16_sub(v16_or(c, v16_splat(0x20)), 'a'), 25), v16_le(v16_sub(c, '0'), 9)),
+                  v16_or(v16_le(v16_sub(c, '-'), 1), v16_eq(c, '_')));
+  return ~v16_mask(ok) & 0xFFFFu;
 }
 
-#endif
+/* not [a-z0-9_-]: the bytes that end an opcode */
+static inline uint32_t opcode_stop16(const char *s) {
+  v16 c = v16_load(s);
+  v16 ok = v16_or(v16_or(v16_le(v16_sub(c, 'a'), 25), v16_le(v16_sub(c, '0'), 9)), v16_or(v16_eq(c, '-'), v16_eq(c, '_')));
+  return ~v16_mask(ok) & 0xFFFFu;
+}
 
-static inline size_t name_end(const char *t, size_t p, size_t end) {
-#if defined(__SSE2__) || defined(__wasm_simd128__)
+/* the blocks of 16 from p with no byte in stop's class: the first such byte, or where fewer
+ * than 16 bytes are left (the caller's byte loop goes on from there) */
+static inline size_t v16_skip(const char *t, size_t p, size_t end, uint32_t (*stop)(const char *)) {
   while (end - p >= 16) {
-    uint32_t m = ~name_mask16(t + p) & 0xFFFFu;
+    uint32_t m = stop(t + p);
     if (m) return p + (size_t)__builtin_ctz(m);
     p += 16;
   }
+  return p;
+}
+#endif
 
+/* The end of the name bytes from p (the first byte that is not [A-Za-z0-9_.-], or end). */
+static inline size_t name_end(const char *t, size_t p, size_t end) {
+#ifdef HS_V16
+  while (end - p >= 16) {
+    uint32_t m = name_stop16(t + p);
+    if (m) return p + (size_t)__builtin_ctz(m);
+    p += 16;
+  }
 #endif
   while (p < end && is_name_char(t[p])) p++;
   return p;
 }
+
+/* The end of the opcode bytes from p ([a-z0-9_-]). */
+static inline size_t opcode_end(const char *t, size_t p, size_t end) {
+#ifdef HS_V16
+  while (end - p >= 16) {
+    uint32_t m = opcode_stop16(t + p);
+    if (m) return p + (size_t)__builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  while (p < end && is_opcode_char(t[p])) p++;
+  return p;
+}
+/* A quoted string at t[p] == '"': the index after its closing quote, or end (hs_skip_string).
+ * Most strings hold no backslash: 16 bytes at a time to the first '"' or '\\', here; a
+ * backslash, or the end near, in hs_skip_string. */
+static inline size_t skip_string(const char *t, size_t end, size_t p) {
+#ifdef HS_V16
+  for (size_t q = p + 1; end - q >= 16; q += 16) {
+    v16 c = v16_load(t + q);
+    uint32_t m = v16_mask(v16_or(v16_eq(c, '"'), v16_eq(c, '\\')));
+    if (m) {
+      size_t k = q + (size_t)__builtin_ctz(m);
+      return t[k] == '"' ? k + 1 : hs_skip_string(t, end, p);
+    }
+  }
+#endif
+  return hs_skip_string(t, end, p);
+}
+
 static inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Which frame table the rows after a table header belong to. */
@@ -99,7 +154,7 @@ typedef struct {
   hs_type *type;
 } shape_slot;
 #define SHAPE_CACHE 1024
-#define SHAPE_WAYS 2
+#define SHAPE_WAYS 4
 
 typedef struct {
   hs_doc *d;
