@@ -210,6 +210,14 @@ typedef struct {
   bool nomem;
 } op_batch;
 
+/* Operand idx was not found in the pass: looked up again at the end. */
+static void later(op_batch *b, ptrdiff_t idx) {
+  bool ok;
+  uint32_t *l = HS_VEC_PUSH(b->later, b->n_later, b->cap_later, ok);
+  if (ok) *l = (uint32_t)idx;
+  else b->nomem = true;
+}
+
 /* The batch's lookups in three steps, each over the whole batch so that the misses overlap:
  * the first slot whose hash bits agree (its slot was prefetched when queued), that
  * instruction's name, the name's text; then the comparison. A candidate that is not the name
@@ -240,12 +248,7 @@ static void flush_ops(hs_doc *d, const hs_names *names, op_batch *b) {
     } else {
       o->target = -1;
     }
-    if (o->target < 0) {
-      bool ok;
-      uint32_t *l = HS_VEC_PUSH(b->later, b->n_later, b->cap_later, ok);
-      if (ok) *l = (uint32_t)(o - d->operands);
-      else b->nomem = true;
-    }
+    if (o->target < 0) later(b, o - d->operands);
   }
   b->n = 0;
 }
@@ -337,12 +340,15 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
     if (c + 8 < c1) hs_prefetch(hs_sp(d, d->comps[c + 8].name));
     if (!hs_names_put(&comps, d, comp_key, c)) goto done;
   }
+  /* a module's table of up to 32 KB stays in the cache: batches would only cost */
+  bool small = names.cap <= 8192;
   for (uint32_t b0 = i0; b0 < i1; b0 += RESOLVE_BATCH) {
     uint32_t b1 = i1 - b0 > RESOLVE_BATCH ? b0 + RESOLVE_BATCH : i1;
     uint32_t hb[RESOLVE_BATCH];
     for (uint32_t i = b0; i < b1; i++) {
       hs_slice s = d->instrs[i].name;
       hb[i - b0] = hs_hash_name(hs_sp(d, s), s.len);
+      if (small) continue;
       hs_names_prefetch(&names, hb[i - b0]);
       /* the next batch's text and operands, asked for now */
       if (i + RESOLVE_BATCH < i1) {
@@ -359,7 +365,13 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
       for (uint32_t k = 0; k < in->op_count; k++) {
         hs_operand *o = &d->operands[in->op_first + k];
         if (o->target >= 0) continue; /* the reader linked it (a nested operand, a compact get-tuple-element) */
-        uint32_t h = hs_hash_name(hs_sp(d, o->name), o->name.len);
+        const char *os = hs_sp(d, o->name);
+        uint32_t h = hs_hash_name(os, o->name.len);
+        if (small) { /* looked up at once: the table is in the cache */
+          o->target = hs_names_get_hashed(&names, d, instr_key, os, o->name.len, h);
+          if (o->target < 0) later(&b, o - d->operands);
+          continue;
+        }
         hs_names_prefetch(&names, h);
         b.op[b.n] = o;
         b.hash[b.n] = h;

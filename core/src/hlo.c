@@ -807,7 +807,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
     hs_set_error(err, HS_E_NOMEM, d, 0, "out of memory while parsing");
     return HS_E_NOMEM;
   }
-  *r = (reader){.d = d, .err = err, .t = d->text, .len = d->len, .module = -1, .comp = -1, .open_comment = NOWHERE};
+  *r = (reader){.d = d, .err = err, .t = d->text, .len = d->len, .module = -1, .comp = -1, .open_comment = NOWHERE, .ws_from = NOWHERE};
   int rc = 0;
   /* Reserved from the line count, estimated from the first megabyte (a full counting pass
      would read the text twice): the arrays are then rarely copied while they grow (a copy holds

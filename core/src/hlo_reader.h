@@ -183,6 +183,7 @@ typedef struct {
   uint32_t suspect_line;
   size_t suspect_key;
   size_t open_comment; /* a block comment never closed starts here, or NOWHERE */
+  size_t ws_from, ws_to; /* skip_ws's last run of spaces and line breaks (ws_from NOWHERE: none) */
   /* operands of the instructions being read: nested instructions stack theirs above */
   hs_operand *ops;
   uint32_t n_ops, cap_ops;
@@ -238,8 +239,16 @@ static inline size_t skip_ws(reader *r, size_t p) {
   /* most calls stand on a token, or one space before one */
   if (p < len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
   if (p + 1 < len && t[p] == ' ' && (uint8_t)t[p + 1] > ' ' && t[p + 1] != '/') return p + 1;
+  /* a line break and the next line's indentation: the end of an instruction's attributes, the
+     instruction and the driver each look past it; the first time is remembered */
+  if (p == r->ws_from) return r->ws_to;
+  size_t s = p;
   while (p < len && (t[p] == ' ' || t[p] == '\n')) p++;
-  if (p < len && (uint8_t)t[p] > ' ' && t[p] != '/') return p;
+  if (p < len && (uint8_t)t[p] > ' ' && t[p] != '/') {
+    r->ws_from = s;
+    r->ws_to = p;
+    return p;
+  }
   return hlo_skip_ws_slow(r, p);
 }
 

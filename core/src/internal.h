@@ -488,7 +488,17 @@ static inline bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn k
   m->count++;
   return true;
 }
-int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash);
+static inline int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash) {
+  if (!m->cap) return -1;
+  uint32_t mask = m->cap - 1, tag = hash & ~mask;
+  for (uint32_t pos = hash & mask, v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
+    if ((v & ~mask) != tag) continue;
+    uint32_t e = (v & mask) - 1 + m->base;
+    hs_slice o = key(d, e);
+    if (o.len == n && hs_bytes_eq(hs_sp(d, o), s, n)) return (int32_t)e;
+  }
+  return -1;
+}
 
 /* Resolves operand and call names within each module, and assigns computation roles. */
 int hs_resolve(hs_doc *d);

@@ -273,17 +273,6 @@ bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
   return hs_names_put_hashed(m, d, key, idx, hs_hash_name(hs_sp(d, s), s.len));
 }
 
-int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash) {
-  if (!m->cap) return -1;
-  uint32_t mask = m->cap - 1, tag = hash & ~mask;
-  for (uint32_t pos = hash & mask, v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
-    if ((v & ~mask) != tag) continue;
-    uint32_t e = (v & mask) - 1 + m->base;
-    hs_slice o = key(d, e);
-    if (o.len == n && hs_bytes_eq(hs_sp(d, o), s, n)) return (int32_t)e;
-  }
-  return -1;
-}
 
 int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n) {
   return hs_names_get_hashed(m, d, key, s, n, hs_hash_name(s, n));
