@@ -77,16 +77,26 @@ static int literal_opcode(const char *s, size_t n) {
   return LIT_NONE;
 }
 
-/* known_opcode, remembering the opcodes it found (a module uses a few dozen). */
-static bool opcode_ok(reader *r, size_t os, size_t oe) {
+/* known_opcode and literal_opcode for the opcode at [os, oe): its LIT_* kind, or -1 when XLA
+ * does not list it. The opcodes found are remembered (a module uses a few dozen): the first
+ * look is inline, the search when it is not there (opcode_kind_new). */
+static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
+  const char *t = r->t;
+  size_t n = oe - os;
+  if (!known_opcode(t + os, n)) return -1;
+  int lit = literal_opcode(t + os, n);
+  r->opcodes[k].off = (uint32_t)os;
+  r->opcodes[k].len = (uint32_t)n;
+  r->opcodes[k].lit = (uint8_t)lit;
+  return lit;
+}
+
+static inline int opcode_kind(reader *r, size_t os, size_t oe) {
   const char *t = r->t;
   size_t n = oe - os;
   uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
-  if (r->opcodes[k].len == n && hs_bytes_eq(t + r->opcodes[k].off, t + os, n)) return true;
-  if (!known_opcode(t + os, n)) return false;
-  r->opcodes[k].off = (uint32_t)os;
-  r->opcodes[k].len = (uint32_t)n;
-  return true;
+  if (r->opcodes[k].len == n && hs_bytes_eq(t + r->opcodes[k].off, t + os, n)) return r->opcodes[k].lit;
+  return opcode_kind_new(r, os, oe, k);
 }
 
 /* ---- instructions ------------------------------------------------------------------------- */
@@ -226,10 +236,11 @@ static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t ope
     ty = hlo_read_shape(r, &q);
     if (!ty) return hlo_fail_syntax(r, s, "expected the shape of the nested instruction");
   }
-  if (!opcode_ok(r, os, oe))
+  int kind = opcode_kind(r, os, oe);
+  if (kind < 0)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   uint32_t op_base = r->n_ops;
-  size_t e = read_operands(r, open + 1, literal_opcode(t + os, oe - os), depth + 1);
+  size_t e = read_operands(r, open + 1, kind < 0 ? LIT_NONE : kind, depth + 1);
   if (e == HLO_FAIL) return HLO_FAIL;
   hs_slice name;
   if (!synth_str(r, t + os, oe - os, ".anon", 5, &name)) return hlo_fail_oom(r);
@@ -344,7 +355,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       if (e == HLO_FAIL) return HLO_FAIL;
       if (!push_operand(r, hs_sl((uint32_t)ns, 0), idx)) return hlo_fail_oom(r);
       if (r->cut) return len;
-      p = e;
+      p = skip_ws(r, e);
     } else if (p > ne) {
       int32_t g = compact_gte(r, name, ns, p, hlo_line_of(r, ns));
       if (g < 0) return hlo_fail_oom(r);
@@ -354,7 +365,6 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       if (!push_operand(r, name, -1)) return hlo_fail_oom(r);
       p = after;
     }
-    p = skip_ws(r, p);
     if (p >= len) break;
     if (t[p] == ',') {
       p++;
@@ -409,9 +419,10 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   size_t oe = p;
   p = skip_ws(r, p);
   if (p >= len || t[p] != '(') return hlo_fail_syntax(r, p, "expected '(' and the operands after the opcode");
-  bool known = opcode_ok(r, os, oe);
+  int kind = opcode_kind(r, os, oe);
+  bool known = kind >= 0;
   uint32_t op_base = r->n_ops;
-  size_t e = read_operands(r, p + 1, literal_opcode(t + os, oe - os), 0);
+  size_t e = read_operands(r, p + 1, known ? kind : LIT_NONE, 0);
   if (e == HLO_FAIL) return HLO_FAIL;
   int32_t idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, r->stmt_line, op_base, HS_SYNTH_NONE);
   if (idx < 0) return hlo_fail_oom(r);

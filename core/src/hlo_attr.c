@@ -187,36 +187,44 @@ static void frontend_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
   if (r->t[vs] != '"' && *bad == NOWHERE) *bad = vs;
 }
 
-/* The attributes hloscope reads or checks; every other key is skipped. */
 enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, ATTR_FRONTEND, ATTR_SHARDING };
+/* The attributes hloscope reads or checks, the most frequent first: X(key, ATTR_*, HS_CALL_*). */
+#define HLO_ATTRS(X)                                                  \
+  X("metadata", ATTR_METADATA, 0)                                     \
+  X("calls", ATTR_CALLS, HS_CALL_CALLS)                               \
+  X("to_apply", ATTR_CALLS, HS_CALL_TO_APPLY)                         \
+  X("body", ATTR_CALLS, HS_CALL_BODY)                                 \
+  X("condition", ATTR_CALLS, HS_CALL_CONDITION)                       \
+  X("branch_computations", ATTR_CALLS, HS_CALL_BRANCH)                \
+  X("true_computation", ATTR_CALLS, HS_CALL_BRANCH)                   \
+  X("false_computation", ATTR_CALLS, HS_CALL_BRANCH)                  \
+  X("called_computations", ATTR_CALLS, HS_CALL_OTHER)                 \
+  X("select", ATTR_CALLS, HS_CALL_OTHER)                              \
+  X("scatter", ATTR_CALLS, HS_CALL_OTHER)                             \
+  X("async_execution_thread_computation", ATTR_CALLS, HS_CALL_OTHER)  \
+  X("kind", ATTR_KIND, 0)                                             \
+  X("custom_call_target", ATTR_TARGET, 0)                             \
+  X("backend_config", ATTR_BACKEND_CONFIG, 0)                         \
+  X("frontend_attributes", ATTR_FRONTEND, 0)                          \
+  X("sharding", ATTR_SHARDING, 0)
+
 static const struct {
   const char *key;
   uint8_t len;
   uint8_t action; /* ATTR_* */
   uint8_t call;   /* HS_CALL_*, for ATTR_CALLS */
 } ATTRS[] = {
-#define A_(lit, action, call) {lit, sizeof(lit) - 1, action, call}
-    A_("calls", ATTR_CALLS, HS_CALL_CALLS),
-    A_("to_apply", ATTR_CALLS, HS_CALL_TO_APPLY),
-    A_("body", ATTR_CALLS, HS_CALL_BODY),
-    A_("condition", ATTR_CALLS, HS_CALL_CONDITION),
-    A_("branch_computations", ATTR_CALLS, HS_CALL_BRANCH),
-    A_("true_computation", ATTR_CALLS, HS_CALL_BRANCH),
-    A_("false_computation", ATTR_CALLS, HS_CALL_BRANCH),
-    A_("called_computations", ATTR_CALLS, HS_CALL_OTHER),
-    A_("select", ATTR_CALLS, HS_CALL_OTHER),
-    A_("scatter", ATTR_CALLS, HS_CALL_OTHER),
-    A_("async_execution_thread_computation", ATTR_CALLS, HS_CALL_OTHER),
-    A_("kind", ATTR_KIND, 0),
-    A_("custom_call_target", ATTR_TARGET, 0),
-    A_("metadata", ATTR_METADATA, 0),
-    A_("backend_config", ATTR_BACKEND_CONFIG, 0),
-    A_("frontend_attributes", ATTR_FRONTEND, 0),
-    A_("sharding", ATTR_SHARDING, 0),
+#define A_(lit, action, call) {lit, sizeof(lit) - 1, action, call},
+    HLO_ATTRS(A_)
 #undef A_
 };
 
 static int attr_index(const char *k, size_t kl) {
+  /* the keys' lengths, one bit each: most keys hloscope skips ("dimensions") are not looked for */
+#define L_(lit, action, call) | 1ull << (sizeof(lit) - 1) /* every key is shorter than 64 bytes */
+  static const uint64_t LENGTHS = 0 HLO_ATTRS(L_);
+#undef L_
+  if (kl >= 64 || !(LENGTHS >> kl & 1)) return -1;
   for (size_t i = 0; i < sizeof ATTRS / sizeof ATTRS[0]; i++)
     if (ATTRS[i].len == kl && ATTRS[i].key[0] == k[0] && memcmp(ATTRS[i].key, k, kl) == 0) return (int)i;
   return -1;

@@ -203,6 +203,7 @@ typedef struct {
   shape_slot shapes[SHAPE_CACHE];           /* the same, by their whole text (read_new_shape) */
   struct {
     uint32_t off, len;
+    uint8_t lit; /* LIT_* (hlo.c) */
   } opcodes[64]; /* opcodes found in XLA's list, by a hash of their text */
 } reader;
 
