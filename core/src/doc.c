@@ -184,11 +184,7 @@ static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name;
 
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
 
-/* Names that resolve to nothing, counted over the whole document; the warnings give the line
- * of the first unresolved operand, or when every operand resolved, of the first call. */
-typedef struct {
-  uint32_t ops, calls, first_op_line, first_call_line, first_line;
-} unresolved;
+typedef hs_unresolved unresolved;
 
 /* One pass over a module's instructions, in text order: each instruction's name goes into the
  * table, then its operands are looked up, its calls resolved and the computations it calls
@@ -348,9 +344,9 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
     for (uint32_t i = b0; i < b1; i++) {
       hs_slice s = d->instrs[i].name;
       hb[i - b0] = hs_hash_name(hs_sp(d, s), s.len);
-      if (small) continue;
-      hs_names_prefetch(&names, hb[i - b0]);
-      /* the next batch's text and operands, asked for now */
+      if (!small) hs_names_prefetch(&names, hb[i - b0]);
+      /* the next batch's text and operands, asked for now (the text was read long before: the
+         whole document is read before it is resolved) */
       if (i + RESOLVE_BATCH < i1) {
         const hs_instr *nx = &d->instrs[i + RESOLVE_BATCH];
         hs_prefetch(hs_sp(d, nx->name));
@@ -421,17 +417,24 @@ done:
   return rc;
 }
 
-int hs_resolve(hs_doc *d) {
-  unresolved u = {0, 0, 0, 0, 0};
-  /* roles: a StableHLO function, an entry, otherwise called (resolve_module marks the entry of
-     each module, fused bodies and kernel-internal combiners) */
-  for (uint32_t c = 0; c < d->n_comps; c++) {
+/* A module's roles (StableHLO: functions; an entry, otherwise called: resolve_module marks
+ * the entry, fused bodies and kernel-internal combiners), then its names. */
+int hs_resolve_module(hs_doc *d, uint32_t m) {
+  hs_module *mod = &d->modules[m];
+  if (mod->resolved) return 0;
+  uint32_t c1 = mod->first_comp + mod->comp_count;
+  for (uint32_t c = mod->first_comp; c < c1 && c < d->n_comps; c++) {
     hs_comp *cp = &d->comps[c];
     if (d->format == HS_FORMAT_STABLEHLO) cp->role = HS_ROLE_FUNCTION;
     else if (cp->is_entry) cp->role = HS_ROLE_ENTRY;
   }
+  mod->resolved = 1;
+  return resolve_module(d, mod, &d->unresolved);
+}
+
+int hs_resolve(hs_doc *d) {
   for (uint32_t m = 0; m < d->n_modules; m++) {
-    int rc = resolve_module(d, &d->modules[m], &u);
+    int rc = hs_resolve_module(d, m);
     if (rc) return rc;
   }
 
@@ -444,7 +447,8 @@ int hs_resolve(hs_doc *d) {
     const hs_type *t = o->target >= 0 ? d->instrs[o->target].type : NULL;
     if (t && t->kind == HS_T_TUPLE && in->gte_index >= 0 && (uint32_t)in->gte_index < t->n) in->type = t->elems[in->gte_index];
   }
-  u.first_line = u.ops ? u.first_op_line : u.first_call_line;
+  const hs_unresolved u = d->unresolved;
+  uint32_t first_line = u.ops ? u.first_op_line : u.first_call_line;
   if (d->format == HS_FORMAT_HLO) {
     /* every instruction was counted when the modules' instruction ranges cover them all */
     uint64_t covered = 0;
@@ -460,11 +464,11 @@ int hs_resolve(hs_doc *d) {
     d->fusions_counted = covered == d->n_instrs;
   }
   if (u.ops)
-    hs_doc_warn(d, HS_W_UNRESOLVED_OPERAND, u.first_line, 0,
+    hs_doc_warn(d, HS_W_UNRESOLVED_OPERAND, first_line, 0,
                 "%u operands name no instruction of their module (first at line %u): a trimmed or partial dump?",
-                u.ops, u.first_line);
+                u.ops, first_line);
   if (u.calls)
-    hs_doc_warn(d, HS_W_UNRESOLVED_CALL, u.first_line, 0,
+    hs_doc_warn(d, HS_W_UNRESOLVED_CALL, first_line, 0,
                 "%u called computations (calls=, to_apply=, ...) are missing from the dump", u.calls);
   return 0;
 }

@@ -572,6 +572,9 @@ static size_t module_stmt(reader *r, size_t p) {
                 (int)open->name.len, r->t + open->name.off, open->line, r->stmt_line);
     if (!close_comp(r, 0)) return hlo_fail_oom(r);
   }
+  /* the module before is complete: resolved now, while its text is in the cache (after the
+     whole text it would be read from memory again) */
+  if (r->module >= 0 && hs_resolve_module(d, (uint32_t)r->module) != 0) return hlo_fail_oom(r);
   r->module_frames = 0; /* frame tables belong to one module */
   p = skip_ws(r, p + 9);
   hs_slice name = read_name(r->t, r->len, &p);

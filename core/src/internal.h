@@ -197,6 +197,7 @@ typedef struct {
   uint32_t line;
   uint32_t first_comp, comp_count;
   int32_t entry;
+  uint8_t resolved; /* hs_resolve_module ran (the HLO reader resolves each module as it ends) */
 } hs_module;
 
 typedef struct {
@@ -261,6 +262,12 @@ void hs_diag_free(hs_diag *g);
   X(hs_module, modules)       \
   X(char, synth)
 
+/* Names that resolve to nothing, counted over the modules resolved so far (hs_resolve warns
+ * once for the whole document): the line of the first unresolved operand and call. */
+typedef struct {
+  uint32_t ops, calls, first_op_line, first_call_line;
+} hs_unresolved;
+
 struct hs_doc {
   const char *text;
   size_t len;
@@ -287,6 +294,7 @@ struct hs_doc {
   uint32_t first_dangling_line;
   /* hs_resolve counted every instruction's fusions into its computation (hs_comp.fusions) */
   bool fusions_counted;
+  hs_unresolved unresolved;
 };
 
 /* The HLO-only part of an instruction (all empty for other formats). */
@@ -502,6 +510,9 @@ static inline int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs
 
 /* Resolves operand and call names within each module, and assigns computation roles. */
 int hs_resolve(hs_doc *d);
+/* Resolves module m now, while its text is in the cache (a reader calls it when the module has
+ * ended: nothing is added to it after); hs_resolve then leaves it. */
+int hs_resolve_module(hs_doc *d, uint32_t m);
 
 /* Analysis helpers shared by spills and xray. */
 typedef struct {
