@@ -345,8 +345,8 @@ static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
       hs_slice s = d->instrs[i].name;
       hb[i - b0] = hs_hash_name(hs_sp(d, s), s.len);
       if (!small) hs_names_prefetch(&names, hb[i - b0]);
-      /* the next batch's text and operands, asked for now (the text was read long before: the
-         whole document is read before it is resolved) */
+      /* the next batch's text and operands, asked for now (a module resolved at the end was
+         read long before) */
       if (i + RESOLVE_BATCH < i1) {
         const hs_instr *nx = &d->instrs[i + RESOLVE_BATCH];
         hs_prefetch(hs_sp(d, nx->name));
@@ -417,22 +417,28 @@ done:
   return rc;
 }
 
-/* A module's roles (StableHLO: functions; an entry, otherwise called: resolve_module marks
- * the entry, fused bodies and kernel-internal combiners), then its names. */
+/* A computation's role before its module is resolved: a StableHLO function, an entry, otherwise
+ * called (resolve_module marks the entry of each module, fused bodies and kernel-internal
+ * combiners). */
+static void first_role(const hs_doc *d, hs_comp *cp) {
+  if (d->format == HS_FORMAT_STABLEHLO) cp->role = HS_ROLE_FUNCTION;
+  else if (cp->is_entry) cp->role = HS_ROLE_ENTRY;
+}
+
+/* A module's roles, then its names. */
 int hs_resolve_module(hs_doc *d, uint32_t m) {
   hs_module *mod = &d->modules[m];
   if (mod->resolved) return 0;
   uint32_t c1 = mod->first_comp + mod->comp_count;
-  for (uint32_t c = mod->first_comp; c < c1 && c < d->n_comps; c++) {
-    hs_comp *cp = &d->comps[c];
-    if (d->format == HS_FORMAT_STABLEHLO) cp->role = HS_ROLE_FUNCTION;
-    else if (cp->is_entry) cp->role = HS_ROLE_ENTRY;
-  }
+  for (uint32_t c = mod->first_comp; c < c1 && c < d->n_comps; c++) first_role(d, &d->comps[c]);
   mod->resolved = 1;
   return resolve_module(d, mod, &d->unresolved);
 }
 
 int hs_resolve(hs_doc *d) {
+  /* the roles of computations in no module resolved yet (hs_resolve_module gives its own) */
+  for (uint32_t c = 0; c < d->n_comps; c++)
+    if (d->comps[c].module >= d->n_modules || !d->modules[d->comps[c].module].resolved) first_role(d, &d->comps[c]);
   for (uint32_t m = 0; m < d->n_modules; m++) {
     int rc = hs_resolve_module(d, m);
     if (rc) return rc;

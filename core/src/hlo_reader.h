@@ -114,9 +114,10 @@ static inline size_t opcode_end(const char *t, size_t p, size_t end) {
   while (p < end && is_opcode_char(t[p])) p++;
   return p;
 }
+
 /* A quoted string at t[p] == '"': the index after its closing quote, or end (hs_skip_string).
- * Most strings hold no backslash: 16 bytes at a time to the first '"' or '\\', here; a
- * backslash, or the end near, in hs_skip_string. */
+ * Most strings hold no backslash: 16 bytes at a time to the first '"' or '\\', here; after a
+ * backslash, or within 16 bytes of the end, hs_skip_string reads it. */
 static inline size_t skip_string(const char *t, size_t end, size_t p) {
 #ifdef HS_V16
   for (size_t q = p + 1; end - q >= 16; q += 16) {
