@@ -382,8 +382,7 @@ static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx);
 /* An opcode and '(' at p, with no shape before it: XLA infers the shape ("ROOT v = abs(a)"). */
 static bool shapeless_at(reader *r, size_t p) {
   const char *t = r->t;
-  size_t q = p;
-  q = opcode_end(t, q, r->len);
+  size_t q = opcode_end(t, p, r->len);
   if (q == p || (q < r->len && t[q] == '[')) return false;
   q = skip_ws(r, q);
   return q < r->len && t[q] == '(';
