@@ -184,8 +184,6 @@ static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name;
 
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
 
-typedef hs_unresolved unresolved;
-
 /* One pass over a module's instructions, in text order: each instruction's name goes into the
  * table, then its operands are looked up, its calls resolved and the computations it calls
  * given their roles, while its line of text is in the cache (four passes over 100 MB read the
@@ -261,7 +259,7 @@ typedef struct {
 /* Resolves the batch's calls (the steps of flush_ops), then gives the computations called their
  * roles, in text order: a fusion's body is a fused computation (fused_by: the first fusion
  * calling it), a to_apply= of anything but a call runs inside a kernel (a combiner). */
-static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, unresolved *u, bool hlo) {
+static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, hs_unresolved *u, bool hlo) {
   uint32_t cand[RESOLVE_BATCH];
   const uint32_t mask = comps->cap - 1;
   for (uint32_t j = 0; j < b->n; j++) {
@@ -307,7 +305,7 @@ static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, unresol
 
 /* Resolves operand and call names within one module (names are unique per module), and gives
  * the computations of an HLO module their roles. */
-static int resolve_module(hs_doc *d, hs_module *mod, unresolved *u) {
+static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
   uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
   if (c1 > d->n_comps) c1 = d->n_comps;
   if (c0 >= c1) return 0;
