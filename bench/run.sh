@@ -2,7 +2,9 @@
 # Speed and memory of parse + fusion census on 50 MB or more of real optimized HLO (real
 # modules repeated: several modules in one text is valid input), natively and in wasm under
 # Node, beside `wc -l` and XLA's own parser (jaxlib hlo_module_from_text, bench/bench_xla.py; the
-# 0.4.38 venv, or HS_XLA_PYTHON) on the same file in the same run. Writes bench/out/results.json.
+# 0.4.38 venv, or HS_XLA_PYTHON) on the same file in the same run. Prints the ratios round by
+# round as well (each beside its own wc -l) and issue 10's goals, met or not in this run. Writes
+# bench/out/results.json.
 #   npm run bench            (builds what is missing first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +64,7 @@ else
   echo "bench: XLA's parser skipped: no jax venv at $xla_py (set HS_XLA_PYTHON to a python with jaxlib)" >&2
 fi
 python3 - "$native" "$wasm" "$wc_best" "$bytes" "$xla" "$peak" "$rounds" "$wasm_string" <<'PY'
-import json, sys
+import json, statistics, sys
 n, w, wc, b = json.loads(sys.argv[1]), json.loads(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 x = json.loads(sys.argv[5])
 n["peak_over_input"] = float(sys.argv[6])
@@ -78,6 +80,20 @@ res = {
   "xla_parser": x,
   "native_over_xla_speed": round(n["mb_per_s"] / x["mb_per_s"], 1) if x and x.get("mb_per_s") else None,
 }
+# The same ratios round by round: each round's native and wasm beside its own wc -l, measured
+# within the same few seconds (the best-of-all ratios above pair two different moments).
+rn = [json.loads(l)["seconds"] for l in open("bench/out/native.jsonl") if l.strip()]
+rw = [json.loads(l)["seconds"] for l in open("bench/out/wasm.jsonl") if l.strip()]
+rc = [float(l) for l in open("bench/out/wc.txt") if l.strip()]
+res["rounds_native_over_wc_l"] = [round(a / c, 2) for a, c in zip(rn, rc)]
+res["rounds_wasm_over_native"] = [round(w / a, 2) for w, a in zip(rw, rn)]
+# issue 10's goals, each met or not in this run
+res["goals"] = {
+  "native_300_mb_per_s": n["mb_per_s"] >= 300,
+  "wasm_within_1.3x_native": res["wasm_over_native"] <= 1.3,
+  "within_15x_wc_l": res["native_over_wc_l"] <= 15,
+  "peak_memory_within_2x": n["peak_over_input"] <= 2,
+}
 json.dump(res, open("bench/out/results.json", "w"), indent=2)
 print(f"native   parse+census {n['mb_per_s']:8.1f} MB/s  peak RSS {n['peak_over_input']:.2f}x input, the highest of {res['rounds']} rounds  ({n['fusion_ops']} fusion ops)")
 print(f"wasm     parse+census {w['mb_per_s']:8.1f} MB/s  ({res['wasm_over_native']}x native; from the file's bytes, like native: copy into wasm memory included)")
@@ -88,5 +104,13 @@ if x:
           f"{x['modules_refused']} refused; hloscope native is {res['native_over_xla_speed']}x faster)")
 else:
     print("XLA      parser       skipped (no jax venv)")
+def spread(v):
+    return f"{min(v)}-{max(v)}x, median {round(statistics.median(v), 2)}x" if v else "none"
+print(f"by round              native/wc -l {spread(res['rounds_native_over_wc_l'])}; wasm/native {spread(res['rounds_wasm_over_native'])}")
+g = res["goals"]
+yes = lambda ok: "met" if ok else "NOT met"
+print(f"goals (issue 10)      300 MB/s native: {yes(g['native_300_mb_per_s'])}; wasm within 1.3x native: {yes(g['wasm_within_1.3x_native'])}; "
+      f"at most 15x wc -l: {yes(g['within_15x_wc_l'])}; peak memory within 2x: {yes(g['peak_memory_within_2x'])}")
+json.dump(res, open("bench/out/results.json", "w"), indent=2)
 assert n["fusion_ops"] == w["fusion_ops"] == ws["fusion_ops"], "native and wasm census differ"
 PY
