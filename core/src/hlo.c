@@ -286,6 +286,20 @@ static size_t skip_balanced(reader *r, size_t p, uint32_t depth) {
   return len;
 }
 
+/* The shape an operand may start with at p ("f32[8]{0} %x", "(s32[], f32[8]{0}) %t"): its end,
+ * p when there is none, or HLO_FAIL. Read as XLA reads it, so that an element type, dimensions
+ * or a layout XLA refuses is an error here as in the instruction's own shape; one seen before
+ * (the shape cache) is only compared. */
+static size_t operand_shape(reader *r, size_t p) {
+  const shape_slot *seen = hlo_shape_seen(r, p);
+  if (seen) return p + seen->len;
+  size_t q = hlo_skip_shape(r, p);
+  if (q == p) return p;
+  size_t e = p;
+  if (hlo_read_new_shape(r, &e, q)) return e;
+  return hlo_fail_shape(r, p, e, "an operand's shape");
+}
+
 /* The operand list from p (after '(') to its ')': each operand pushed on r->ops (nested
  * instructions and compact get-tuple-elements pushed into the document on the way). Returns
  * the position after ')', HLO_FAIL, or len with r->cut set when the text ended inside it. */
@@ -335,7 +349,8 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     if (p >= len) break;
     if (t[p] == ')') return p + 1;
     size_t s = p;
-    size_t q = t[p] == '%' ? p : hlo_skip_shape(r, p); /* "%name": no shape before it */
+    size_t q = t[p] == '%' ? p : operand_shape(r, p); /* "%name": no shape before it */
+    if (q == HLO_FAIL) return HLO_FAIL;
     bool has_shape = q > p;
     if (has_shape) p = skip_ws(r, q);
     if (p >= len) break;
@@ -408,7 +423,7 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
     size_t se = hlo_skip_shape(r, p); /* where a shape is, it ends there */
     if (se > p || !shapeless_at(r, p)) {
       ty = hlo_read_new_shape(r, &p, se);
-      if (!ty) return hlo_fail_syntax(r, p > shape_at ? p : shape_at, "expected a shape such as f32[128]{0} or (f32[], s32[]) after '='");
+      if (!ty) return hlo_fail_shape(r, shape_at, p, "a shape after '='");
       p = skip_ws(r, p);
     }
   }

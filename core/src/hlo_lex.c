@@ -245,6 +245,22 @@ hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e) {
   return ty;
 }
 
+/* The shape from s did not read: the error at e, where it went wrong (s when nothing was read).
+ * what: "a shape after '='". A layout gets its own words (its digits and ':' rules). */
+size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what) {
+  const char *t = r->t;
+  if (e < s) e = s;
+  size_t k = e;
+  while (k > s && t[k - 1] != '{' && t[k - 1] != ']' && t[k - 1] != '[') k--;
+  char msg[200];
+  if (k > s && t[k - 1] == '{')
+    snprintf(msg, sizeof msg, "expected a layout such as {1,0} or {1,0:T(8,128)} in %s: dimension numbers and ',' up to '}' or ':' "
+             "(XLA's parser refuses this one)", what);
+  else
+    snprintf(msg, sizeof msg, "expected %s such as f32[128]{0} or (f32[], s32[]) (XLA's parser refuses this one)", what);
+  return hlo_fail_syntax(r, e, msg);
+}
+
 /* A shape at *pp, seen before or new. */
 hs_type *hlo_read_shape(reader *r, size_t *pp) {
   const shape_slot *seen = hlo_shape_seen(r, *pp);

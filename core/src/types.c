@@ -74,32 +74,51 @@ static size_t skip_ws_slow(const char *t, size_t end, size_t p) {
 }
 
 /* Reads the layout {...} at t[p] == '{'; returns the index after '}' and its memory space. */
-static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 1, [')'] = 1,
-                                            [']'] = 1, [':'] = 1, ['S'] = 1, ['\n'] = 1};
+/* After a layout's ':', the bytes read_layout must look at: brackets, 'S' (a memory space), and
+ * bytes no layout holds ('%', '=', '"', ';': the next instruction or attribute, the layout was
+ * never closed). */
+static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 1, [')'] = 1, [']'] = 1,
+                                            ['S'] = 1, ['%'] = 1, ['='] = 1, ['"'] = 1, [';'] = 1};
 
-static size_t read_layout(const char *t, size_t end, size_t p, int *mem) {
-  int depth = 0;
-  bool after_colon = false;
+static bool layout_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* A layout from its '{' at p, as XLA's parser reads one (ParseLayout): dimension numbers and
+ * commas ("{1,0}", "{}"), then optionally ':' and attributes ("{1,0:T(8,128)(2,1)S(1)}"); spaces
+ * and line breaks may stand between its tokens. Before ':' nothing else is allowed; after it
+ * the attributes (a set that grows with XLA: T, S, E, L, P(shape), SC, ...) are followed by
+ * their brackets only. Returns the position after its '}' with *ok, or where it went wrong. */
+static size_t read_layout(const char *t, size_t end, size_t p, int *mem, bool *ok) {
   *mem = -1;
-  for (; p < end; p++) {
-    while (p < end && !LAYOUT_SPECIAL[(uint8_t)t[p]]) p++; /* digits and commas: nothing to decide */
+  *ok = false;
+  for (p++; p < end && (layout_space(t[p]) || t[p] == ',' || (t[p] >= '0' && t[p] <= '9')); p++) {}
+  if (p >= end) return p;
+  if (t[p] == '}') {
+    *ok = true;
+    return p + 1;
+  }
+  if (t[p] != ':') return p; /* "{1,a}", "{1,0)": not a dimension number */
+  int depth = 1;
+  for (p++; p < end; p++) {
+    while (p < end && !LAYOUT_SPECIAL[(uint8_t)t[p]]) p++;
     if (p >= end) break;
     char c = t[p];
     if (c == '{' || c == '(' || c == '[') {
       depth++;
     } else if (c == '}' || c == ')' || c == ']') {
-      depth--;
-      if (depth == 0) return p + 1;
-    } else if (c == ':' && depth == 1) {
-      after_colon = true;
-    } else if (c == 'S' && after_colon && depth == 1 && p + 1 < end && t[p + 1] == '(') {
-      int v = 0;
-      size_t q = p + 2;
-      for (; q < end && t[q] >= '0' && t[q] <= '9'; q++)
-        if (v < 100000) v = v * 10 + (t[q] - '0'); /* S(777...7) must not overflow */
-      *mem = v > 32767 ? 32767 : v;               /* kept in an int16 */
-    } else if (c == '\n') {
-      return p; /* unterminated layout: stop at the line's end */
+      if (--depth == 0) {
+        *ok = c == '}';
+        return *ok ? p + 1 : p;
+      }
+    } else if (c == 'S') {
+      if (depth == 1 && p + 1 < end && t[p + 1] == '(') {
+        int v = 0;
+        size_t q = p + 2;
+        for (; q < end && t[q] >= '0' && t[q] <= '9'; q++)
+          if (v < 100000) v = v * 10 + (t[q] - '0'); /* S(777...7) must not overflow */
+        *mem = v > 32767 ? 32767 : v;               /* kept in an int16 */
+      }
+    } else {
+      return p; /* '%', '=', '"', ';': the layout was never closed */
     }
   }
   return p;
@@ -339,7 +358,14 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
   }
   p++; /* ']' */
   int mem = -1;
-  if (p < end && t[p] == '{') p = read_layout(t, end, p, &mem);
+  if (p < end && t[p] == '{') {
+    bool ok;
+    p = read_layout(t, end, p, &mem, &ok);
+    if (!ok) {
+      *pos = p;
+      return NULL;
+    }
+  }
   hs_type *ty = shared_type(a, elem_kind(elem), (uint8_t)elem, (int16_t)mem, (uint32_t)n, dims, any_dyn ? dyn : NULL, NULL);
   *pos = p;
   return ty;
