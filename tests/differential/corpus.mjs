@@ -199,6 +199,18 @@ const MUTATIONS = {
       return joinInstr({ ...p, attrs: a });
     }).join('\n');
   },
+  // spaces and line breaks inside the shapes and layouts of an instruction and of its operands
+  // (XLA's lexer skips them between any two tokens: "f32[8, 64]{1,\n 0}")
+  shapespace(text, r) {
+    const sep = () => r.pick([', ', ',\n      ', ',']);
+    const spread = (s) => s.replace(/\[([0-9]+(?:,[0-9]+)+)\]/g, (all, dims) => '[' + dims.replace(/,/g, sep) + ']')
+      .replace(/\]\{([0-9]+(?:,[0-9]+)+)\}/g, (all, lay) => ']{' + lay.replace(/,/g, sep) + '}');
+    return text.split('\n').map((line) => {
+      const p = parseInstr(line);
+      if (!p || !r.chance(0.5)) return line;
+      return joinInstr({ ...p, shape: spread(p.shape), operands: spread(p.operands) });
+    }).join('\n');
+  },
   // the module's header attributes over several lines, and one more of them
   moduleattrs(text, r) {
     return text.replace(/^HloModule ([^\n]*)/m, (all, rest) => {
@@ -269,7 +281,8 @@ function breakText(text, r) {
   const lines = text.split('\n');
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
-  const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout'];
+  const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
+    'operandlayout', 'layoutjunk'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -298,6 +311,13 @@ function breakText(text, r) {
     case 'layout': lines[at] = l.replace(/\]\{([0-9,]*)\}/, ']{$1'); break;
     case 'operandsep': lines[at] = l.replace(/, %/, ' %'); break;
     case 'emptylayout': lines[at] = l.replace(/= (\w+\[[0-9,]*\])\{[0-9,]*\}/, '= $1{}'); break; // XLA: "expects opcode"
+    case 'operandlayout': { // a layout left open in an operand's shape ("f32[8]{0 %x", "(s32[], f32[8]{0) %t"), else the instruction's
+      const p = parseInstr(l);
+      const re = /\]\{([0-9,]*)\}/;
+      lines[at] = p && re.test(p.operands) ? joinInstr({ ...p, operands: p.operands.replace(re, ']{$1') }) : l.replace(re, ']{$1');
+      break;
+    }
+    case 'layoutjunk': lines[at] = l.replace(/\]\{[0-9]+/, ']{a'); break; // not a dimension number
   }
   return { text: lines.join('\n'), line: at + 1, what };
 }
