@@ -69,28 +69,30 @@ static size_t skip_ws_slow(const char *t, size_t end, size_t p) {
       p = q + 2;
       continue;
     }
+    if (p + 1 < end && t[p] == '/' && t[p + 1] == '/') { /* to the line's end */
+      while (p < end && t[p] != '\n' && t[p] != '\r') p++;
+      continue;
+    }
     return p;
   }
 }
 
-/* Reads the layout {...} at t[p] == '{'; returns the index after '}' and its memory space. */
-/* After a layout's ':', the bytes read_layout must look at: brackets, 'S' (a memory space), and
- * bytes no layout holds ('%', '=', '"', ';': the next instruction or attribute, the layout was
- * never closed). */
+/* After a layout's ':', the bytes read_layout must look at: brackets, 'S' (a memory space), '/'
+ * (a comment), and bytes no layout holds ('%', '=', '"', ';': the next instruction or attribute,
+ * the layout was never closed). */
 static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 1, [')'] = 1, [']'] = 1,
-                                            ['S'] = 1, ['%'] = 1, ['='] = 1, ['"'] = 1, [';'] = 1};
-
-static bool layout_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+                                            ['S'] = 1, ['%'] = 1, ['='] = 1, ['"'] = 1, [';'] = 1, ['/'] = 1};
 
 /* A layout from its '{' at p, as XLA's parser reads one (ParseLayout): dimension numbers and
- * commas ("{1,0}", "{}"), then optionally ':' and attributes ("{1,0:T(8,128)(2,1)S(1)}"); spaces
- * and line breaks may stand between its tokens. Before ':' nothing else is allowed; after it
- * the attributes (a set that grows with XLA: T, S, E, L, P(shape), SC, ...) are followed by
- * their brackets only. Returns the position after its '}' with *ok, or where it went wrong. */
+ * commas ("{1,0}", "{}"), then optionally ':' and attributes ("{1,0:T(8,128)(2,1)S(1)}"); spaces,
+ * line breaks and comments may stand between its tokens. Before ':' nothing else is allowed;
+ * after it the attributes (a set that grows with XLA: T, S, E, L, P(shape), SC, ...) are
+ * followed by their brackets only, and its memory space S(n) is read. Returns the position after
+ * its '}' with *ok, or where it went wrong. */
 static size_t read_layout(const char *t, size_t end, size_t p, int *mem, bool *ok) {
   *mem = -1;
   *ok = false;
-  for (p++; p < end && (layout_space(t[p]) || t[p] == ',' || (t[p] >= '0' && t[p] <= '9')); p++) {}
+  for (p = skip_ws(t, end, p + 1); p < end && (t[p] == ',' || (t[p] >= '0' && t[p] <= '9')); p = skip_ws(t, end, p + 1)) {}
   if (p >= end) return p;
   if (t[p] == '}') {
     *ok = true;
@@ -109,6 +111,8 @@ static size_t read_layout(const char *t, size_t end, size_t p, int *mem, bool *o
         *ok = c == '}';
         return *ok ? p + 1 : p;
       }
+    } else if (c == '/') {
+      if (p + 1 < end && (t[p + 1] == '*' || t[p + 1] == '/')) p = skip_ws(t, end, p) - 1; /* a comment */
     } else if (c == 'S') {
       if (depth == 1 && p + 1 < end && t[p + 1] == '(') {
         int v = 0;
