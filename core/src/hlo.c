@@ -225,17 +225,12 @@ static int32_t compact_gte(reader *r, hs_slice base, size_t s, size_t e, uint32_
 
 static size_t read_operands(reader *r, size_t p, int literal, int depth);
 
-/* A nested instruction "shape opcode(operands), key=value" at s (its shape), opcode at [os, oe).
- * Pushes it; returns the end of its text and sets *idx, or HLO_FAIL. */
-static size_t nested_instr(reader *r, size_t s, size_t os, size_t oe, size_t open, int depth, int32_t *idx) {
+/* A nested instruction "shape opcode(operands), key=value" with its shape read (ty; NULL when
+ * none is written: XLA infers it), opcode at [os, oe). Pushes it; returns the end of its text and
+ * sets *idx, or HLO_FAIL. */
+static size_t nested_instr(reader *r, hs_type *ty, size_t os, size_t oe, size_t open, int depth, int32_t *idx) {
   const char *t = r->t;
   if (depth >= MAX_NESTING) return hlo_fail_syntax(r, os, "operands nested more than 200 deep");
-  size_t q = s;
-  hs_type *ty = NULL;
-  if (s < os) {
-    ty = hlo_read_shape(r, &q);
-    if (!ty) return hlo_fail_syntax(r, s, "expected the shape of the nested instruction");
-  }
   int kind = opcode_kind(r, os, oe);
   if (kind < 0)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
@@ -286,17 +281,21 @@ static size_t skip_balanced(reader *r, size_t p, uint32_t depth) {
   return len;
 }
 
-/* The shape an operand may start with at p ("f32[8]{0} %x", "(s32[], f32[8]{0}) %t"): its end,
- * p when there is none, or HLO_FAIL. Read as XLA reads it, so that an element type, dimensions
- * or a layout XLA refuses is an error here as in the instruction's own shape; one seen before
- * (the shape cache) is only compared. */
-static size_t operand_shape(reader *r, size_t p) {
+/* The shape an operand may start with at p ("f32[8]{0} %x", "(s32[], f32[8]{0}) %t", the shape of
+ * a nested instruction): its end and *ty, p and NULL when there is none, or HLO_FAIL. Read as XLA
+ * reads it, so that an element type, dimensions or a layout XLA refuses is an error here as in
+ * the instruction's own shape; one seen before (the shape cache) is only compared. */
+static size_t operand_shape(reader *r, size_t p, hs_type **ty) {
   const shape_slot *seen = hlo_shape_seen(r, p);
-  if (seen) return p + seen->len;
+  if (seen) {
+    *ty = seen->type;
+    return p + seen->len;
+  }
+  *ty = NULL;
   size_t q = hlo_skip_shape(r, p);
   if (q == p) return p;
   size_t e = p;
-  if (hlo_read_new_shape(r, &e, q)) return e;
+  if ((*ty = hlo_read_new_shape(r, &e, q))) return e;
   return hlo_fail_shape(r, p, e, "an operand's shape");
 }
 
@@ -348,8 +347,8 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     p = skip_ws(r, p);
     if (p >= len) break;
     if (t[p] == ')') return p + 1;
-    size_t s = p;
-    size_t q = t[p] == '%' ? p : operand_shape(r, p); /* "%name": no shape before it */
+    hs_type *ty = NULL;
+    size_t q = t[p] == '%' ? p : operand_shape(r, p, &ty); /* "%name": no shape before it */
     if (q == HLO_FAIL) return HLO_FAIL;
     bool has_shape = q > p;
     if (has_shape) p = skip_ws(r, q);
@@ -366,7 +365,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     if (after < len && t[after] == '(' && t[ns] != '%' && p == ne) {
       /* a nested instruction, its shape written or (XLA infers it) not */
       int32_t idx = -1;
-      size_t e = nested_instr(r, s, ns, ne, after, depth, &idx);
+      size_t e = nested_instr(r, ty, ns, ne, after, depth, &idx);
       if (e == HLO_FAIL) return HLO_FAIL;
       if (!push_operand(r, hs_sl((uint32_t)ns, 0), idx)) return hlo_fail_oom(r);
       if (r->cut) return len;

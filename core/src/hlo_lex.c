@@ -261,14 +261,6 @@ size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what) {
   return hlo_fail_syntax(r, e, msg);
 }
 
-/* A shape at *pp, seen before or new. */
-hs_type *hlo_read_shape(reader *r, size_t *pp) {
-  const shape_slot *seen = hlo_shape_seen(r, *pp);
-  if (!seen) return hlo_read_new_shape(r, pp, hlo_skip_shape(r, *pp));
-  *pp += seen->len;
-  return seen->type;
-}
-
 /* ---- lines -------------------------------------------------------------------------------- */
 
 /* Records the lines before the one holding offset s that are not recorded yet (only spaces

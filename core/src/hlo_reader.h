@@ -223,7 +223,6 @@ size_t hlo_scan_value(reader *r, size_t p, bool *open);
 size_t hlo_skip_shape(reader *r, size_t p);
 const shape_slot *hlo_shape_seen(reader *r, size_t s);
 hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e);
-hs_type *hlo_read_shape(reader *r, size_t *pp);
 /* a shape from s that does not read, going wrong at e: a syntax error there, HLO_FAIL */
 size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what);
 /* lines: recorded up to a statement's start (hlo_end_stmt, below, records the statement's) */
