@@ -154,16 +154,23 @@ size_t hlo_skip_shape(reader *r, size_t p) {
   }
   size_t q = p;
   while (q < len && is_type_char(t[q])) q++;
-  if (q == p || q >= len || t[q] != '[') return p;
+  if (q == p || q >= len) return p;
+  if (t[q] != '[') { /* "f32 [8]": spaces or comments after an element type */
+    if (hs_elem_from_hlo(t + p, q - p) < 0) return p;
+    q = skip_ws(r, q);
+    if (q >= len || t[q] != '[') return p;
+  }
   const char *rb = memchr(t + q, ']', len - q);
   if (!rb) return len;
   q = (size_t)(rb - t) + 1;
-  if (layout_at(t, len, q)) {
+  size_t lb = layout_at(t, len, q);
+  if (lb) {
     /* most are digits and commas up to '}' */
-    size_t k = q + 1;
+    size_t k = lb + 1;
     while (k < len && (is_digit(t[k]) || t[k] == ',')) k++;
     if (k < len && t[k] == '}') return k + 1;
     size_t depth = 0;
+    q = lb;
     do {
       if (t[q] == '{' || t[q] == '(') depth++;
       else if (t[q] == '}' || t[q] == ')') depth--;
@@ -245,6 +252,32 @@ hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e) {
   return ty;
 }
 
+/* The shape's layout that ends at e ("f32[8,64]{1,0,2}", "f32[8] {0:T(8)}"): how many dimensions
+ * its last "[...]" has (n[0]) and how many numbers its layout lists before '}' or ':' (n[1]). */
+static bool layout_counts(const char *t, size_t s, size_t e, size_t n[2]) {
+  size_t b = e - 1, depth = 0;
+  while (b > s && !(t[b] == '{' && depth == 1)) { /* back to the layout's own '{' */
+    if (t[b] == '}' || t[b] == ')') depth++;
+    else if (t[b] == '(' || (t[b] == '{' && depth > 1)) depth--;
+    b--;
+  }
+  size_t rb = b;
+  while (rb > s && t[rb] != ']') rb--;
+  size_t lb = rb;
+  while (lb > s && t[lb] != '[') lb--;
+  if (t[b] != '{' || t[rb] != ']' || t[lb] != '[') return false;
+  for (int i = 0; i < 2; i++) {
+    size_t from = i ? b + 1 : lb + 1, to = i ? e - 1 : rb, c = 0;
+    bool digits = false;
+    for (size_t q = from; q < to && t[q] != ':'; q++) {
+      if (t[q] == ',') c++;
+      else if (is_digit(t[q]) || t[q] == '?') digits = true;
+    }
+    n[i] = digits ? c + 1 : 0;
+  }
+  return true;
+}
+
 /* The shape from s did not read: the error at e, where it went wrong (s when nothing was read).
  * what: "a shape after '='". A layout gets its own words (its digits and ':' rules). */
 size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what) {
@@ -252,10 +285,18 @@ size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what) {
   if (e < s) e = s;
   size_t k = e;
   while (k > s && t[k - 1] != '{' && t[k - 1] != ']' && t[k - 1] != '[') k--;
-  char msg[200];
-  if (k > s && t[k - 1] == '{')
+  char msg[240];
+  size_t ranks[2]; /* a layout that read but lists a number for too few or too many dimensions */
+  if (e > s && t[e - 1] == '}' && layout_counts(t, s, e, ranks) && ranks[0] != ranks[1])
+    snprintf(msg, sizeof msg, "the layout lists %zu dimension number%s, but the shape has %zu dimension%s: a layout names each "
+             "dimension once, minor to major, as {1,0} for f32[8,64] (XLA's parser refuses this one)", ranks[1],
+             ranks[1] == 1 ? "" : "s", ranks[0], ranks[0] == 1 ? "" : "s");
+  else if (k > s && t[k - 1] == '{')
     snprintf(msg, sizeof msg, "expected a layout such as {1,0} or {1,0:T(8,128)} in %s: dimension numbers and ',' up to '}' or ':' "
              "(XLA's parser refuses this one)", what);
+  else if (k > s && t[k - 1] == '[')
+    snprintf(msg, sizeof msg, "expected the dimensions of %s, as in f32[8,64]: sizes (8, <=8 or ?) with a ',' between "
+             "two, up to ']' (XLA's parser refuses this one)", what);
   else
     snprintf(msg, sizeof msg, "expected %s such as f32[128]{0} or (f32[], s32[]) (XLA's parser refuses this one)", what);
   return hlo_fail_syntax(r, e, msg);

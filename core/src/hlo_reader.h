@@ -270,10 +270,22 @@ static inline bool keyword_at(const char *t, size_t len, size_t p, const char *k
   return len - p >= n && memcmp(t + p, kw, n) == 0 && (p + n >= len || !is_name_char(t[p + n]));
 }
 
-/* A layout starts at q, after a shape's ']': "{1,0}", "{}", "{1,0:T(8,128)}" (a '{' before a line
- * break opens a computation). */
-static inline bool layout_at(const char *t, size_t len, size_t q) {
-  return q + 1 < len && t[q] == '{' && (is_digit(t[q + 1]) || t[q + 1] == '}' || t[q + 1] == ':');
+/* Where a layout starts after a shape's ']' at q: its '{' ("{1,0}", "{}", "{1,0:T(8,128)}"), or 0
+ * when none does. Mostly the next byte tells; spaces or comments first (" {1,0}"), or a '{' not
+ * followed by a number, are for hs_hlo_layout_at ("-> f32[8] {" opens a computation). */
+static inline size_t layout_at(const char *t, size_t len, size_t q) {
+  if (q + 1 >= len) return 0;
+  char c = t[q], n = t[q + 1];
+  bool space_next = n == ' ' || n == '\n' || n == '/' || n == '\t' || n == '\r';
+  if (c == '{') {
+    if (is_digit(n) || n == '}' || n == ':') return q;
+    if (!space_next && n != '-') return 0;
+  } else if (c == ' ') {
+    if (!space_next && n != '{') return 0;
+  } else if (c != '\n' && c != '/' && c != '\t' && c != '\r') {
+    return 0;
+  }
+  return hs_hlo_layout_at(t, len, q);
 }
 
 /* The statement ended at e (past its last token): records its first line as (kind, ref) and

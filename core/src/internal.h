@@ -94,6 +94,9 @@ int hs_elem_from_mlir(const char *s, size_t n); /* -1 if unknown */
  * advances *pos. Returns NULL on a syntax error (sets *pos to where it stopped). Equal shapes
  * (memory space included) parsed into one arena are one object: never change what it returns. */
 hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos);
+/* Where a layout starts after a shape's ']' at q (spaces and comments may come first): its '{',
+ * or 0 when none does ("-> f32[8] {" opens a computation's body). */
+size_t hs_hlo_layout_at(const char *t, size_t end, size_t q);
 /* Parses an MLIR type (tensor<...>, tuple<...>, !stablehlo.token, a scalar like f32);
  * returns NULL when it is not one we know. */
 hs_type *hs_parse_mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos);

@@ -442,8 +442,9 @@ static json_t *shape_json(const char *t, size_t end, size_t *pos, size_t *bad, i
   memset(&l, 0, sizeof l);
   l.tail_align = 1;
   p = dims_end;
-  if (p < end && t[p] == '{') {
-    size_t after = hs_layout_parse(t, end, p, &l, bad);
+  size_t lay = hs_hlo_layout_at(t, end, p); /* "f32[8,64]{1,0}", and as XLA "f32[8,64] {1,0}" */
+  if (lay) {
+    size_t after = hs_layout_parse(t, end, lay, &l, bad);
     if (!after) {
       hs_arena_free(&a);
       json_decref(o);

@@ -84,21 +84,40 @@ static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}
                                             ['S'] = 1, ['%'] = 1, ['='] = 1, ['"'] = 1, [';'] = 1, ['/'] = 1};
 
 /* A layout from its '{' at p, as XLA's parser reads one (ParseLayout): dimension numbers and
- * commas ("{1,0}", "{}"), then optionally ':' and attributes ("{1,0:T(8,128)(2,1)S(1)}"); spaces,
- * line breaks and comments may stand between its tokens. Before ':' nothing else is allowed;
- * after it the attributes (a set that grows with XLA: T, S, E, L, P(shape), SC, ...) are
- * followed by their brackets only, and its memory space S(n) is read. Returns the position after
- * its '}' with *ok, or where it went wrong. */
-static size_t read_layout(const char *t, size_t end, size_t p, int *mem, bool *ok) {
+ * commas ("{1,0}"; XLA's integers may be negative), then optionally ':' and attributes
+ * ("{1,0:T(8,128)(2,1)S(1)}"); spaces, line breaks and comments may stand between its tokens.
+ * Before ':' nothing else is allowed, and a ',' stands between two numbers ("{1,,0}" and "{1,0,}"
+ * are refused); after it the attributes (a set that grows with XLA: T, S, E, L, P(shape), SC,
+ * ...) are followed by their brackets only, and its memory space S(n) is read. It must list as
+ * many numbers as the shape has dimensions (XLA: "Dimensions size is 2, but minor to major size
+ * is 3"), except "{}" (which the HLO reader warns about). Returns the position after its '}' with
+ * *ok, or where it went wrong: after the '}' when only the count is wrong. */
+static size_t read_layout(const char *t, size_t end, size_t p, size_t rank, int *mem, bool *ok) {
   *mem = -1;
   *ok = false;
-  for (p = skip_ws(t, end, p + 1); p < end && (t[p] == ',' || (t[p] >= '0' && t[p] <= '9')); p = skip_ws(t, end, p + 1)) {}
+  bool empty = p + 1 < end && t[p + 1] == '}';
+  size_t n = 0;
+  p = skip_ws(t, end, p + 1);
+  if (p < end && t[p] != '}' && t[p] != ':') {
+    for (;;) {
+      if (p + 1 < end && t[p] == '-') p++;
+      if (p >= end || t[p] < '0' || t[p] > '9') return p; /* "{1,a}", "{1,,0}", "{1,0,}" */
+      while (p < end && t[p] >= '0' && t[p] <= '9') p++;
+      n++;
+      p = skip_ws(t, end, p);
+      if (p < end && t[p] == ',') {
+        p = skip_ws(t, end, p + 1);
+        continue;
+      }
+      break;
+    }
+  }
   if (p >= end) return p;
   if (t[p] == '}') {
-    *ok = true;
+    *ok = n == rank || empty;
     return p + 1;
   }
-  if (t[p] != ':') return p; /* "{1,a}", "{1,0)": not a dimension number */
+  if (t[p] != ':') return p; /* "{1,0)": not a dimension number */
   int depth = 1;
   for (p++; p < end; p++) {
     while (p < end && !LAYOUT_SPECIAL[(uint8_t)t[p]]) p++;
@@ -108,8 +127,9 @@ static size_t read_layout(const char *t, size_t end, size_t p, int *mem, bool *o
       depth++;
     } else if (c == '}' || c == ')' || c == ']') {
       if (--depth == 0) {
-        *ok = c == '}';
-        return *ok ? p + 1 : p;
+        if (c != '}') return p;
+        *ok = n == rank;
+        return p + 1;
       }
     } else if (c == '/') {
       if (p + 1 < end && (t[p + 1] == '*' || t[p + 1] == '/')) p = skip_ws(t, end, p) - 1; /* a comment */
@@ -242,6 +262,21 @@ static hs_type *shared_type(hs_arena *a, uint8_t kind, uint8_t elem, int16_t mem
   return ty;
 }
 
+/* Where a layout starts after a shape's ']' at q: its '{', or 0 when none does. As XLA's parser
+ * decides (ParseShape): a '{', after spaces or comments or none, is a layout only when a number or
+ * ':' comes next ("f32[8,64] {1,0}"); otherwise it is something else ("-> f32[8] {" opens a
+ * computation's body). "]{}" is taken as a layout, for the HLO reader to warn about (XLA refuses
+ * it, and "] {}" as well: "expects opcode"). */
+size_t hs_hlo_layout_at(const char *t, size_t end, size_t q) {
+  if (q + 1 < end && t[q] == '{' && t[q + 1] == '}') return q;
+  size_t b = skip_ws(t, end, q);
+  if (b >= end || t[b] != '{') return 0;
+  size_t k = skip_ws(t, end, b + 1);
+  if (k < end && ((t[k] >= '0' && t[k] <= '9') || t[k] == ':' || (t[k] == '-' && k + 1 < end && t[k + 1] >= '0' && t[k + 1] <= '9')))
+    return b;
+  return 0;
+}
+
 static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, int depth);
 
 hs_type *hs_parse_hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos) { return hlo_shape(a, t, end, pos, 0); }
@@ -301,11 +336,12 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
   size_t s = p;
   while (p < end && is_ident(t[p])) p++;
   int elem = hs_elem_from_hlo(t + s, p - s);
+  if (elem >= 0 && p < end && t[p] != '[') p = skip_ws(t, end, p); /* "f32 [8]": XLA reads tokens */
   if (elem < 0 || p >= end || t[p] != '[') {
     *pos = s;
     return NULL;
   }
-  p++;
+  p = skip_ws(t, end, p + 1);
   int64_t dims_small[16];
   uint8_t dyn_small[16];
   size_t n = 0;
@@ -313,18 +349,18 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
   int64_t *dims = dims_small;
   uint8_t *dyn = dyn_small;
   size_t cap = 16;
-  while (p < end && t[p] != ']') {
-    p = skip_ws(t, end, p);
+  /* dimensions: none, or sizes between commas ("[8,64]", "[<=8]", "[?]"; "[8,]" is refused) */
+  while (p < end && (n > 0 || t[p] != ']')) {
     uint8_t f = HS_DIM_STATIC;
     int64_t v = 0;
-    if (p < end && t[p] == '?') {
+    if (t[p] == '?') {
       f = HS_DIM_UNKNOWN;
       v = -1;
       p++;
     } else {
       if (p + 1 < end && t[p] == '<' && t[p + 1] == '=') {
         f = HS_DIM_BOUNDED;
-        p += 2;
+        p = skip_ws(t, end, p + 2);
       }
       if (p >= end || t[p] < '0' || t[p] > '9') {
         *pos = p;
@@ -350,21 +386,19 @@ static hs_type *hlo_shape(hs_arena *a, const char *t, size_t end, size_t *pos, i
     any_dyn |= f != HS_DIM_STATIC;
     n++;
     p = skip_ws(t, end, p);
-    if (p < end && t[p] == ',') p++;
-    else if (p < end && t[p] != ']') {
-      *pos = p;
-      return NULL;
-    }
+    if (p < end && t[p] == ',') p = skip_ws(t, end, p + 1);
+    else break;
   }
-  if (p >= end) {
+  if (p >= end || t[p] != ']') {
     *pos = p;
     return NULL;
   }
   p++; /* ']' */
   int mem = -1;
-  if (p < end && t[p] == '{') {
+  size_t lb = hs_hlo_layout_at(t, end, p);
+  if (lb) {
     bool ok;
-    p = read_layout(t, end, p, &mem, &ok);
+    p = read_layout(t, end, lb, n, &mem, &ok);
     if (!ok) {
       *pos = p;
       return NULL;
