@@ -199,12 +199,16 @@ const MUTATIONS = {
       return joinInstr({ ...p, attrs: a });
     }).join('\n');
   },
-  // spaces and line breaks inside the shapes and layouts of an instruction and of its operands
-  // (XLA's lexer skips them between any two tokens: "f32[8, 64]{1,\n 0}")
+  // spaces, line breaks and comments inside the shapes and layouts of an instruction and of its
+  // operands, before a layout's '{' and after an element type (XLA's lexer skips them between any
+  // two tokens: "f32 [8, 64] {1,\n 0}"; a '{' is a layout's when a number follows it)
   shapespace(text, r) {
     const sep = () => r.pick([', ', ',\n      ', ',']);
+    const gap = () => r.pick(['', '', ' ', '\n      ', ' /*s*/ ']);
     const spread = (s) => s.replace(/\[([0-9]+(?:,[0-9]+)+)\]/g, (all, dims) => '[' + dims.replace(/,/g, sep) + ']')
-      .replace(/\]\{([0-9]+(?:,[0-9]+)+)\}/g, (all, lay) => ']{' + lay.replace(/,/g, sep) + '}');
+      .replace(/\]\{([0-9]+(?:,[0-9]+)+)\}/g, (all, lay) => ']{' + lay.replace(/,/g, sep) + '}')
+      .replace(/\]\{(?=[0-9])/g, () => ']' + gap() + '{')
+      .replace(/\b(pred|bf16|[fsu](?:8|16|32|64))\[/g, (all, ty) => ty + gap() + '[');
     return text.split('\n').map((line) => {
       const p = parseInstr(line);
       if (!p || !r.chance(0.5)) return line;
@@ -282,7 +286,7 @@ function breakText(text, r) {
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
   const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
-    'operandlayout', 'layoutjunk'];
+    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -318,6 +322,12 @@ function breakText(text, r) {
       break;
     }
     case 'layoutjunk': lines[at] = l.replace(/\]\{[0-9]+/, ']{a'); break; // not a dimension number
+    case 'layoutcount': // a number too few or too many ("f32[8,64]{0}": "Dimensions size is 2, but minor to major size is 1")
+      lines[at] = l.replace(/\]\{([0-9]+)((?:,[0-9]+)*)\}/, (all, a, rest) => (rest ? ']{' + rest.slice(1) : ']{' + a + ',' + a) + '}');
+      break;
+    case 'trailingcomma': // "f32[8,64,]" or "{1,0,}": XLA expects an integer after every ','
+      lines[at] = r.chance(0.5) ? l.replace(/\[([0-9]+(?:,[0-9]+)*)\]/, '[$1,]') : l.replace(/\]\{([0-9,]+)\}/, ']{$1,}');
+      break;
   }
   return { text: lines.join('\n'), line: at + 1, what };
 }
