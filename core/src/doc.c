@@ -443,8 +443,9 @@ int hs_resolve(hs_doc *d) {
   }
 
   /* the get-tuple-elements the reader made: typed from their tuple (in order: a chain's first
-     link comes first) */
-  for (uint32_t i = 0; i < d->n_instrs; i++) {
+     link comes first). Their names are made (d->synth): without any, there is none to look for
+     (a loop over every instruction's record, 1% of a parse). */
+  for (uint32_t i = 0; d->n_synth && i < d->n_instrs; i++) {
     hs_instr *in = &d->instrs[i];
     if (in->synth != HS_SYNTH_GTE || !in->op_count) continue;
     const hs_operand *o = &d->operands[in->op_first];

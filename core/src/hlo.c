@@ -79,15 +79,18 @@ static int literal_opcode(const char *s, size_t n) {
 
 /* known_opcode and literal_opcode for the opcode at [os, oe): its LIT_* kind, or -1 when XLA
  * does not list it. The opcodes found are remembered (a module uses a few dozen): the first
- * look is inline, the search when it is not there (opcode_kind_new). */
+ * look is inline, the search when it is not there (opcode_kind_new). Two to a slot: with one,
+ * pairs such as add and and, or fusion and custom-call, took each other's place, and one
+ * instruction in thirty went to the search. */
 static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
   const char *t = r->t;
   size_t n = oe - os;
   if (!known_opcode(t + os, n)) return -1;
   int lit = literal_opcode(t + os, n);
-  r->opcodes[k].off = (uint32_t)os;
-  r->opcodes[k].len = (uint32_t)n;
-  r->opcodes[k].lit = (uint8_t)lit;
+  r->opcodes[k][1] = r->opcodes[k][0];
+  r->opcodes[k][0].off = (uint32_t)os;
+  r->opcodes[k][0].len = (uint32_t)n;
+  r->opcodes[k][0].lit = (uint8_t)lit;
   return lit;
 }
 
@@ -95,7 +98,8 @@ static inline int opcode_kind(reader *r, size_t os, size_t oe) {
   const char *t = r->t;
   size_t n = oe - os;
   uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
-  if (r->opcodes[k].len == n && hs_bytes_eq(t + r->opcodes[k].off, t + os, n)) return r->opcodes[k].lit;
+  for (int w = 0; w < 2; w++)
+    if (r->opcodes[k][w].len == n && hs_bytes_eq(t + r->opcodes[k][w].off, t + os, n)) return r->opcodes[k][w].lit;
   return opcode_kind_new(r, os, oe, k);
 }
 

@@ -205,7 +205,7 @@ typedef struct {
   struct {
     uint32_t off, len;
     uint8_t lit; /* LIT_* (hlo.c) */
-  } opcodes[64]; /* opcodes found in XLA's list, by a hash of their text */
+  } opcodes[64][2]; /* opcodes found in XLA's list, by a hash of their text: two per slot, the newest first */
 } reader;
 
 /* ---- hlo_lex.c ------------------------------------------------------------------------------ */
