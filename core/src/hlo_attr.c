@@ -70,7 +70,7 @@ static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, s
     size_t ks = p;
     p = t[p] == '"' ? skip_string(t, e, p) : name_end(t, p, e);
     size_t ke = p;
-    while (p < e && is_space(t[p])) p++;
+    /* "key=" is one token to XLA's lexer: "op_name =" is refused ("expects attribute name") */
     if (ke == ks || p >= e || t[p] != '=') {
       *bad = p < e ? p : ks;
       return false;
@@ -315,6 +315,9 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named) {
       if (only_named) return end;
       return hlo_fail_syntax(r, ks < len ? ks : c, "expected an attribute 'name=value' after ','");
     }
+    if (eq != ke) /* "key=" is one token to XLA's lexer */
+      hlo_warn_at(r, ke, "%.*s: a space between an attribute's name and '=': XLA's parser refuses it (its lexer reads \"name=\" as one "
+                  "token: expects attribute name); write the name and '=' together", t + ks, eq + 1 - ks < 60 ? eq + 1 - ks : 60);
     size_t vs = skip_ws(r, eq + 1);
     if (vs >= len) {
       r->cut = true;
