@@ -286,7 +286,7 @@ function breakText(text, r) {
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
   const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
-    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma'];
+    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -325,6 +325,18 @@ function breakText(text, r) {
     case 'layoutcount': // a number too few or too many ("f32[8,64]{0}": "Dimensions size is 2, but minor to major size is 1")
       lines[at] = l.replace(/\]\{([0-9]+)((?:,[0-9]+)*)\}/, (all, a, rest) => (rest ? ']{' + rest.slice(1) : ']{' + a + ',' + a) + '}');
       break;
+    case 'attrspace': { // "dimensions ={0}", "op_name =": XLA's lexer reads "name=" as one token ("expects attribute name")
+      const withAttrs = instr.filter((i) => (parseInstr(lines[i])?.attrs.length ?? 0) > 0);
+      if (withAttrs.length) at = r.pick(withAttrs);
+      const p = parseInstr(lines[at]);
+      if (p && p.attrs.length) {
+        const k = r.int(p.attrs.length);
+        const a = p.attrs.slice();
+        a[k] = r.chance(0.5) || !/^metadata=\{\w+=/.test(a[k]) ? a[k].replace(/^([\w.\-]+)=/, r.pick(['$1 =', '$1\n      =', '$1/*c*/='])) : a[k].replace(/^metadata=\{(\w+)=/, 'metadata={$1 =');
+        lines[at] = joinInstr({ ...p, attrs: a });
+      }
+      break;
+    }
     case 'trailingcomma': // "f32[8,64,]" or "{1,0,}": XLA expects an integer after every ','
       lines[at] = r.chance(0.5) ? l.replace(/\[([0-9]+(?:,[0-9]+)*)\]/, '[$1,]') : l.replace(/\]\{([0-9,]+)\}/, ']{$1,}');
       break;
