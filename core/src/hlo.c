@@ -303,6 +303,70 @@ static size_t operand_shape(reader *r, size_t p, hs_type **ty) {
   return hlo_fail_shape(r, p, e, "an operand's shape");
 }
 
+/* XLA's names start with a letter or '_' ([a-zA-Z_][a-zA-Z0-9_.-]*): "%1" and "%.x" are refused
+ * ("expects name"). A warning at the name. */
+static void check_name(reader *r, hs_slice name) {
+  char c = r->t[name.off];
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') return;
+  hlo_warn_at(r, name.off, "%.*s: a name starts with a letter or '_': XLA's parser refuses this one (expects name)", r->t + name.off,
+              name.len < 60 ? name.len : 60);
+}
+
+/* A literal's word as XLA's lexer reads one: true, false, inf, nan, or a number: digits with a
+ * '.' and an exponent or not ("1", "1.", "1.5", "1e-08", "-0"); a '-' before any but true and
+ * false. Refused: "+1", ".5", "0x10", "1.5.2", "1e", "True". */
+static bool literal_word(const char *t, size_t s, size_t e) {
+  if ((e - s == 4 && memcmp(t + s, "true", 4) == 0) || (e - s == 5 && memcmp(t + s, "false", 5) == 0)) return true;
+  bool neg = s < e && t[s] == '-';
+  if (neg) s++;
+  if (e - s == 3 && (memcmp(t + s, "inf", 3) == 0 || memcmp(t + s, "nan", 3) == 0)) return true;
+  size_t q = s;
+  while (q < e && is_digit(t[q])) q++;
+  bool digits = q > s;
+  if (!digits && !(neg && q < e && t[q] == '.')) return false; /* XLA's numbers start with a digit or '-' */
+  if (q < e && t[q] == '.') {
+    size_t f = ++q;
+    while (q < e && is_digit(t[q])) q++;
+    if (!digits && q == f) return false;
+  }
+  if (q < e && (t[q] == 'e' || t[q] == 'E')) {
+    q++;
+    if (q < e && (t[q] == '+' || t[q] == '-')) q++;
+    size_t x = q;
+    while (q < e && is_digit(t[q])) q++;
+    if (q == x) return false;
+  }
+  return q == e;
+}
+
+/* The words of a literal in [s, e) ("{ {1, 2}, {3, -inf} }", "(1, 2)", "nan(0x1)", "{...}"): where
+ * the first one XLA's lexer would not read starts, or NOWHERE. */
+static size_t literal_bad(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  for (size_t p = s; p < e;) {
+    char c = t[p];
+    if (c == '{' || c == '}' || c == '(' || c == ')' || c == ',' || is_space(c)) {
+      p++;
+      continue;
+    }
+    if (c == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')) {
+      size_t q = skip_ws(r, p);
+      p = q > p ? q : p + 1;
+      continue;
+    }
+    size_t w = p;
+    while (p < e && !is_space(t[p]) && t[p] != '{' && t[p] != '}' && t[p] != '(' && t[p] != ')' && t[p] != ',' &&
+           !(t[p] == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')))
+      p++;
+    if (p - w == 3 && memcmp(t + w, "...", 3) == 0) continue; /* an elided literal: "{...}" */
+    if (!literal_word(t, w, p)) return w;
+    if (p < e && t[p] == '(' && p - w >= 3 && memcmp(t + p - 3, "nan", 3) == 0) { /* nan(0x7f): a payload */
+      while (p < e && t[p] != ')') p++;
+    }
+  }
+  return NOWHERE;
+}
+
 /* The operand list from p (after '(') to its ')': each operand pushed on r->ops (nested
  * instructions and compact get-tuple-elements pushed into the document on the way). Returns
  * the position after ')', HLO_FAIL, or len with r->cut set when the text ended inside it. */
@@ -322,10 +386,21 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     return e + 1;
   }
   if (literal) { /* constant(1.5), constant({...}), iota(): a literal, not operands */
+    size_t lit_start = skip_ws(r, p);
+    bool lit_shape = false; /* an older printer's shape first ("f32[2] {1, 2}"): not checked */
     for (int k = 0;; k++) {
       size_t q = skip_ws(r, p);
       if (q >= len) break;
-      if (t[q] == ')') return q + 1;
+      if (t[q] == ')') {
+        size_t bad = lit_shape ? NOWHERE : literal_bad(r, lit_start, q);
+        if (bad != NOWHERE) {
+          size_t be = bad;
+          while (be < q && be - bad < 40 && !is_space(t[be]) && t[be] != ',' && t[be] != '}' && t[be] != ')') be++;
+          hlo_warn_at(r, bad, "%.*s: not a literal XLA reads (numbers such as 1, -1.5 or 1e-08; inf, -inf, nan; true, false): "
+                      "XLA's parser refuses this constant", t + bad, be - bad);
+        }
+        return q + 1;
+      }
       /* a literal value: bracketed (may span lines), or a word ("-inf", "1e-08", "true"); an
          older printer put the shape first ("f32[2] {1, 2}") */
       if (k == 2) return hlo_fail_syntax(r, q, "expected ')' after the constant's literal");
@@ -334,7 +409,8 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       } else {
         p = q;
         while (p < len && !is_space(t[p]) && t[p] != ')' && t[p] != ',' && t[p] != '{' && t[p] != '(') {
-          if (t[p] == '[') { /* a shape's dimensions */
+          if (t[p] == '[') { /* a shape's dimensions (an older printer's "f32[2] {1, 2}": not checked) */
+            lit_shape = true;
             while (p < len && t[p] != ']') p++;
             if (p < len) p++;
             continue;
@@ -415,6 +491,7 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   size_t len = r->len;
   *out = -1;
   if (!name.len) return hlo_fail_syntax(r, name.off, "expected an instruction name");
+  check_name(r, name);
   size_t p = skip_ws(r, eq + 1);
   size_t shape_at = p;
   hs_type *ty = NULL;
@@ -523,6 +600,7 @@ static size_t header(reader *r, size_t p, bool entry) {
   size_t ns = p;
   hs_slice name = read_name(t, len, &p);
   if (!name.len) return hlo_fail_syntax(r, ns, "expected a computation name after ENTRY");
+  check_name(r, name);
   p = skip_ws(r, p);
   hs_type *result = NULL;
   if (p < len && t[p] == '(') {
