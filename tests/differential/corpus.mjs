@@ -286,7 +286,7 @@ function breakText(text, r) {
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
   const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
-    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace'];
+    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -334,6 +334,16 @@ function breakText(text, r) {
         const a = p.attrs.slice();
         a[k] = r.chance(0.5) || !/^metadata=\{\w+=/.test(a[k]) ? a[k].replace(/^([\w.\-]+)=/, r.pick(['$1 =', '$1\n      =', '$1/*c*/='])) : a[k].replace(/^metadata=\{(\w+)=/, 'metadata={$1 =');
         lines[at] = joinInstr({ ...p, attrs: a });
+      }
+      break;
+    }
+    case 'badname': lines[at] = l.replace(/^(\s*(?:ROOT\s+)?%?)([A-Za-z_])/, '$1' + r.pick(['9', '.', '-']) + '$2'); break; // XLA: "expects name"
+    case 'badliteral': { // a literal word XLA's lexer does not read: "+1", "0x1", ".5", "1.5.2", "1e"
+      const consts = instr.filter((i) => /constant\(\{?\s*-?[0-9]/.test(lines[i]));
+      if (consts.length) {
+        at = r.pick(consts);
+        const bad = r.pick(['+1', '0x1', '.5', '1.5.2', '1e', 'True']);
+        lines[at] = lines[at].replace(/constant\((\{?\s*)-?[0-9][0-9.e+\-]*/, (all, pre) => `constant(${pre}${bad}`);
       }
       break;
     }
