@@ -286,7 +286,7 @@ function breakText(text, r) {
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
   const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
-    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral'];
+    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral', 'typedvalue'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -344,6 +344,25 @@ function breakText(text, r) {
         at = r.pick(consts);
         const bad = r.pick(['+1', '0x1', '.5', '1.5.2', '1e', 'True']);
         lines[at] = lines[at].replace(/constant\((\{?\s*)-?[0-9][0-9.e+\-]*/, (all, pre) => `constant(${pre}${bad}`);
+      }
+      break;
+    }
+    case 'typedvalue': { // a typed attribute's value XLA refuses: "dimensions={0,}", "direction=GTX", "slice={[0:4] [0:8]}", ...
+      const BAD = [
+        [/(dimensions|_dims|dims_to_operand_dims|slice_sizes)=\{([0-9,]*)\}/, (all, k, v) => `${k}={${v}${v ? ',' : ''}a}`],
+        [/direction=([A-Z]+)/, (all, v) => `direction=${v}X`],
+        [/slice=\{\[([0-9:]+)\], /, (all, v) => `slice={[${v}] `],
+        [/padding=([0-9_x\-]+)/, (all, v) => `padding=${v}_`],
+        [/(size|stride)=([0-9x]+)/, (all, k, v) => `${k}=${v}xx1`],
+        [/(index|iota_dimension|channel_id|index_vector_dim)=([0-9]+)/, (all, k) => `${k}=x`],
+        [/kind=k([A-Za-z]+)/, (all, v) => `kind=q${v}`],
+      ];
+      // a kind of value first (among those the text has), then one of its lines
+      const kinds = BAD.map(([re, fix]) => [instr.filter((i) => re.test(lines[i])), re, fix]).filter(([ls]) => ls.length);
+      if (kinds.length) {
+        const [ls, re, fix] = r.pick(kinds);
+        at = r.pick(ls);
+        lines[at] = lines[at].replace(re, fix);
       }
       break;
     }
