@@ -184,6 +184,13 @@ static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name;
 
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
 
+/* The column of a name on its line (a warning's), 0 when the line is not recorded. */
+static uint32_t name_col(const hs_doc *d, uint32_t line, hs_slice name) {
+  if (!line || line > d->n_lines || name.off > d->len) return 0;
+  uint32_t off = d->lines[line - 1].off;
+  return name.off >= off ? name.off - off + 1 : 0;
+}
+
 /* One pass over a module's instructions, in text order: each instruction's name goes into the
  * table, then its operands are looked up, its calls resolved and the computations it calls
  * given their roles, while its line of text is in the cache (four passes over 100 MB read the
@@ -194,9 +201,67 @@ bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps
  * the probes, so that the table's cache misses overlap instead of coming one after another. */
 #define RESOLVE_BATCH 32
 
+/* XLA's names are scoped by computation: one name may be defined in several computations of a
+ * module (XLA renames them), and an operand names an instruction of its own computation. The
+ * module's table holds each name's first definition; the later definitions in other
+ * computations (none in what XLA prints, some in HLO written by people) go here, by name and
+ * computation, looked at only when a lookup found a definition in another computation. */
+typedef struct {
+  uint32_t *slots; /* instruction index + 1; 0 = empty */
+  uint32_t cap, count;
+} scoped_names;
+
+static inline uint32_t scoped_slot(uint32_t hash, uint32_t comp, uint32_t mask) {
+  return ((hash ^ (comp * 0x9E3779B1u)) * 0x85EBCA6Bu >> 7) & mask;
+}
+
+/* The definition of [s, s+n) in computation comp among the scoped ones, or -1. */
+static int32_t scoped_get(const scoped_names *t, const hs_doc *d, const char *s, size_t n, uint32_t hash, uint32_t comp) {
+  if (!t->count) return -1;
+  uint32_t mask = t->cap - 1;
+  for (uint32_t pos = scoped_slot(hash, comp, mask), v; (v = t->slots[pos]) != 0; pos = (pos + 1) & mask) {
+    const hs_instr *in = &d->instrs[v - 1];
+    if (in->comp == comp && in->name.len == n && hs_bytes_eq(hs_sp(d, in->name), s, n)) return (int32_t)(v - 1);
+  }
+  return -1;
+}
+
+static bool scoped_put(scoped_names *t, const hs_doc *d, uint32_t idx, uint32_t hash) {
+  if ((t->count + 1) * 4 > t->cap * 3) {
+    uint32_t cap = t->cap ? t->cap * 2 : 64;
+    uint32_t *ns = calloc(cap, sizeof *ns);
+    if (!ns) return false;
+    for (uint32_t i = 0; i < t->cap; i++) {
+      uint32_t v = t->slots[i];
+      if (!v) continue;
+      const hs_instr *in = &d->instrs[v - 1];
+      uint32_t pos = scoped_slot(hs_hash_name(hs_sp(d, in->name), in->name.len), in->comp, cap - 1);
+      while (ns[pos]) pos = (pos + 1) & (cap - 1);
+      ns[pos] = v;
+    }
+    free(t->slots);
+    t->slots = ns;
+    t->cap = cap;
+  }
+  uint32_t mask = t->cap - 1, pos = scoped_slot(hash, d->instrs[idx].comp, mask);
+  while (t->slots[pos]) pos = (pos + 1) & mask;
+  t->slots[pos] = idx + 1;
+  t->count++;
+  return true;
+}
+
+/* A lookup's first definition `found` when the operand's instruction is in computation comp:
+ * that one when it is in comp, else comp's own from the scoped ones, else -1 (none yet). */
+static inline int32_t in_scope(const scoped_names *t, const hs_doc *d, int32_t found, const char *s, size_t n, uint32_t hash,
+                               uint32_t comp) {
+  if (found < 0 || d->instrs[found].comp == comp) return found;
+  return scoped_get(t, d, s, n, hash, comp);
+}
+
 typedef struct {
   hs_operand *op[RESOLVE_BATCH];
   uint32_t hash[RESOLVE_BATCH];
+  uint32_t comp[RESOLVE_BATCH]; /* the computation of the operand's instruction */
   uint32_t n;
   /* operands not found in the pass: indexes into doc->operands, in text order */
   uint32_t *later;
@@ -216,7 +281,7 @@ static void later(op_batch *b, ptrdiff_t idx) {
  * the first slot whose hash bits agree (its slot was prefetched when queued), that
  * instruction's name, the name's text; then the comparison. A candidate that is not the name
  * (two names with those hash bits) falls back to the full probe. */
-static void flush_ops(hs_doc *d, const hs_names *names, op_batch *b) {
+static void flush_ops(hs_doc *d, const hs_names *names, const scoped_names *scoped, op_batch *b) {
   uint32_t cand[RESOLVE_BATCH]; /* index+1 of the candidate, 0: none */
   const uint32_t mask = names->cap - 1;
   for (uint32_t j = 0; j < b->n; j++) {
@@ -239,6 +304,7 @@ static void flush_ops(hs_doc *d, const hs_names *names, op_batch *b) {
       o->target = k.len == o->name.len && hs_bytes_eq(hs_sp(d, k), s, k.len)
                       ? (int32_t)(cand[j] - 1)
                       : hs_names_get_hashed(names, d, instr_key, s, o->name.len, b->hash[j]);
+      o->target = in_scope(scoped, d, o->target, s, o->name.len, b->hash[j], b->comp[j]);
     } else {
       o->target = -1;
     }
@@ -321,6 +387,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
 
   int rc = HS_E_NOMEM;
   hs_names names = {0}, comps = {0};
+  scoped_names scoped = {0};
   call_batch cb;
   cb.n = 0;
   op_batch b;
@@ -333,6 +400,14 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
   for (uint32_t c = c0; c < c1; c++) {
     if (c + 8 < c1) hs_prefetch(hs_sp(d, d->comps[c + 8].name));
     if (!hs_names_put(&comps, d, comp_key, c)) goto done;
+    if (comps.dup) { /* XLA: "computation already exists" */
+      if (hlo) {
+        const hs_comp *first = &d->comps[comps.dup - 1], *again = &d->comps[c];
+        hs_doc_warn(d, HS_W_XLA_REFUSES, again->line, name_col(d, again->line, again->name), "computation %.*s is defined twice in its module (lines %u and %u): XLA's parser refuses this (computation already exists); the first is followed",
+                    (int)(again->name.len < 60 ? again->name.len : 60), hs_sp(d, again->name), first->line, again->line);
+      }
+      comps.dup = 0;
+    }
   }
   /* a module's table of up to 32 KB stays in the cache: batches would only cost */
   bool small = names.cap <= 8192;
@@ -355,6 +430,18 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
       hs_instr *in = &d->instrs[i];
       /* made ones (a nested operand, a compact get-tuple-element) have no name in the text */
       if (!in->synth && !hs_names_put_hashed(&names, d, instr_key, i, hb[i - b0])) goto done;
+      if (names.dup) { /* XLA refuses a name twice in one computation ("instruction already exists"); across computations it renames */
+        int32_t first = (int32_t)names.dup - 1;
+        names.dup = 0;
+        if (hlo && d->instrs[first].comp != in->comp) {
+          first = scoped_get(&scoped, d, hs_sp(d, in->name), in->name.len, hb[i - b0], in->comp);
+          if (first < 0 && !scoped_put(&scoped, d, i, hb[i - b0])) goto done;
+        }
+        if (hlo && first >= 0)
+          hs_doc_warn(d, HS_W_XLA_REFUSES, in->line, name_col(d, in->line, in->name), "instruction %.*s is defined twice in computation %.*s (lines %u and %u): XLA's parser refuses this (instruction already exists); operands name the first",
+                      (int)(in->name.len < 60 ? in->name.len : 60), hs_sp(d, in->name), (int)(d->comps[in->comp].name.len < 60 ? d->comps[in->comp].name.len : 60),
+                      hs_sp(d, d->comps[in->comp].name), d->instrs[first].line, in->line);
+      }
       if (hlo && in->opcode.len == 6 && in->comp < d->n_comps && hs_slice_is(d, in->opcode, "fusion")) d->comps[in->comp].fusions++;
       for (uint32_t k = 0; k < in->op_count; k++) {
         hs_operand *o = &d->operands[in->op_first + k];
@@ -362,14 +449,15 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
         const char *os = hs_sp(d, o->name);
         uint32_t h = hs_hash_name(os, o->name.len);
         if (small) { /* looked up at once: the table is in the cache */
-          o->target = hs_names_get_hashed(&names, d, instr_key, os, o->name.len, h);
+          o->target = in_scope(&scoped, d, hs_names_get_hashed(&names, d, instr_key, os, o->name.len, h), os, o->name.len, h, in->comp);
           if (o->target < 0) later(&b, o - d->operands);
           continue;
         }
         hs_names_prefetch(&names, h);
         b.op[b.n] = o;
         b.hash[b.n] = h;
-        if (++b.n == RESOLVE_BATCH) flush_ops(d, &names, &b);
+        b.comp[b.n] = in->comp;
+        if (++b.n == RESOLVE_BATCH) flush_ops(d, &names, &scoped, &b);
       }
       if (!in->call_count) continue;
       bool fusion = hs_slice_is(d, in->opcode, "fusion"), call = hs_slice_is(d, in->opcode, "call");
@@ -387,12 +475,23 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
     }
   }
   flush_calls(d, &comps, &cb, u, hlo);
-  flush_ops(d, &names, &b);
+  flush_ops(d, &names, &scoped, &b);
   if (b.nomem) goto done;
   /* the names not found in the pass, now that every name of the module is in the table */
   for (uint32_t j = 0; j < b.n_later; j++) {
     hs_operand *o = &d->operands[b.later[j]];
-    o->target = hs_names_get(&names, d, instr_key, hs_sp(d, o->name), o->name.len);
+    const char *os = hs_sp(d, o->name);
+    uint32_t h = hs_hash_name(os, o->name.len);
+    o->target = hs_names_get_hashed(&names, d, instr_key, os, o->name.len, h);
+    if (o->target >= 0 && scoped.count) { /* the instruction holding it: the last whose operands start at or before it */
+      uint32_t lo = i0, hi = i1;
+      while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->instrs[mid].op_first <= b.later[j]) lo = mid;
+        else hi = mid;
+      }
+      o->target = in_scope(&scoped, d, o->target, os, o->name.len, h, d->instrs[lo].comp);
+    }
     if (o->target < 0 && hlo) {
       if (!u->ops) {
         /* the instruction holding operand later[j]: the last one whose operands start at or before it */
@@ -412,6 +511,7 @@ done:
   free(b.later);
   hs_names_free(&names);
   hs_names_free(&comps);
+  free(scoped.slots);
   return rc;
 }
 
@@ -470,7 +570,7 @@ int hs_resolve(hs_doc *d) {
   }
   if (u.ops)
     hs_doc_warn(d, HS_W_UNRESOLVED_OPERAND, first_line, 0,
-                "%u operands name no instruction of their module (first at line %u): a trimmed or partial dump?",
+                "%u operands name no instruction of their computation (first at line %u): a trimmed or partial dump? (XLA's parser refuses a name from another computation)",
                 u.ops, first_line);
   if (u.calls)
     hs_doc_warn(d, HS_W_UNRESOLVED_CALL, first_line, 0,

@@ -383,6 +383,13 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       return len;
     }
     if (q == ds || t[e] != ')') return hlo_fail_syntax(r, e, "expected the parameter's number and ')', as in parameter(0)");
+    if (depth == 0 && q - ds <= 3) { /* XLA: "Duplicate parameter number" */
+      unsigned v = 0;
+      for (size_t k = ds; k < q; k++) v = v * 10 + (unsigned)(t[k] - '0');
+      if (v < 256 && (r->params_seen[v >> 6] >> (v & 63) & 1))
+        hlo_warn_at(r, ds, "parameter(%.*s): this computation has that parameter number already: XLA's parser refuses this (Duplicate parameter number)", t + ds, q - ds);
+      if (v < 256) r->params_seen[v >> 6] |= 1ull << (v & 63);
+    }
     return e + 1;
   }
   if (literal) { /* constant(1.5), constant({...}), iota(): a literal, not operands */
@@ -642,6 +649,7 @@ static size_t header(reader *r, size_t p, bool entry) {
     if (r->module < 0) return hlo_fail_oom(r);
   }
   int32_t c = hs_doc_open_comp(d, (uint32_t)r->module, name, r->stmt_line, HS_ROLE_CALLED);
+  memset(r->params_seen, 0, sizeof r->params_seen);
   if (c < 0) return hlo_fail_oom(r);
   d->comps[c].result = result;
   d->comps[c].is_entry = entry;

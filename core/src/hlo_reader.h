@@ -200,6 +200,7 @@ typedef struct {
   } *wraps;
   uint32_t n_wraps, cap_wraps;
   uint32_t capped; /* instruction + 1 whose calls past HS_CALLS_MAX were warned about */
+  uint64_t params_seen[4]; /* the parameter numbers below 256 the open computation has (XLA refuses one twice) */
   shape_slot seen[SHAPE_CACHE][SHAPE_WAYS]; /* shapes read before, by their first 8 bytes (shape_seen) */
   shape_slot shapes[SHAPE_CACHE];           /* the same, by their whole text (read_new_shape) */
   struct {

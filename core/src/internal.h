@@ -438,6 +438,7 @@ typedef struct {
   uint32_t cap;    /* power of two */
   uint32_t count;
   uint32_t base;   /* the smallest index the table holds */
+  uint32_t dup;    /* set by a put whose name was there already: that entry's index + 1 (the caller clears it) */
 } hs_names;
 uint32_t hs_hash(const char *s, size_t n);      /* FNV-1a: byte by byte */
 bool hs_names_init(hs_names *m, uint32_t expected); /* base 0 */

@@ -208,6 +208,7 @@ static bool names_alloc(hs_names *m, uint32_t cap, uint32_t base) {
   m->cap = cap;
   m->count = 0;
   m->base = base;
+  m->dup = 0;
   return m->slots != NULL;
 }
 
@@ -261,7 +262,10 @@ bool hs_names_put_slow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx
     if ((v & ~mask) != tag) continue;
     if (!have) s = key(d, idx), have = true;
     hs_slice o = key(d, (v & mask) - 1 + m->base);
-    if (o.len == s.len && hs_bytes_eq(hs_sp(d, o), hs_sp(d, s), s.len)) return true; /* duplicate name: the first definition wins */
+    if (o.len == s.len && hs_bytes_eq(hs_sp(d, o), hs_sp(d, s), s.len)) { /* duplicate name: the first definition wins */
+      m->dup = (v & mask) + m->base;
+      return true;
+    }
   }
   m->slots[pos] = tag | (idx - m->base + 1);
   m->count++;

@@ -286,7 +286,7 @@ function breakText(text, r) {
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
   const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
-    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral', 'typedvalue'];
+    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral', 'typedvalue', 'duplicate'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -363,6 +363,22 @@ function breakText(text, r) {
         const [ls, re, fix] = r.pick(kinds);
         at = r.pick(ls);
         lines[at] = lines[at].replace(re, fix);
+      }
+      break;
+    }
+    case 'duplicate': { // a name twice in a computation ("instruction already exists"), or a parameter number twice
+      const params = instr.filter((i) => /parameter\(([1-9][0-9]*)\)/.test(lines[i]));
+      if (params.length && r.chance(0.5)) {
+        at = r.pick(params);
+        lines[at] = lines[at].replace(/parameter\([0-9]+\)/, 'parameter(0)');
+      } else {
+        // the instruction after another in the same computation takes that one's name
+        const pairs = instr.filter((i) => instr.includes(i - 1) && !/^\s*ROOT/.test(lines[i - 1]));
+        if (pairs.length) {
+          at = r.pick(pairs);
+          const prev = /^\s*(?:ROOT\s+)?(%?[\w.\-]+)\s*=/.exec(lines[at - 1])[1];
+          lines[at] = lines[at].replace(/^(\s*(?:ROOT\s+)?)%?[\w.\-]+(\s*=)/, `$1${prev}$2`);
+        }
       }
       break;
     }
