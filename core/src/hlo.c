@@ -679,10 +679,17 @@ static size_t module_stmt(reader *r, size_t p) {
      whole text it would be read from memory again) */
   if (r->module >= 0 && hs_resolve_module(d, (uint32_t)r->module) != 0) return hlo_fail_oom(r);
   r->module_frames = 0; /* frame tables belong to one module */
-  p = skip_ws(r, p + 9);
+  size_t kw_end = p + 9;
+  p = skip_ws(r, kw_end);
+  if (keyword_at(r->t, r->len, p, "ENTRY", 5)) { /* "HloModule" and no name: ENTRY is a keyword, not the name */
+    hlo_warn_at(r, p, "%.*s: the module has no name after HloModule: XLA's parser refuses this (expects name)", r->t + p, 5);
+    r->module = hs_doc_open_module(d, hs_sl((uint32_t)kw_end, 0), r->stmt_line);
+    return r->module < 0 ? hlo_fail_oom(r) : kw_end; /* the statement ends with its keyword */
+  }
   hs_slice name = read_name(r->t, r->len, &p);
   while (p < r->len && (r->t[p] == ':' || is_name_char(r->t[p]))) p++; /* XLA takes "name:" too */
   name.len = (uint32_t)(p - name.off);
+  if (name.len) check_name(r, name);
   r->module = hs_doc_open_module(d, name, r->stmt_line);
   if (r->module < 0) return hlo_fail_oom(r);
   return hlo_read_attributes(r, -1, p, false);
