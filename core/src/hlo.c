@@ -32,51 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* XLA's opcodes (xla/hlo/ir/hlo_opcode.h), with spellings of older printer eras; sorted
- * (strcmp) for the binary search. An opcode not here is read, with a warning. */
-static const char *const OPCODES[] = {
-    "abs", "acos", "acosh", "add", "add-dependency", "after-all", "all-gather", "all-gather-done",
-    "all-gather-start", "all-reduce", "all-reduce-done", "all-reduce-start", "all-to-all", "and", "asin", "asinh",
-    "async-done", "async-start", "async-update", "atan", "atan2", "atanh", "batch-norm-grad",
-    "batch-norm-inference", "batch-norm-training", "bitcast", "bitcast-convert", "broadcast", "call", "cbrt", "ceil",
-    "cholesky", "clamp", "collective-broadcast", "collective-permute", "collective-permute-done",
-    "collective-permute-start", "collective-reduce", "compare", "complex", "concatenate", "conditional",
-    "constant", "convert", "convolution", "copy", "copy-done", "copy-start", "cosh", "cosine",
-    "count-leading-zeros", "cross-replica-sum", "custom-call", "divide", "domain", "dot", "dynamic-reshape",
-    "dynamic-slice", "dynamic-update-slice", "erf", "exponential", "exponential-minus-one", "fft", "floor",
-    "fusion", "gather", "generate-token", "get-dimension-size", "get-tuple-element", "imag", "infeed", "iota",
-    "is-finite", "log", "log-plus-one", "logistic", "map", "maximum", "minimum", "mulhi", "multiply", "negate",
-    "not", "opt-barrier", "or", "outfeed", "pad", "parameter", "partition-id", "popcnt", "power",
-    "ragged-all-to-all", "ragged-dot", "real", "recv", "recv-done", "reduce", "reduce-precision",
-    "reduce-scatter", "reduce-window", "remainder", "replica-id", "reshape", "reverse", "rng",
-    "rng-bit-generator", "rng-get-and-update-state", "round-nearest-afz", "round-nearest-even", "rsqrt",
-    "scaled-dot", "scan", "scatter", "select", "select-and-scatter", "send", "send-done", "set-dimension-size",
-    "shift-left", "shift-right-arithmetic", "shift-right-logical", "shuffle", "sign", "sine", "sinh", "slice",
-    "sort", "sqrt", "stochastic-convert", "subtract", "tan", "tanh", "topk", "trace", "transpose",
-    "triangular-solve", "tuple", "tuple-select", "while", "xor"};
-
-static bool known_opcode(const char *s, size_t n) {
-  size_t lo = 0, hi = sizeof OPCODES / sizeof OPCODES[0];
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    const char *o = OPCODES[mid];
-    int c = strncmp(o, s, n);
-    if (c == 0) c = o[n] ? 1 : 0;
-    if (c == 0) return true;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
-}
-
-/* Opcodes whose parentheses hold no operands: a number (parameter) or a literal (constant). */
-enum { LIT_NONE = 0, LIT_NUMBER, LIT_VALUE };
-static int literal_opcode(const char *s, size_t n) {
-  if (n == 9 && memcmp(s, "parameter", 9) == 0) return LIT_NUMBER;
-  if ((n == 8 && memcmp(s, "constant", 8) == 0) || (n == 4 && memcmp(s, "iota", 4) == 0)) return LIT_VALUE;
-  return LIT_NONE;
-}
-
 /* known_opcode and literal_opcode for the opcode at [os, oe): its LIT_* kind, or -1 when XLA
  * does not list it. The opcodes found are remembered (a module uses a few dozen): the first
  * look is inline, the search when it is not there (opcode_kind_new). Two to a slot: with one,
@@ -85,8 +40,8 @@ static int literal_opcode(const char *s, size_t n) {
 static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
   const char *t = r->t;
   size_t n = oe - os;
-  if (!known_opcode(t + os, n)) return -1;
-  int lit = literal_opcode(t + os, n);
+  if (!hlo_known_opcode(t + os, n)) return -1;
+  int lit = hlo_literal_opcode(t + os, n);
   r->opcodes[k][1] = r->opcodes[k][0];
   r->opcodes[k][0].off = (uint32_t)os;
   r->opcodes[k][0].len = (uint32_t)n;
@@ -303,70 +258,6 @@ static size_t operand_shape(reader *r, size_t p, hs_type **ty) {
   return hlo_fail_shape(r, p, e, "an operand's shape");
 }
 
-/* XLA's names start with a letter or '_' ([a-zA-Z_][a-zA-Z0-9_.-]*): "%1" and "%.x" are refused
- * ("expects name"). A warning at the name. */
-static void check_name(reader *r, hs_slice name) {
-  char c = r->t[name.off];
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') return;
-  hlo_warn_at(r, name.off, "%.*s: a name starts with a letter or '_': XLA's parser refuses this one (expects name)", r->t + name.off,
-              name.len < 60 ? name.len : 60);
-}
-
-/* A literal's word as XLA's lexer reads one: true, false, inf, nan, or a number: digits with a
- * '.' and an exponent or not ("1", "1.", "1.5", "1e-08", "-0"); a '-' before any but true and
- * false. Refused: "+1", ".5", "0x10", "1.5.2", "1e", "True". */
-static bool literal_word(const char *t, size_t s, size_t e) {
-  if ((e - s == 4 && memcmp(t + s, "true", 4) == 0) || (e - s == 5 && memcmp(t + s, "false", 5) == 0)) return true;
-  bool neg = s < e && t[s] == '-';
-  if (neg) s++;
-  if (e - s == 3 && (memcmp(t + s, "inf", 3) == 0 || memcmp(t + s, "nan", 3) == 0)) return true;
-  size_t q = s;
-  while (q < e && is_digit(t[q])) q++;
-  bool digits = q > s;
-  if (!digits && !(neg && q < e && t[q] == '.')) return false; /* XLA's numbers start with a digit or '-' */
-  if (q < e && t[q] == '.') {
-    size_t f = ++q;
-    while (q < e && is_digit(t[q])) q++;
-    if (!digits && q == f) return false;
-  }
-  if (q < e && (t[q] == 'e' || t[q] == 'E')) {
-    q++;
-    if (q < e && (t[q] == '+' || t[q] == '-')) q++;
-    size_t x = q;
-    while (q < e && is_digit(t[q])) q++;
-    if (q == x) return false;
-  }
-  return q == e;
-}
-
-/* The words of a literal in [s, e) ("{ {1, 2}, {3, -inf} }", "(1, 2)", "nan(0x1)", "{...}"): where
- * the first one XLA's lexer would not read starts, or NOWHERE. */
-static size_t literal_bad(reader *r, size_t s, size_t e) {
-  const char *t = r->t;
-  for (size_t p = s; p < e;) {
-    char c = t[p];
-    if (c == '{' || c == '}' || c == '(' || c == ')' || c == ',' || is_space(c)) {
-      p++;
-      continue;
-    }
-    if (c == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')) {
-      size_t q = skip_ws(r, p);
-      p = q > p ? q : p + 1;
-      continue;
-    }
-    size_t w = p;
-    while (p < e && !is_space(t[p]) && t[p] != '{' && t[p] != '}' && t[p] != '(' && t[p] != ')' && t[p] != ',' &&
-           !(t[p] == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')))
-      p++;
-    if (p - w == 3 && memcmp(t + w, "...", 3) == 0) continue; /* an elided literal: "{...}" */
-    if (!literal_word(t, w, p)) return w;
-    if (p < e && t[p] == '(' && p - w >= 3 && memcmp(t + p - 3, "nan", 3) == 0) { /* nan(0x7f): a payload */
-      while (p < e && t[p] != ')') p++;
-    }
-  }
-  return NOWHERE;
-}
-
 /* The operand list from p (after '(') to its ')': each operand pushed on r->ops (nested
  * instructions and compact get-tuple-elements pushed into the document on the way). Returns
  * the position after ')', HLO_FAIL, or len with r->cut set when the text ended inside it. */
@@ -399,7 +290,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       size_t q = skip_ws(r, p);
       if (q >= len) break;
       if (t[q] == ')') {
-        size_t bad = lit_shape ? NOWHERE : literal_bad(r, lit_start, q);
+        size_t bad = lit_shape ? NOWHERE : hlo_literal_bad(r, lit_start, q);
         if (bad != NOWHERE) {
           size_t be = bad;
           while (be < q && be - bad < 40 && !is_space(t[be]) && t[be] != ',' && t[be] != '}' && t[be] != ')') be++;
@@ -498,7 +389,7 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   size_t len = r->len;
   *out = -1;
   if (!name.len) return hlo_fail_syntax(r, name.off, "expected an instruction name");
-  check_name(r, name);
+  hlo_check_name(r, name);
   size_t p = skip_ws(r, eq + 1);
   size_t shape_at = p;
   hs_type *ty = NULL;
@@ -588,7 +479,7 @@ static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx) {
   if (n > 6 && memcmp(t + oe - 6, "-start", 6) == 0) cut = 6;
   else if (n > 7 && memcmp(t + oe - 7, "-update", 7) == 0) cut = 7;
   else if (n > 5 && memcmp(t + oe - 5, "-done", 5) == 0) cut = 5;
-  if (!cut || !known_opcode(t + os, n - cut)) return false;
+  if (!cut || !hlo_known_opcode(t + os, n - cut)) return false;
   if (cut == 6) {
     bool ok;
     struct wrap *w = HS_VEC_PUSH(r->wraps, r->n_wraps, r->cap_wraps, ok);
@@ -607,7 +498,7 @@ static size_t header(reader *r, size_t p, bool entry) {
   size_t ns = p;
   hs_slice name = read_name(t, len, &p);
   if (!name.len) return hlo_fail_syntax(r, ns, "expected a computation name after ENTRY");
-  check_name(r, name);
+  hlo_check_name(r, name);
   p = skip_ws(r, p);
   hs_type *result = NULL;
   if (p < len && t[p] == '(') {
@@ -689,7 +580,7 @@ static size_t module_stmt(reader *r, size_t p) {
   hs_slice name = read_name(r->t, r->len, &p);
   while (p < r->len && (r->t[p] == ':' || is_name_char(r->t[p]))) p++; /* XLA takes "name:" too */
   name.len = (uint32_t)(p - name.off);
-  if (name.len) check_name(r, name);
+  if (name.len) hlo_check_name(r, name);
   r->module = hs_doc_open_module(d, name, r->stmt_line);
   if (r->module < 0) return hlo_fail_oom(r);
   return hlo_read_attributes(r, -1, p, false);

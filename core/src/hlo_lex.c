@@ -1,6 +1,7 @@
 /* The HLO reader's lexical layer (hlo_reader.h): spaces and comments, attribute and literal
- * values, shapes (with the caches that spare re-reading them), the lines each statement covers,
- * and the errors and warnings at a line and column. */
+ * values, shapes (with the caches that spare re-reading them), XLA's opcodes, names and literal
+ * words as its lexer reads them, the lines each statement covers, and the errors and warnings at
+ * a line and column. */
 #include "hlo_reader.h"
 
 #include <stdio.h>
@@ -300,6 +301,115 @@ size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what) {
   else
     snprintf(msg, sizeof msg, "expected %s such as f32[128]{0} or (f32[], s32[]) (XLA's parser refuses this one)", what);
   return hlo_fail_syntax(r, e, msg);
+}
+
+/* ---- opcodes ---------------------------------------------------------------------------- */
+
+/* XLA's opcodes (xla/hlo/ir/hlo_opcode.h), with spellings of older printer eras; sorted
+ * (strcmp) for the binary search. An opcode not here is read, with a warning. */
+static const char *const OPCODES[] = {
+    "abs", "acos", "acosh", "add", "add-dependency", "after-all", "all-gather", "all-gather-done",
+    "all-gather-start", "all-reduce", "all-reduce-done", "all-reduce-start", "all-to-all", "and", "asin", "asinh",
+    "async-done", "async-start", "async-update", "atan", "atan2", "atanh", "batch-norm-grad",
+    "batch-norm-inference", "batch-norm-training", "bitcast", "bitcast-convert", "broadcast", "call", "cbrt", "ceil",
+    "cholesky", "clamp", "collective-broadcast", "collective-permute", "collective-permute-done",
+    "collective-permute-start", "collective-reduce", "compare", "complex", "concatenate", "conditional",
+    "constant", "convert", "convolution", "copy", "copy-done", "copy-start", "cosh", "cosine",
+    "count-leading-zeros", "cross-replica-sum", "custom-call", "divide", "domain", "dot", "dynamic-reshape",
+    "dynamic-slice", "dynamic-update-slice", "erf", "exponential", "exponential-minus-one", "fft", "floor",
+    "fusion", "gather", "generate-token", "get-dimension-size", "get-tuple-element", "imag", "infeed", "iota",
+    "is-finite", "log", "log-plus-one", "logistic", "map", "maximum", "minimum", "mulhi", "multiply", "negate",
+    "not", "opt-barrier", "or", "outfeed", "pad", "parameter", "partition-id", "popcnt", "power",
+    "ragged-all-to-all", "ragged-dot", "real", "recv", "recv-done", "reduce", "reduce-precision",
+    "reduce-scatter", "reduce-window", "remainder", "replica-id", "reshape", "reverse", "rng",
+    "rng-bit-generator", "rng-get-and-update-state", "round-nearest-afz", "round-nearest-even", "rsqrt",
+    "scaled-dot", "scan", "scatter", "select", "select-and-scatter", "send", "send-done", "set-dimension-size",
+    "shift-left", "shift-right-arithmetic", "shift-right-logical", "shuffle", "sign", "sine", "sinh", "slice",
+    "sort", "sqrt", "stochastic-convert", "subtract", "tan", "tanh", "topk", "trace", "transpose",
+    "triangular-solve", "tuple", "tuple-select", "while", "xor"};
+
+bool hlo_known_opcode(const char *s, size_t n) {
+  size_t lo = 0, hi = sizeof OPCODES / sizeof OPCODES[0];
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const char *o = OPCODES[mid];
+    int c = strncmp(o, s, n);
+    if (c == 0) c = o[n] ? 1 : 0;
+    if (c == 0) return true;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+/* hlo_reader.h: LIT_NUMBER for parameter, LIT_VALUE for constant and iota, else LIT_NONE. */
+int hlo_literal_opcode(const char *s, size_t n) {
+  if (n == 9 && memcmp(s, "parameter", 9) == 0) return LIT_NUMBER;
+  if ((n == 8 && memcmp(s, "constant", 8) == 0) || (n == 4 && memcmp(s, "iota", 4) == 0)) return LIT_VALUE;
+  return LIT_NONE;
+}
+
+/* ---- names and literals ------------------------------------------------------------------- */
+
+/* A name hlo_check_name found XLA would refuse: the warning at it. */
+void hlo_warn_name(reader *r, hs_slice name) {
+  hlo_warn_at(r, name.off, "%.*s: a name starts with a letter or '_': XLA's parser refuses this one (expects name)", r->t + name.off,
+              name.len < 60 ? name.len : 60);
+}
+
+/* A literal's word as XLA's lexer reads one: true, false, inf, nan, or a number: digits with a
+ * '.' and an exponent or not ("1", "1.", "1.5", "1e-08", "-0"); a '-' before any but true and
+ * false. Refused: "+1", ".5", "0x10", "1.5.2", "1e", "True". */
+static bool literal_word(const char *t, size_t s, size_t e) {
+  if ((e - s == 4 && memcmp(t + s, "true", 4) == 0) || (e - s == 5 && memcmp(t + s, "false", 5) == 0)) return true;
+  bool neg = s < e && t[s] == '-';
+  if (neg) s++;
+  if (e - s == 3 && (memcmp(t + s, "inf", 3) == 0 || memcmp(t + s, "nan", 3) == 0)) return true;
+  size_t q = s;
+  while (q < e && is_digit(t[q])) q++;
+  bool digits = q > s;
+  if (!digits && !(neg && q < e && t[q] == '.')) return false; /* XLA's numbers start with a digit or '-' */
+  if (q < e && t[q] == '.') {
+    size_t f = ++q;
+    while (q < e && is_digit(t[q])) q++;
+    if (!digits && q == f) return false;
+  }
+  if (q < e && (t[q] == 'e' || t[q] == 'E')) {
+    q++;
+    if (q < e && (t[q] == '+' || t[q] == '-')) q++;
+    size_t x = q;
+    while (q < e && is_digit(t[q])) q++;
+    if (q == x) return false;
+  }
+  return q == e;
+}
+
+/* The words of a literal in [s, e) ("{ {1, 2}, {3, -inf} }", "(1, 2)", "nan(0x1)", "{...}"): where
+ * the first one XLA's lexer would not read starts, or NOWHERE. */
+size_t hlo_literal_bad(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  for (size_t p = s; p < e;) {
+    char c = t[p];
+    if (c == '{' || c == '}' || c == '(' || c == ')' || c == ',' || is_space(c)) {
+      p++;
+      continue;
+    }
+    if (c == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')) {
+      size_t q = skip_ws(r, p);
+      p = q > p ? q : p + 1;
+      continue;
+    }
+    size_t w = p;
+    while (p < e && !is_space(t[p]) && t[p] != '{' && t[p] != '}' && t[p] != '(' && t[p] != ')' && t[p] != ',' &&
+           !(t[p] == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')))
+      p++;
+    if (p - w == 3 && memcmp(t + w, "...", 3) == 0) continue; /* an elided literal: "{...}" */
+    if (!literal_word(t, w, p)) return w;
+    if (p < e && t[p] == '(' && p - w >= 3 && memcmp(t + p - 3, "nan", 3) == 0) { /* nan(0x7f): a payload */
+      while (p < e && t[p] != ')') p++;
+    }
+  }
+  return NOWHERE;
 }
 
 /* ---- lines -------------------------------------------------------------------------------- */

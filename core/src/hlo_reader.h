@@ -226,6 +226,21 @@ const shape_slot *hlo_shape_seen(reader *r, size_t s);
 hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e);
 /* a shape from s that does not read, going wrong at e: a syntax error there, HLO_FAIL */
 size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what);
+/* An opcode in XLA's list (hlo_opcode.h, with older printers' spellings). */
+bool hlo_known_opcode(const char *s, size_t n);
+/* Opcodes whose parentheses hold no operands: a number (parameter) or a literal (constant, iota). */
+enum { LIT_NONE = 0, LIT_NUMBER, LIT_VALUE };
+int hlo_literal_opcode(const char *s, size_t n); /* LIT_* */
+/* XLA's names start with a letter or '_' ([a-zA-Z_][a-zA-Z0-9_.-]*): "%1" and "%.x" are refused
+ * ("expects name"), with a warning at the name (hlo_warn_name). */
+void hlo_warn_name(reader *r, hs_slice name);
+static inline void hlo_check_name(reader *r, hs_slice name) {
+  char c = r->t[name.off];
+  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) hlo_warn_name(r, name);
+}
+/* The first word of the literal in [s, e) that XLA's lexer does not read ("+1", "0x10", ".5"), or
+ * NOWHERE. */
+size_t hlo_literal_bad(reader *r, size_t s, size_t e);
 /* lines: recorded up to a statement's start (hlo_end_stmt, below, records the statement's) */
 bool hlo_lines_upto(reader *r, size_t s);
 uint32_t hlo_line_of(reader *r, size_t off);
