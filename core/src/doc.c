@@ -369,6 +369,17 @@ static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, hs_unre
   b->n = 0;
 }
 
+/* The instruction among [i0, i1) holding operand op: the last whose operands start at or before it. */
+static uint32_t holder_of(const hs_doc *d, uint32_t i0, uint32_t i1, uint32_t op) {
+  uint32_t lo = i0, hi = i1;
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (d->instrs[mid].op_first <= op) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /* Resolves operand and call names within one module (names are unique per module), and gives
  * the computations of an HLO module their roles. */
 static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
@@ -483,26 +494,10 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
     const char *os = hs_sp(d, o->name);
     uint32_t h = hs_hash_name(os, o->name.len);
     o->target = hs_names_get_hashed(&names, d, instr_key, os, o->name.len, h);
-    if (o->target >= 0 && scoped.count) { /* the instruction holding it: the last whose operands start at or before it */
-      uint32_t lo = i0, hi = i1;
-      while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (d->instrs[mid].op_first <= b.later[j]) lo = mid;
-        else hi = mid;
-      }
-      o->target = in_scope(&scoped, d, o->target, os, o->name.len, h, d->instrs[lo].comp);
-    }
+    if (o->target >= 0 && scoped.count)
+      o->target = in_scope(&scoped, d, o->target, os, o->name.len, h, d->instrs[holder_of(d, i0, i1, b.later[j])].comp);
     if (o->target < 0 && hlo) {
-      if (!u->ops) {
-        /* the instruction holding operand later[j]: the last one whose operands start at or before it */
-        uint32_t lo = i0, hi = i1;
-        while (hi - lo > 1) {
-          uint32_t mid = lo + (hi - lo) / 2;
-          if (d->instrs[mid].op_first <= b.later[j]) lo = mid;
-          else hi = mid;
-        }
-        u->first_op_line = d->instrs[lo].line;
-      }
+      if (!u->ops) u->first_op_line = d->instrs[holder_of(d, i0, i1, b.later[j])].line;
       u->ops++;
     }
   }
