@@ -147,6 +147,7 @@ int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line) {
   m->name = name;
   m->line = line;
   m->first_comp = d->n_comps;
+  m->first_call = d->n_calls;
   m->entry = -1;
   return (int32_t)d->n_modules - 1;
 }
@@ -179,7 +180,6 @@ size_t hs_doc_instruction_count(const hs_doc *d) { return d ? d->n_instrs : 0; }
 size_t hs_doc_computation_count(const hs_doc *d) { return d ? d->n_comps : 0; }
 size_t hs_doc_warning_count(const hs_doc *d) { return d ? d->n_warnings : 0; }
 
-static hs_slice instr_key(const hs_doc *d, uint32_t i) { return d->instrs[i].name; }
 static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name; }
 
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
@@ -191,138 +191,23 @@ static uint32_t name_col(const hs_doc *d, uint32_t line, hs_slice name) {
   return name.off >= off ? name.off - off + 1 : 0;
 }
 
-/* One pass over a module's instructions, in text order: each instruction's name goes into the
- * table, then its operands are looked up, its calls resolved and the computations it calls
- * given their roles, while its line of text is in the cache (four passes over 100 MB read the
- * text from memory four times). A lookup finds the first definition of a name whenever the name
- * is defined before it (the table holds only first definitions, and they come in text order);
- * a name not found yet (defined further down, or nowhere) is looked up again once the table is
- * complete. Lookups go in batches: the hashes of a batch first (each slot is prefetched), then
- * the probes, so that the table's cache misses overlap instead of coming one after another. */
+/* A module's calls (calls=, to_apply=, ...) are resolved when the module has ended: a
+ * computation may be called before its definition. Operands are not: names are scoped by
+ * computation, and the HLO reader resolves each computation's operands while it reads it (its
+ * text still in the cache). The calls go in batches: the hashes of a batch first (each slot is
+ * prefetched), then the probes, so that the table's cache misses overlap instead of coming one
+ * after another (a computation's name lies far back in the text). */
 #define RESOLVE_BATCH 32
 
-/* XLA's names are scoped by computation: one name may be defined in several computations of a
- * module (XLA renames them), and an operand names an instruction of its own computation. The
- * module's table holds each name's first definition; the later definitions in other
- * computations (none in what XLA prints, some in HLO written by people) go here, by name and
- * computation, looked at only when a lookup found a definition in another computation. */
-typedef struct {
-  uint32_t *slots; /* instruction index + 1; 0 = empty */
-  uint32_t cap, count;
-} scoped_names;
-
-static inline uint32_t scoped_slot(uint32_t hash, uint32_t comp, uint32_t mask) {
-  return ((hash ^ (comp * 0x9E3779B1u)) * 0x85EBCA6Bu >> 7) & mask;
-}
-
-/* The definition of [s, s+n) in computation comp among the scoped ones, or -1. */
-static int32_t scoped_get(const scoped_names *t, const hs_doc *d, const char *s, size_t n, uint32_t hash, uint32_t comp) {
-  if (!t->count) return -1;
-  uint32_t mask = t->cap - 1;
-  for (uint32_t pos = scoped_slot(hash, comp, mask), v; (v = t->slots[pos]) != 0; pos = (pos + 1) & mask) {
-    const hs_instr *in = &d->instrs[v - 1];
-    if (in->comp == comp && in->name.len == n && hs_bytes_eq(hs_sp(d, in->name), s, n)) return (int32_t)(v - 1);
-  }
-  return -1;
-}
-
-static bool scoped_put(scoped_names *t, const hs_doc *d, uint32_t idx, uint32_t hash) {
-  if ((t->count + 1) * 4 > t->cap * 3) {
-    uint32_t cap = t->cap ? t->cap * 2 : 64;
-    uint32_t *ns = calloc(cap, sizeof *ns);
-    if (!ns) return false;
-    for (uint32_t i = 0; i < t->cap; i++) {
-      uint32_t v = t->slots[i];
-      if (!v) continue;
-      const hs_instr *in = &d->instrs[v - 1];
-      uint32_t pos = scoped_slot(hs_hash_name(hs_sp(d, in->name), in->name.len), in->comp, cap - 1);
-      while (ns[pos]) pos = (pos + 1) & (cap - 1);
-      ns[pos] = v;
-    }
-    free(t->slots);
-    t->slots = ns;
-    t->cap = cap;
-  }
-  uint32_t mask = t->cap - 1, pos = scoped_slot(hash, d->instrs[idx].comp, mask);
-  while (t->slots[pos]) pos = (pos + 1) & mask;
-  t->slots[pos] = idx + 1;
-  t->count++;
-  return true;
-}
-
-/* A lookup's first definition `found` when the operand's instruction is in computation comp:
- * that one when it is in comp, else comp's own from the scoped ones, else -1 (none yet). */
-static inline int32_t in_scope(const scoped_names *t, const hs_doc *d, int32_t found, const char *s, size_t n, uint32_t hash,
-                               uint32_t comp) {
-  if (found < 0 || d->instrs[found].comp == comp) return found;
-  return scoped_get(t, d, s, n, hash, comp);
-}
-
-typedef struct {
-  hs_operand *op[RESOLVE_BATCH];
-  uint32_t hash[RESOLVE_BATCH];
-  uint32_t comp[RESOLVE_BATCH]; /* the computation of the operand's instruction */
-  uint32_t n;
-  /* operands not found in the pass: indexes into doc->operands, in text order */
-  uint32_t *later;
-  uint32_t n_later, cap_later;
-  bool nomem;
-} op_batch;
-
-/* Operand idx was not found in the pass: looked up again at the end. */
-static void later(op_batch *b, ptrdiff_t idx) {
-  bool ok;
-  uint32_t *l = HS_VEC_PUSH(b->later, b->n_later, b->cap_later, ok);
-  if (ok) *l = (uint32_t)idx;
-  else b->nomem = true;
-}
-
-/* The batch's lookups in three steps, each over the whole batch so that the misses overlap:
- * the first slot whose hash bits agree (its slot was prefetched when queued), that
- * instruction's name, the name's text; then the comparison. A candidate that is not the name
- * (two names with those hash bits) falls back to the full probe. */
-static void flush_ops(hs_doc *d, const hs_names *names, const scoped_names *scoped, op_batch *b) {
-  uint32_t cand[RESOLVE_BATCH]; /* index+1 of the candidate, 0: none */
-  const uint32_t mask = names->cap - 1;
-  for (uint32_t j = 0; j < b->n; j++) {
-    uint32_t h = b->hash[j], tag = h & ~mask, c = 0;
-    for (uint32_t pos = h & mask, v; (v = names->slots[pos]) != 0; pos = (pos + 1) & mask)
-      if ((v & ~mask) == tag) {
-        c = (v & mask) + names->base; /* index+1 */
-        hs_prefetch(&d->instrs[c - 1].name);
-        break;
-      }
-    cand[j] = c;
-  }
-  for (uint32_t j = 0; j < b->n; j++)
-    if (cand[j]) hs_prefetch(hs_sp(d, d->instrs[cand[j] - 1].name));
-  for (uint32_t j = 0; j < b->n; j++) {
-    hs_operand *o = b->op[j];
-    const char *s = hs_sp(d, o->name);
-    if (cand[j]) {
-      hs_slice k = d->instrs[cand[j] - 1].name;
-      o->target = k.len == o->name.len && hs_bytes_eq(hs_sp(d, k), s, k.len)
-                      ? (int32_t)(cand[j] - 1)
-                      : hs_names_get_hashed(names, d, instr_key, s, o->name.len, b->hash[j]);
-      o->target = in_scope(scoped, d, o->target, s, o->name.len, b->hash[j], b->comp[j]);
-    } else {
-      o->target = -1;
-    }
-    if (o->target < 0) later(b, o - d->operands);
-  }
-  b->n = 0;
-}
-
-/* Calls go in batches too (a computation's name lies far back in the text): each with the
- * instruction that makes it and whether that is a fusion or a call, for the roles. */
 typedef struct {
   hs_call *call[RESOLVE_BATCH];
-  uint32_t hash[RESOLVE_BATCH], instr[RESOLVE_BATCH];
-  uint8_t fusion[RESOLVE_BATCH], is_call[RESOLVE_BATCH];
+  uint32_t hash[RESOLVE_BATCH];
   uint32_t n;
 } call_batch;
 
-/* Resolves the batch's calls (the steps of flush_ops), then gives the computations called their
+/* Resolves the batch's calls in three steps, each over the whole batch: the first slot whose
+ * hash bits agree, that computation's name, the name's text; then the comparison (a candidate
+ * that is not the name falls back to the full probe). Then gives the computations called their
  * roles, in text order: a fusion's body is a fused computation (fused_by: the first fusion
  * calling it), a to_apply= of anything but a call runs inside a kernel (a combiner). */
 static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, hs_unresolved *u, bool hlo) {
@@ -352,65 +237,48 @@ static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, hs_unre
       c->target = -1;
     }
     if (c->target < 0) {
-      if (!u->calls) u->first_call_line = d->instrs[b->instr[j]].line;
+      if (!u->calls) u->first_call_line = d->instrs[c->instr].line;
       u->calls++;
       continue;
     }
     if (!hlo) continue;
     hs_comp *cp = &d->comps[c->target];
-    if (b->fusion[j] && c->attr == HS_CALL_CALLS) {
+    if (c->by_fusion && c->attr == HS_CALL_CALLS) {
       cp->role = HS_ROLE_FUSED;
       cp->inner = 1;
-      if (cp->fused_by < 0) cp->fused_by = (int32_t)b->instr[j];
-    } else if (c->attr == HS_CALL_TO_APPLY && !b->is_call[j]) {
+      if (cp->fused_by < 0) cp->fused_by = (int32_t)c->instr;
+    } else if (c->attr == HS_CALL_TO_APPLY && !c->by_call) {
       cp->inner = 1;
     }
   }
   b->n = 0;
 }
 
-/* The instruction among [i0, i1) holding operand op: the last whose operands start at or before it. */
-static uint32_t holder_of(const hs_doc *d, uint32_t i0, uint32_t i1, uint32_t op) {
-  uint32_t lo = i0, hi = i1;
-  while (hi - lo > 1) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (d->instrs[mid].op_first <= op) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* Resolves operand and call names within one module (names are unique per module), and gives
- * the computations of an HLO module their roles. */
+/* Resolves the calls of one module (computation names are unique per module), and gives the
+ * computations of an HLO module their roles. */
 static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
   uint32_t c0 = mod->first_comp, c1 = mod->first_comp + mod->comp_count;
   if (c1 > d->n_comps) c1 = d->n_comps;
   if (c0 >= c1) return 0;
-  /* the module's instructions run up to the next module's first one (instructions are added in
-     text order); never to the end of the text, which made every cut module rescan all that
-     followed it (quadratic on truncated dumps pasted one after another) */
-  uint32_t i0 = d->comps[c0].first, i1 = c1 < d->n_comps ? d->comps[c1].first : d->n_instrs;
-  if (i1 > d->n_instrs) i1 = d->n_instrs;
   if (mod->entry < 0) mod->entry = (int32_t)(c1 - 1); /* without ENTRY the last one is the entry */
   d->comps[mod->entry].is_entry = 1;
   if (d->format != HS_FORMAT_STABLEHLO) d->comps[mod->entry].role = HS_ROLE_ENTRY;
   bool hlo = d->format == HS_FORMAT_HLO;
+  /* the module's calls run up to the next module's first one (calls are added in text order) */
+  uint32_t m = (uint32_t)(mod - d->modules);
+  uint32_t k0 = mod->first_call, k1 = m + 1 < d->n_modules ? d->modules[m + 1].first_call : d->n_calls;
+  if (k1 > d->n_calls) k1 = d->n_calls;
 
-  int rc = HS_E_NOMEM;
-  hs_names names = {0}, comps = {0};
-  scoped_names scoped = {0};
-  call_batch cb;
-  cb.n = 0;
-  op_batch b;
-  b.n = b.n_later = b.cap_later = 0;
-  b.later = NULL;
-  b.nomem = false;
-  if (!hs_names_init_base(&names, i1 - i0 + 1, i0) || !hs_names_init_base(&comps, c1 - c0 + 1, c0)) goto done;
+  hs_names comps = {0};
+  if (!hs_names_init_base(&comps, c1 - c0 + 1, c0)) return HS_E_NOMEM;
   /* computation names lie far apart in the text: each one's line is asked for 8 ahead */
   for (uint32_t c = c0; c < c1 && c < c0 + 8; c++) hs_prefetch(hs_sp(d, d->comps[c].name));
   for (uint32_t c = c0; c < c1; c++) {
     if (c + 8 < c1) hs_prefetch(hs_sp(d, d->comps[c + 8].name));
-    if (!hs_names_put(&comps, d, comp_key, c)) goto done;
+    if (!hs_names_put(&comps, d, comp_key, c)) {
+      hs_names_free(&comps);
+      return HS_E_NOMEM;
+    }
     if (comps.dup) { /* XLA: "computation already exists" */
       if (hlo) {
         const hs_comp *first = &d->comps[comps.dup - 1], *again = &d->comps[c];
@@ -420,96 +288,20 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
       comps.dup = 0;
     }
   }
-  /* a module's table of up to 32 KB stays in the cache: batches would only cost */
-  bool small = names.cap <= 8192;
-  for (uint32_t b0 = i0; b0 < i1; b0 += RESOLVE_BATCH) {
-    uint32_t b1 = i1 - b0 > RESOLVE_BATCH ? b0 + RESOLVE_BATCH : i1;
-    uint32_t hb[RESOLVE_BATCH];
-    for (uint32_t i = b0; i < b1; i++) {
-      hs_slice s = d->instrs[i].name;
-      hb[i - b0] = hs_hash_name(hs_sp(d, s), s.len);
-      if (!small) hs_names_prefetch(&names, hb[i - b0]);
-      /* the next batch's text and operands, asked for now (a module resolved at the end was
-         read long before) */
-      if (i + RESOLVE_BATCH < i1) {
-        const hs_instr *nx = &d->instrs[i + RESOLVE_BATCH];
-        hs_prefetch(hs_sp(d, nx->name));
-        if (d->operands) hs_prefetch(&d->operands[nx->op_first]); /* NULL when no operands (StableHLO, jaxpr) */
-      }
-    }
-    for (uint32_t i = b0; i < b1; i++) {
-      hs_instr *in = &d->instrs[i];
-      /* made ones (a nested operand, a compact get-tuple-element) have no name in the text */
-      if (!in->synth && !hs_names_put_hashed(&names, d, instr_key, i, hb[i - b0])) goto done;
-      if (names.dup) { /* XLA refuses a name twice in one computation ("instruction already exists"); across computations it renames */
-        int32_t first = (int32_t)names.dup - 1;
-        names.dup = 0;
-        if (hlo && d->instrs[first].comp != in->comp) {
-          first = scoped_get(&scoped, d, hs_sp(d, in->name), in->name.len, hb[i - b0], in->comp);
-          if (first < 0 && !scoped_put(&scoped, d, i, hb[i - b0])) goto done;
-        }
-        if (hlo && first >= 0)
-          hs_doc_warn(d, HS_W_XLA_REFUSES, in->line, name_col(d, in->line, in->name), "instruction %.*s is defined twice in computation %.*s (lines %u and %u): XLA's parser refuses this (instruction already exists); operands name the first",
-                      (int)(in->name.len < 60 ? in->name.len : 60), hs_sp(d, in->name), (int)(d->comps[in->comp].name.len < 60 ? d->comps[in->comp].name.len : 60),
-                      hs_sp(d, d->comps[in->comp].name), d->instrs[first].line, in->line);
-      }
-      if (hlo && in->opcode.len == 6 && in->comp < d->n_comps && hs_slice_is(d, in->opcode, "fusion")) d->comps[in->comp].fusions++;
-      for (uint32_t k = 0; k < in->op_count; k++) {
-        hs_operand *o = &d->operands[in->op_first + k];
-        if (o->target >= 0) continue; /* the reader linked it (a nested operand, a compact get-tuple-element) */
-        const char *os = hs_sp(d, o->name);
-        uint32_t h = hs_hash_name(os, o->name.len);
-        if (small) { /* looked up at once: the table is in the cache */
-          o->target = in_scope(&scoped, d, hs_names_get_hashed(&names, d, instr_key, os, o->name.len, h), os, o->name.len, h, in->comp);
-          if (o->target < 0) later(&b, o - d->operands);
-          continue;
-        }
-        hs_names_prefetch(&names, h);
-        b.op[b.n] = o;
-        b.hash[b.n] = h;
-        b.comp[b.n] = in->comp;
-        if (++b.n == RESOLVE_BATCH) flush_ops(d, &names, &scoped, &b);
-      }
-      if (!in->call_count) continue;
-      bool fusion = hs_slice_is(d, in->opcode, "fusion"), call = hs_slice_is(d, in->opcode, "call");
-      for (uint32_t k = 0; k < in->call_count; k++) {
-        hs_call *c = &d->calls[in->call_first + k];
-        uint32_t h = hs_hash_name(hs_sp(d, c->name), c->name.len);
-        hs_names_prefetch(&comps, h);
-        cb.call[cb.n] = c;
-        cb.hash[cb.n] = h;
-        cb.instr[cb.n] = i;
-        cb.fusion[cb.n] = fusion;
-        cb.is_call[cb.n] = call;
-        if (++cb.n == RESOLVE_BATCH) flush_calls(d, &comps, &cb, u, hlo);
-      }
-    }
+  call_batch cb;
+  cb.n = 0;
+  for (uint32_t k = k0; k < k1; k++) {
+    hs_call *c = &d->calls[k];
+    uint32_t h = hs_hash_name(hs_sp(d, c->name), c->name.len);
+    hs_names_prefetch(&comps, h);
+    cb.call[cb.n] = c;
+    cb.hash[cb.n] = h;
+    if (++cb.n == RESOLVE_BATCH) flush_calls(d, &comps, &cb, u, hlo);
   }
   flush_calls(d, &comps, &cb, u, hlo);
-  flush_ops(d, &names, &scoped, &b);
-  if (b.nomem) goto done;
-  /* the names not found in the pass, now that every name of the module is in the table */
-  for (uint32_t j = 0; j < b.n_later; j++) {
-    hs_operand *o = &d->operands[b.later[j]];
-    const char *os = hs_sp(d, o->name);
-    uint32_t h = hs_hash_name(os, o->name.len);
-    o->target = hs_names_get_hashed(&names, d, instr_key, os, o->name.len, h);
-    if (o->target >= 0 && scoped.count)
-      o->target = in_scope(&scoped, d, o->target, os, o->name.len, h, d->instrs[holder_of(d, i0, i1, b.later[j])].comp);
-    if (o->target < 0 && hlo) {
-      if (!u->ops) u->first_op_line = d->instrs[holder_of(d, i0, i1, b.later[j])].line;
-      u->ops++;
-    }
-  }
-  rc = 0;
-done:
-  free(b.later);
-  hs_names_free(&names);
   hs_names_free(&comps);
-  free(scoped.slots);
-  return rc;
+  return 0;
 }
-
 /* A computation's role before its module is resolved: a StableHLO function, an entry, otherwise
  * called (resolve_module marks the entry of each module, fused bodies and kernel-internal
  * combiners). */

@@ -19,10 +19,14 @@ static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   }
   hs_call *c = HS_VEC_PUSH(r->d->calls, r->d->n_calls, r->d->cap_calls, ok);
   if (!ok) return false;
+  hs_instr *in = &r->d->instrs[idx];
   c->name = name;
   c->target = -1;
+  c->instr = idx;
   c->attr = attr;
-  r->d->instrs[idx].call_count++;
+  c->by_fusion = in->opcode.len == 6 && hs_slice_is(r->d, in->opcode, "fusion");
+  c->by_call = in->opcode.len == 4 && hs_slice_is(r->d, in->opcode, "call");
+  in->call_count++;
   return true;
 }
 

@@ -149,6 +149,13 @@ typedef struct {
   uint32_t hash, instr; /* instr + 1; 0 = empty */
 } gte_slot;
 
+/* A name of the open computation (XLA scopes names by computation): its hash, and its
+ * instruction's index in the computation with a generation (hlo.c). */
+typedef struct {
+  uint32_t hash, key;
+} name_slot;
+#define SCOPE_BATCH 32 /* a big computation's names and operands go into its table in batches */
+
 /* A recently read shape: the same text gives the same (immutable) type. */
 typedef struct {
   uint32_t off, len;
@@ -188,6 +195,14 @@ typedef struct {
   /* operands of the instructions being read: nested instructions stack theirs above */
   hs_operand *ops;
   uint32_t n_ops, cap_ops;
+  /* the open computation's instruction names (operands are looked up as they are read), and
+     how many of its operands named none yet (looked up again when it closes): hlo.c */
+  name_slot *names;
+  uint32_t cap_names, mask_names, n_names, dirty_names; /* mask_names: the open computation's slots - 1 */
+  uint32_t names_gen;   /* 1-255: 0 is no slot's */
+  uint32_t names_first; /* the open computation's first instruction */
+  uint32_t big_from;    /* instruction + 1 from which names wait for the close (a big computation), 0 */
+  uint32_t unresolved;
   /* compact get-tuple-elements of the open computation */
   gte_slot *gtes;
   uint32_t n_gtes, cap_gtes;

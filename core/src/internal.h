@@ -191,7 +191,9 @@ typedef struct {
 typedef struct {
   hs_slice name;  /* called computation name, without '%' */
   int32_t target; /* resolved computation index, -1 if unresolved */
+  uint32_t instr; /* the calling instruction */
   uint8_t attr;   /* HS_CALL_* */
+  uint8_t by_fusion, by_call; /* the calling instruction is a fusion, a call (for the roles) */
 } hs_call;
 enum { HS_CALL_CALLS = 0, HS_CALL_TO_APPLY, HS_CALL_BODY, HS_CALL_CONDITION, HS_CALL_BRANCH, HS_CALL_OTHER };
 
@@ -199,6 +201,7 @@ typedef struct {
   hs_slice name;
   uint32_t line;
   uint32_t first_comp, comp_count;
+  uint32_t first_call; /* its calls are [first_call, the next module's first_call) */
   int32_t entry;
   uint8_t resolved; /* hs_resolve_module ran (the HLO reader resolves each module as it ends) */
 } hs_module;
@@ -265,8 +268,9 @@ void hs_diag_free(hs_diag *g);
   X(hs_module, modules)       \
   X(char, synth)
 
-/* Names that resolve to nothing, counted over the modules resolved so far (hs_resolve warns
- * once for the whole document): the line of the first unresolved operand and call. */
+/* Names that resolve to nothing, counted as they are resolved (operands by the HLO reader as
+ * each computation closes, calls by module; hs_resolve warns once for the whole document):
+ * the line of the first unresolved operand and call. */
 typedef struct {
   uint32_t ops, calls, first_op_line, first_call_line;
 } hs_unresolved;
@@ -431,7 +435,7 @@ static inline uint32_t hs_hash_name(const char *s, size_t n) {
   return (uint32_t)h;
 }
 
-/* Name tables: open addressing over slices, one per module (names are unique per module).
+/* Name tables: open addressing over slices (a module's computation names: unique per module).
  * Entries are indexes from `base` on; a slot holds the index (low bits) and hash bits (high). */
 typedef struct {
   uint32_t *slots; /* (hash & ~(cap-1)) | (index-base+1); 0 = empty */
@@ -441,7 +445,6 @@ typedef struct {
   uint32_t dup;    /* set by a put whose name was there already: that entry's index + 1 (the caller clears it) */
 } hs_names;
 uint32_t hs_hash(const char *s, size_t n);      /* FNV-1a: byte by byte */
-bool hs_names_init(hs_names *m, uint32_t expected); /* base 0 */
 /* For `expected` entries with indexes from base on (the table stays small and dense). */
 bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base);
 void hs_names_free(hs_names *m);
@@ -450,7 +453,6 @@ typedef hs_slice (*hs_key_fn)(const hs_doc *d, uint32_t idx);
 /* Adds entry idx (>= base) unless its name is there already (the first definition wins);
  * false when memory runs out. */
 bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx);
-int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n);
 /* Equal bytes; names are short: a plain loop beats a call to memcmp. */
 static inline bool hs_bytes_eq(const char *a, const char *b, size_t n) {
   if (n <= 16) { /* names: 8 bytes a step, the last step overlapping the one before */
@@ -512,7 +514,8 @@ static inline int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs
   return -1;
 }
 
-/* Resolves operand and call names within each module, and assigns computation roles. */
+/* Resolves call names within each module and assigns computation roles (the HLO reader has
+ * resolved the operands, computation by computation). */
 int hs_resolve(hs_doc *d);
 /* Resolves module m now, while its text is in the cache (a reader calls it when the module has
  * ended: nothing is added to it after); hs_resolve then leaves it. */

@@ -202,7 +202,7 @@ uint32_t hs_hash(const char *s, size_t n) {
  * (0 = empty), the high bits hold the same bits of the name's hash, those the position does
  * not use. A probe compares those in the table itself and reads the entry and its text only
  * when they agree, which is nearly always the entry sought; and the table stays half the size
- * it would be with a whole hash beside the index (a module of 100k instructions: 512 KB). */
+ * it would be with a whole hash beside the index. */
 static bool names_alloc(hs_names *m, uint32_t cap, uint32_t base) {
   m->slots = calloc(cap, sizeof *m->slots);
   m->cap = cap;
@@ -218,8 +218,6 @@ bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base) {
   while (cap - cap / 4 < expected + 1u && cap < (1u << 30)) cap <<= 1;
   return names_alloc(m, cap, base);
 }
-
-bool hs_names_init(hs_names *m, uint32_t expected) { return hs_names_init_base(m, expected, 0); }
 
 void hs_names_free(hs_names *m) {
   free(m->slots);
@@ -277,7 +275,3 @@ bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx) {
   return hs_names_put_hashed(m, d, key, idx, hs_hash_name(hs_sp(d, s), s.len));
 }
 
-
-int32_t hs_names_get(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n) {
-  return hs_names_get_hashed(m, d, key, s, n, hs_hash_name(s, n));
-}

@@ -35,7 +35,7 @@ const REPEAT = 5;
 // N for each case: 4N takes about 0.05-0.2 s of CPU natively when linear; large enough that N
 // too is past the caches (at half these sizes N partly fits and 4N reads 4.4-4.5x the time)
 export const TEST_SIZES = {
-  truncated: 8e6, lines: 120e3, instructions: 60e3, computations: 24e3, duplicates: 24e3, oneline: 24e6, nesting: 40e3,
+  truncated: 8e6, lines: 120e3, instructions: 120e3, computations: 24e3, duplicates: 24e3, oneline: 24e6, nesting: 40e3,
   stablehlo_locs: 10e3,
 };
 
