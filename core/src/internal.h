@@ -146,7 +146,7 @@ typedef struct {
   /* HLO only (hs_resolve fills them; other formats keep -1 / 0): */
   int32_t fused_by;   /* a fusion instruction calling this body, -1 if none */
   uint8_t inner;      /* runs inside a kernel: a fused body, or a combiner (to_apply) */
-  uint32_t fusions;   /* HLO: its instructions whose opcode is fusion (hs_resolve counts them) */
+  uint32_t fusions;   /* HLO: its instructions whose opcode is fusion (the HLO reader counts them) */
 } hs_comp;
 
 typedef struct {
