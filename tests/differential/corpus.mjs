@@ -286,7 +286,8 @@ function breakText(text, r) {
   const instr = [];
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
   const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
-    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral', 'typedvalue', 'duplicate'];
+    'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral', 'typedvalue', 'duplicate',
+    'crossname'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -379,6 +380,36 @@ function breakText(text, r) {
           const prev = /^\s*(?:ROOT\s+)?(%?[\w.\-]+)\s*=/.exec(lines[at - 1])[1];
           lines[at] = lines[at].replace(/^(\s*(?:ROOT\s+)?)%?[\w.\-]+(\s*=)/, `$1${prev}$2`);
         }
+      }
+      break;
+    }
+    case 'crossname': { // an operand naming an instruction only another computation defines ("cannot parse as an instruction name")
+      // each line's computation: a header ends with '{', a '}' alone closes it
+      const comp = [];
+      let c = -1, open = false;
+      lines.forEach((x, i) => {
+        if (!open && /\{\s*$/.test(x) && !/^\s*HloModule/.test(x)) { c++; open = true; }
+        else if (open && /^\s*\}/.test(x)) open = false;
+        comp[i] = open ? c : -1;
+      });
+      const defined = new Map(); // name -> the computations defining it
+      for (const i of instr) {
+        const n = /^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=/.exec(lines[i])[1];
+        if (!defined.has(n)) defined.set(n, new Set());
+        defined.get(n).add(comp[i]);
+      }
+      const users = instr.filter((i) => comp[i] >= 0 && /^\s*%[\w.\-]+/.test(parseInstr(lines[i]).operands.trim()));
+      const pairs = [];
+      for (const i of users) {
+        const other = [...defined].filter(([, cs]) => !cs.has(comp[i])).map(([n]) => n);
+        if (other.length) pairs.push([i, other]);
+      }
+      if (pairs.length) {
+        const [i, other] = r.pick(pairs);
+        at = i;
+        const p = parseInstr(lines[at]);
+        p.operands = p.operands.replace(/^(\s*)%[\w.\-]+/, `$1%${r.pick(other)}`);
+        lines[at] = joinInstr(p);
       }
       break;
     }
