@@ -103,7 +103,17 @@ static int32_t scope_get(const reader *r, const char *s, size_t n, uint32_t h) {
 
 /* An operand's name: the instruction it names so far, or -1 (looked up again at the close). */
 static int32_t scope_operand(reader *r, hs_slice name) {
-  int32_t i = r->big_from ? -1 : scope_get(r, r->t + name.off, name.len, hs_hash_name(r->t + name.off, name.len));
+  if (r->big_from) {
+    r->unresolved++;
+    return -1;
+  }
+  /* most often the instruction just made (XLA prints a chain in order): no hash, no probe */
+  const char *s = r->t + name.off;
+  if (r->last_named) {
+    hs_slice k = r->d->instrs[r->last_named - 1].name;
+    if (k.len == name.len && hs_bytes_eq(r->t + k.off, s, k.len)) return (int32_t)r->last_named - 1;
+  }
+  int32_t i = scope_get(r, s, name.len, hs_hash_name(s, name.len));
   if (i < 0) r->unresolved++;
   return i;
 }
@@ -126,6 +136,7 @@ static void scope_open(reader *r) {
   r->n_names = 0;
   r->unresolved = 0;
   r->big_from = 0;
+  r->last_named = 0;
   if (r->names) scope_empty(r, 255);
 }
 
@@ -196,6 +207,7 @@ static bool scope_put(reader *r, uint32_t idx, uint32_t h) {
   }
   r->names[pos] = (name_slot){h, (idx - r->names_first) << 8 | r->names_gen};
   r->n_names++;
+  r->last_named = idx + 1;
   return true;
 }
 

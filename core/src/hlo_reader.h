@@ -202,6 +202,7 @@ typedef struct {
   uint32_t names_gen;   /* 1-255: 0 is no slot's */
   uint32_t names_first; /* the open computation's first instruction */
   uint32_t big_from;    /* instruction + 1 from which names wait for the close (a big computation), 0 */
+  uint32_t last_named;  /* instruction + 1 of the name the table took last, 0 */
   uint32_t unresolved;
   /* compact get-tuple-elements of the open computation */
   gte_slot *gtes;
