@@ -1,7 +1,7 @@
 /* The HLO text reader's own header: its state (reader), the byte classes and tokens every part
  * of it uses (inline), and what its files call of each other. Private to hlo.c (statements,
  * instructions, operands: the driver), hlo_lex.c (spaces and comments, values, shapes, lines,
- * errors) and hlo_attr.c (attributes). */
+ * errors), hlo_attr.c (attributes) and hlo_scope.c (names, scoped by computation). */
 #ifndef HS_HLO_READER_H
 #define HS_HLO_READER_H
 
@@ -261,6 +261,29 @@ size_t hlo_literal_bad(reader *r, size_t s, size_t e);
 bool hlo_lines_upto(reader *r, size_t s);
 uint32_t hlo_line_of(reader *r, size_t off);
 bool hlo_on_last_line(reader *r, size_t p);
+
+/* ---- hlo_scope.c ---------------------------------------------------------------------------- */
+/* The open computation's names: a new computation (an empty table), an instruction named in the
+ * text (h: hs_hash_name of its name; false when memory ran out), the close (the operands that
+ * named nothing yet looked up again; false when memory ran out). */
+void hlo_scope_open(reader *r);
+bool hlo_scope_put(reader *r, uint32_t idx, uint32_t h);
+bool hlo_scope_close(reader *r);
+int32_t hlo_scope_lookup(reader *r, hs_slice name);
+/* An operand's name: the instruction of the open computation it names so far, or -1 (counted,
+ * and looked up again at the close). Most often it is the instruction just made (XLA prints a
+ * chain in order): found here with no hash and no probe; the rest in hlo_scope_lookup. */
+static inline int32_t hlo_scope_operand(reader *r, hs_slice name) {
+  if (r->big_from) {
+    r->unresolved++;
+    return -1;
+  }
+  if (r->last_named) {
+    hs_slice k = r->d->instrs[r->last_named - 1].name;
+    if (k.len == name.len && hs_bytes_eq(r->t + k.off, r->t + name.off, k.len)) return (int32_t)r->last_named - 1;
+  }
+  return hlo_scope_lookup(r, name);
+}
 
 /* ---- hlo_attr.c ----------------------------------------------------------------------------- */
 /* ", key=value" attributes from p, of instruction idx (-1: of a module or computation) */
