@@ -184,8 +184,7 @@ static hs_slice comp_key(const hs_doc *d, uint32_t i) { return d->comps[i].name;
 
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].inner; }
 
-/* The column of a name on its line (a warning's), 0 when the line is not recorded. */
-static uint32_t name_col(const hs_doc *d, uint32_t line, hs_slice name) {
+uint32_t hs_doc_name_col(const hs_doc *d, uint32_t line, hs_slice name) {
   if (!line || line > d->n_lines || name.off > d->len) return 0;
   uint32_t off = d->lines[line - 1].off;
   return name.off >= off ? name.off - off + 1 : 0;
@@ -282,7 +281,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
     if (comps.dup) { /* XLA: "computation already exists" */
       if (hlo) {
         const hs_comp *first = &d->comps[comps.dup - 1], *again = &d->comps[c];
-        hs_doc_warn(d, HS_W_XLA_REFUSES, again->line, name_col(d, again->line, again->name), "computation %.*s is defined twice in its module (lines %u and %u): XLA's parser refuses this (computation already exists); the first is followed",
+        hs_doc_warn(d, HS_W_XLA_REFUSES, again->line, hs_doc_name_col(d, again->line, again->name), "computation %.*s is defined twice in its module (lines %u and %u): XLA's parser refuses this (computation already exists); the first is followed",
                     (int)(again->name.len < 60 ? again->name.len : 60), hs_sp(d, again->name), first->line, again->line);
       }
       comps.dup = 0;
@@ -302,6 +301,7 @@ static int resolve_module(hs_doc *d, hs_module *mod, hs_unresolved *u) {
   hs_names_free(&comps);
   return 0;
 }
+
 /* A computation's role before its module is resolved: a StableHLO function, an entry, otherwise
  * called (resolve_module marks the entry of each module, fused bodies and kernel-internal
  * combiners). */

@@ -94,13 +94,13 @@ static bool scope_grow(reader *r) {
 static void scope_warn_twice(reader *r, uint32_t first, uint32_t again, bool at_close) {
   hs_doc *d = r->d;
   hs_slice name = d->instrs[again].name, cn = d->comps[r->comp].name;
-  uint32_t line, col = 0;
+  uint32_t line, col;
   if (!at_close) {
     line = hlo_line_of(r, name.off);
     col = (uint32_t)(name.off - r->lc_off) + 1;
   } else {
     line = d->instrs[again].line;
-    if (line && line <= d->n_lines && name.off >= d->lines[line - 1].off) col = name.off - d->lines[line - 1].off + 1;
+    col = hs_doc_name_col(d, line, name);
   }
   hs_doc_warn(d, HS_W_XLA_REFUSES, line, col,
               "instruction %.*s is defined twice in computation %.*s (lines %u and %u): XLA's parser refuses this (instruction already exists); operands name the first",

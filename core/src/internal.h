@@ -514,6 +514,8 @@ static inline int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs
   return -1;
 }
 
+/* The column of a name on its line (a warning's), 0 when the line is not recorded yet. */
+uint32_t hs_doc_name_col(const hs_doc *d, uint32_t line, hs_slice name);
 /* Resolves call names within each module and assigns computation roles (the HLO reader has
  * resolved the operands, computation by computation). */
 int hs_resolve(hs_doc *d);
