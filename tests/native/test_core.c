@@ -261,6 +261,71 @@ static void test_accessors_agree_with_json(void **state) {
   assert_true(docs >= 7);
 }
 
+/* A computation of n instructions in an entry %main, instruction i on line 7 + i: %v.i = add(%v.(i-1),
+ * %v.(i/2)), but for %v.2, whose second operand names %v.(n-1), defined further down; %v.3, whose
+ * names %o1, an instruction of another computation (XLA refuses it); and two names twice in
+ * %main (XLA refuses each): instruction n-3 is named %v.1 again, n-2 is named %v.(n-4) again. So
+ * %v.(n-3) and %v.(n-2) are never defined, and the operands naming them name nothing. */
+static char *scope_text(int n, size_t *len) {
+  size_t cap = (size_t)n * 64 + 256, at = 0;
+  char *t = malloc(cap);
+  assert_non_null(t);
+  at += (size_t)snprintf(t + at, cap - at,
+                         "HloModule m\n%%other (x: f32[]) -> f32[] {\n  %%x = f32[] parameter(0)\n  ROOT %%o1 = f32[] negate(%%x)\n}\n"
+                         "ENTRY %%main (a: f32[]) -> f32[] {\n  %%v.0 = f32[] parameter(0)\n");
+  for (int i = 1; i < n; i++) {
+    int name = i == n - 3 ? 1 : i == n - 2 ? n - 4 : i;
+    char second[32];
+    if (i == 2) snprintf(second, sizeof second, "v.%d", n - 1);
+    else if (i == 3) snprintf(second, sizeof second, "o1");
+    else snprintf(second, sizeof second, "v.%d", i / 2);
+    at += (size_t)snprintf(t + at, cap - at, "  %s%%v.%d = f32[] add(%%v.%d, %%%s)\n", i == n - 1 ? "ROOT " : "", name, i - 1, second);
+  }
+  at += (size_t)snprintf(t + at, cap - at, "}\n");
+  *len = at;
+  return t;
+}
+
+/* The reader keeps a computation's first 8192 names in a small table and looks operands up as it
+ * reads them; past that it takes the rest at the computation's close, in batches (hlo_scope.c).
+ * Both ways give the same reading: the same duplicates at the same lines and columns, the same
+ * operands that name nothing, the forward name resolved. */
+static void test_names_small_and_big_computation(void **state) {
+  (void)state;
+  const int sizes[] = {100, 20000};
+  for (int k = 0; k < 2; k++) {
+    int n = sizes[k];
+    size_t len;
+    char *t = scope_text(n, &len);
+    hs_error err;
+    hs_doc *d = hs_parse(t, len, &err);
+    if (!d) fail_msg("n=%d: %u:%u: %s", n, err.line, err.col, err.message);
+    json_t *j = tu_json(hs_summary_json(d, NULL));
+    assert_non_null(j);
+    assert_int_equal(json_array_size(tu_path(j, "warnings")), 3);
+    char want[160];
+    /* the duplicates: line, column of the name (after '%'), and the first definition's line */
+    const int again[2] = {n - 3, n - 2}, first[2] = {1, n - 4};
+    for (int w = 0; w < 2; w++) {
+      char path[64];
+      snprintf(path, sizeof path, "warnings/%d/line", w);
+      assert_int_equal(json_integer_value(tu_path(j, path)), 7 + again[w]);
+      snprintf(path, sizeof path, "warnings/%d/column", w);
+      assert_int_equal(json_integer_value(tu_path(j, path)), 4);
+      snprintf(path, sizeof path, "warnings/%d/message", w);
+      snprintf(want, sizeof want, "is defined twice in computation main (lines %d and %d)", 7 + first[w], 7 + again[w]);
+      assert_non_null(strstr(json_string_value(tu_path(j, path)), want));
+    }
+    /* %o1 (line 10), %v.(n-3) and %v.(n-2): three; %v.(n-1), named before it is defined, resolves */
+    assert_string_equal(json_string_value(tu_path(j, "warnings/2/code")), "HS_W_UNRESOLVED_OPERAND");
+    assert_int_equal(json_integer_value(tu_path(j, "warnings/2/line")), 10);
+    assert_non_null(strstr(json_string_value(tu_path(j, "warnings/2/message")), "3 operands name no instruction"));
+    json_decref(j);
+    hs_doc_free(d);
+    free(t);
+  }
+}
+
 static void test_errors_have_positions(void **state) {
   (void)state;
   /* the error inputs are case folders (tests/cases/err-*); this one cannot be a file */
@@ -275,6 +340,7 @@ int main(void) {
       cmocka_unit_test(test_every_capture_parses),
       cmocka_unit_test(test_accessors_agree_with_json),
       cmocka_unit_test(test_errors_have_positions),
+      cmocka_unit_test(test_names_small_and_big_computation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
