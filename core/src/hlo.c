@@ -103,9 +103,8 @@ static int32_t push_instr(reader *r, hs_slice name, hs_slice opcode, hs_type *ty
   }
   in = &d->instrs[d->n_instrs - 1];
   in->op_count = n;
-  uint32_t idx = d->n_instrs - 1;
-  if (opcode.len == 6 && hs_slice_is(d, opcode, "fusion")) d->comps[r->comp].fusions++;
-  return (int32_t)idx;
+  if (hs_slice_is(d, opcode, "fusion")) d->comps[r->comp].fusions++;
+  return (int32_t)d->n_instrs - 1;
 }
 
 /* The compact get-tuple-element "base#i#j..." (the text from s to e; base is its name part):
@@ -618,7 +617,7 @@ static int broken(reader *r, const mark *m, int rc) {
   if (rc != HS_E_SYNTAX || !hlo_on_last_line(r, r->err->offset)) return rc;
   for (uint32_t i = m->instrs; i < d->n_instrs; i++) { /* the fusions it counted */
     const hs_instr *in = &d->instrs[i];
-    if (in->opcode.len == 6 && in->comp < d->n_comps && hs_slice_is(d, in->opcode, "fusion")) d->comps[in->comp].fusions--;
+    if (in->comp < d->n_comps && hs_slice_is(d, in->opcode, "fusion")) d->comps[in->comp].fusions--;
   }
   d->n_instrs = m->instrs;
   d->n_hlo = m->hlo;

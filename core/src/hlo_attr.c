@@ -24,8 +24,8 @@ static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   c->target = -1;
   c->instr = idx;
   c->attr = attr;
-  c->by_fusion = in->opcode.len == 6 && hs_slice_is(r->d, in->opcode, "fusion");
-  c->by_call = in->opcode.len == 4 && hs_slice_is(r->d, in->opcode, "call");
+  c->by_fusion = hs_slice_is(r->d, in->opcode, "fusion");
+  c->by_call = hs_slice_is(r->d, in->opcode, "call");
   in->call_count++;
   return true;
 }

@@ -150,7 +150,7 @@ typedef struct {
 } gte_slot;
 
 /* A name of the open computation (XLA scopes names by computation): its hash, and its
- * instruction's index in the computation with a generation (hlo.c). */
+ * instruction's index in the computation with a generation (hlo_scope.c). */
 typedef struct {
   uint32_t hash, key;
 } name_slot;
@@ -196,7 +196,7 @@ typedef struct {
   hs_operand *ops;
   uint32_t n_ops, cap_ops;
   /* the open computation's instruction names (operands are looked up as they are read), and
-     how many of its operands named none yet (looked up again when it closes): hlo.c */
+     how many of its operands named none yet (looked up again when it closes): hlo_scope.c */
   name_slot *names;
   uint32_t cap_names, mask_names, n_names, dirty_names; /* mask_names: the open computation's slots - 1 */
   uint32_t names_gen;   /* 1-255: 0 is no slot's */
