@@ -40,12 +40,15 @@
 static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
   const char *t = r->t;
   size_t n = oe - os;
-  if (!hlo_known_opcode(t + os, n)) return -1;
+  int known = hlo_known_opcode(t + os, n);
+  r->last_rule = known - 1;
+  if (!known) return -1;
   int lit = hlo_literal_opcode(t + os, n);
   r->opcodes[k][1] = r->opcodes[k][0];
   r->opcodes[k][0].off = (uint32_t)os;
   r->opcodes[k][0].len = (uint32_t)n;
   r->opcodes[k][0].lit = (uint8_t)lit;
+  r->opcodes[k][0].rule = (uint8_t)(known - 1);
   return lit;
 }
 
@@ -54,7 +57,10 @@ static inline int opcode_kind(reader *r, size_t os, size_t oe) {
   size_t n = oe - os;
   uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
   for (int w = 0; w < 2; w++)
-    if (r->opcodes[k][w].len == n && hs_bytes_eq(t + r->opcodes[k][w].off, t + os, n)) return r->opcodes[k][w].lit;
+    if (r->opcodes[k][w].len == n && hs_bytes_eq(t + r->opcodes[k][w].off, t + os, n)) {
+      r->last_rule = r->opcodes[k][w].rule;
+      return r->opcodes[k][w].lit;
+    }
   return opcode_kind_new(r, os, oe, k);
 }
 
@@ -192,17 +198,20 @@ static size_t nested_instr(reader *r, hs_type *ty, size_t os, size_t oe, size_t 
   const char *t = r->t;
   if (depth >= MAX_NESTING) return hlo_fail_syntax(r, os, "operands nested more than 200 deep");
   int kind = opcode_kind(r, os, oe);
+  int rule = r->last_rule;
   if (kind < 0)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   uint32_t op_base = r->n_ops;
+  r->lit_type = kind == LIT_VALUE && oe - os == 8 ? ty : NULL; /* constant, not iota */
   size_t e = read_operands(r, open + 1, kind < 0 ? LIT_NONE : kind, depth + 1);
   if (e == HLO_FAIL) return HLO_FAIL;
+  if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, open, r->n_ops - op_base);
   hs_slice name;
   if (!synth_str(r, t + os, oe - os, ".anon", 5, &name)) return hlo_fail_oom(r);
   *idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, hlo_line_of(r, os), op_base, HS_SYNTH_NESTED);
   if (*idx < 0) return hlo_fail_oom(r);
   if (r->cut) return e;
-  return hlo_read_attributes(r, *idx, e, true);
+  return hlo_read_attributes(r, *idx, e, true, rule);
 }
 
 /* From p, inside `depth` open brackets: the position after the bracket that closes them all
@@ -297,6 +306,8 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
           while (be < q && be - bad < 40 && !is_space(t[be]) && t[be] != ',' && t[be] != '}' && t[be] != ')') be++;
           hlo_warn_at(r, bad, "%.*s: not a literal XLA reads (numbers such as 1, -1.5 or 1e-08; inf, -inf, nan; true, false): "
                       "XLA's parser refuses this constant", t + bad, be - bad);
+        } else if (!lit_shape && r->lit_type) {
+          hlo_check_literal(r, r->lit_type, lit_start, q);
         }
         return q + 1;
       }
@@ -327,6 +338,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
     if (p >= len) break;
     if (t[p] == ')') return p + 1;
     hs_type *ty = NULL;
+    size_t shape_at = p;
     size_t q = t[p] == '%' ? p : operand_shape(r, p, &ty); /* "%name": no shape before it */
     if (q == HLO_FAIL) return HLO_FAIL;
     bool has_shape = q > p;
@@ -355,7 +367,9 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
       if (!push_operand(r, hs_sl(name.off, (uint32_t)(p - name.off)), g)) return hlo_fail_oom(r);
       p = after;
     } else {
-      if (!push_operand(r, name, hlo_scope_operand(r, name))) return hlo_fail_oom(r);
+      int32_t target = hlo_scope_operand(r, name);
+      if (ty) hlo_check_operand_shape(r, shape_at, name, ty, target);
+      if (!push_operand(r, name, target)) return hlo_fail_oom(r);
       p = after;
     }
     if (p >= len) break;
@@ -391,6 +405,7 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   *out = -1;
   if (!name.len) return hlo_fail_syntax(r, name.off, "expected an instruction name");
   hlo_check_name(r, name);
+  hlo_check_type_name(r, name);
   uint32_t h = hs_hash_name(t + name.off, name.len);
   size_t p = skip_ws(r, eq + 1);
   size_t shape_at = p;
@@ -414,20 +429,26 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   p = skip_ws(r, p);
   if (p >= len || t[p] != '(') return hlo_fail_syntax(r, p, "expected '(' and the operands after the opcode");
   int kind = opcode_kind(r, os, oe);
+  int rule = r->last_rule;
   bool known = kind >= 0;
   uint32_t op_base = r->n_ops;
+  r->lit_type = kind == LIT_VALUE && oe - os == 8 ? ty : NULL; /* constant, not iota */
   size_t e = read_operands(r, p + 1, known ? kind : LIT_NONE, 0);
   if (e == HLO_FAIL) return HLO_FAIL;
+  if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, p, r->n_ops - op_base); /* not parameter, constant, iota */
   int32_t idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, r->stmt_line, op_base, HS_SYNTH_NONE);
   if (idx < 0) return hlo_fail_oom(r);
   if (!hlo_scope_put(r, (uint32_t)idx, h)) return hlo_fail_oom(r);
-  if (!known && !async_sugar(r, os, oe, (uint32_t)idx))
+  bool async = known ? oe - os > 6 && memcmp(t + os, "async-", 6) == 0 : async_sugar(r, os, oe, (uint32_t)idx);
+  if (!known && !async)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   d->instrs[idx].is_root = root;
   *out = idx;
   if (r->cut) return len;
-  e = hlo_read_attributes(r, idx, e, false);
+  e = hlo_read_attributes(r, idx, e, false, rule);
   if (e == HLO_FAIL || r->cut) return e;
+  if (async) hlo_check_async(r, idx);
+  else if (known) hlo_check_instr(r, idx);
   /* what may follow: the next statement (a name or keyword), '}', or the end */
   size_t q = skip_ws(r, e);
   if (q < len && t[q] != '}' && t[q] != '%' && !is_name_char(t[q])) {
@@ -445,13 +466,17 @@ static bool close_comp(reader *r, uint32_t end_line) {
   hs_doc *d = r->d;
   if (!hlo_scope_close(r)) return false;
   hs_doc_close_comp(d, (uint32_t)r->comp, end_line);
+  if (end_line) hlo_check_root(r, r->comp);
   r->comp = -1;
   uint32_t n = r->n_wraps;
   r->n_wraps = 0;
   for (uint32_t k = 0; k < n; k++) {
     struct wrap w = r->wraps[k];
     hs_slice name, pname;
-    if (!synth_str(r, r->t + w.op_off, w.op_len, ".wrapped", 8, &name)) return false;
+    char suffix[24]; /* "custom-call.wrapped", then "custom-call.wrapped.1": one name per computation in the module */
+    int sn = r->n_wrapped ? snprintf(suffix, sizeof suffix, ".wrapped.%u", r->n_wrapped) : snprintf(suffix, sizeof suffix, ".wrapped");
+    r->n_wrapped++;
+    if (!synth_str(r, r->t + w.op_off, w.op_len, suffix, (size_t)sn, &name)) return false;
     int32_t c = hs_doc_open_comp(d, (uint32_t)r->module, name, w.line, HS_ROLE_CALLED);
     if (c < 0) return false;
     d->comps[c].end_line = w.line;
@@ -520,7 +545,7 @@ static size_t header(reader *r, size_t p, bool entry) {
       if (!result) return hlo_fail_syntax(r, p > rs ? p : rs, "expected the computation's result shape after '->'");
     }
   }
-  p = hlo_read_attributes(r, -1, p, false); /* execution_thread="..." */
+  p = hlo_read_attributes(r, -1, p, false, -1); /* execution_thread="..." */
   if (p == HLO_FAIL) return HLO_FAIL;
   if (r->cut) return len;
   p = skip_ws(r, p);
@@ -541,6 +566,7 @@ static size_t header(reader *r, size_t p, bool entry) {
   if (r->module < 0) {
     /* computations without an HloModule line: an anonymous module */
     r->module = hs_doc_open_module(d, hs_sl(0, 0), r->stmt_line);
+    r->n_wrapped = 0;
     if (r->module < 0) return hlo_fail_oom(r);
   }
   int32_t c = hs_doc_open_comp(d, (uint32_t)r->module, name, r->stmt_line, HS_ROLE_CALLED);
@@ -580,6 +606,7 @@ static size_t module_stmt(reader *r, size_t p) {
   if (keyword_at(r->t, r->len, p, "ENTRY", 5)) { /* "HloModule" and no name: ENTRY is a keyword, not the name */
     hlo_warn_at(r, p, "%.*s: the module has no name after HloModule: XLA's parser refuses this (expects name)", r->t + p, 5);
     r->module = hs_doc_open_module(d, hs_sl((uint32_t)kw_end, 0), r->stmt_line);
+    r->n_wrapped = 0;
     return r->module < 0 ? hlo_fail_oom(r) : kw_end; /* the statement ends with its keyword */
   }
   hs_slice name = read_name(r->t, r->len, &p);
@@ -587,8 +614,9 @@ static size_t module_stmt(reader *r, size_t p) {
   name.len = (uint32_t)(p - name.off);
   if (name.len) hlo_check_name(r, name);
   r->module = hs_doc_open_module(d, name, r->stmt_line);
+  r->n_wrapped = 0;
   if (r->module < 0) return hlo_fail_oom(r);
-  return hlo_read_attributes(r, -1, p, false);
+  return hlo_read_attributes(r, -1, p, false, -1);
 }
 
 /* The end of the line holding p (its '\n', or len). */
@@ -673,7 +701,7 @@ static int statement(reader *r, size_t p, size_t *next) {
       after = skip_ws(r, after);
     }
     if (c == '}') {
-      e = hlo_read_attributes(r, -1, p + 1, false); /* "}, execution_thread=..." */
+      e = hlo_read_attributes(r, -1, p + 1, false, -1); /* "}, execution_thread=..." */
       if (e == HLO_FAIL) return broken(r, &m, r->err->code);
       if (r->comp >= 0) {
         kind = HS_LINE_CLOSE;

@@ -187,8 +187,8 @@ static void frontend_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
   (void)ks;
   (void)ke;
   (void)ve;
-  size_t *bad = ctx;
-  if (r->t[vs] != '"' && *bad == NOWHERE) *bad = vs;
+  size_t *bad = ctx; /* a value is a string or a braced text ({n = 1 : i32}, composite attributes) */
+  if (r->t[vs] != '"' && r->t[vs] != '{' && *bad == NOWHERE) *bad = vs;
 }
 
 /* ---- typed values: what XLA's parser refuses in the attributes most often written by hand ----- */
@@ -223,6 +223,17 @@ static size_t braced_list_bad(reader *r, size_t s, size_t e, item_fn item) {
 
 static size_t int_item(reader *r, size_t p, size_t e) { return int_end(r->t, p, e); }
 
+/* An integer or a braced list of them (collective-permute's slice_sizes={{128,32},{64,32}}; a
+ * gather's are flat) */
+static size_t int_or_list_item(reader *r, size_t p, size_t e) {
+  const char *t = r->t;
+  if (t[p] != '{') return int_end(t, p, e);
+  size_t q = p + 1;
+  while (q < e && t[q] != '}' && t[q] != '{') q++;
+  if (q >= e || t[q] != '}') return p;
+  return braced_list_bad(r, p, q + 1, int_item) == NOWHERE ? q + 1 : p;
+}
+
 /* "[0:128]", "[0:128:2]": a slice's range */
 static size_t range_item(reader *r, size_t p, size_t e) {
   const char *t = r->t;
@@ -249,14 +260,14 @@ static bool dims_token(const char *t, size_t s, size_t e) {
     p = q + 1;
   }
 }
-static bool pad_token(const char *t, size_t s, size_t e) {
+static bool pad_token(const char *t, size_t s, size_t e, int parts) {
   for (size_t p = s;;) {
-    for (int k = 0; k < 3; k++) { /* low_high or low_high_interior */
+    for (int k = 0; k < parts; k++) { /* low_high, or low_high_interior (a pad's padding=) */
       size_t q = int_end(t, p, e);
       if (q == p) return false;
       p = q;
       if (k >= 1 && (p == e || t[p] == 'x')) break;
-      if (p >= e || t[p] != '_' || k == 2) return false;
+      if (p >= e || t[p] != '_' || k == parts - 1) return false;
       p++;
     }
     if (p == e) return true;
@@ -285,12 +296,130 @@ static size_t window_bad(reader *r, size_t s, size_t e) {
       return ks;
     size_t vs = ++p;
     while (p < e && !is_space(t[p]) && t[p] != '/') p++;
-    if (!(pad ? pad_token(t, vs, p) : dims_token(t, vs, p))) return vs;
+    if (!(pad ? pad_token(t, vs, p, 2) : dims_token(t, vs, p))) return vs; /* a window's pad: low_high only */
   }
 }
 
+/* ---- the module's aliasing, an instruction's result accuracy ------------------------------------ */
+
+/* [s, s + n) is the word w, in any case */
+static bool word_nocase(const char *s, size_t n, const char *w) {
+  size_t k = 0;
+  for (; k < n && w[k]; k++) {
+    char c = s[k] >= 'a' && s[k] <= 'z' ? (char)(s[k] - 32) : s[k];
+    char d = w[k] >= 'a' && w[k] <= 'z' ? (char)(w[k] - 32) : w[k];
+    if (c != d) return false;
+  }
+  return k == n && !w[k];
+}
+
+/* The next token at p (spaces and comments skipped), or e */
+static size_t next_tok(reader *r, size_t p, size_t e) {
+  p = skip_ws(r, p);
+  return p < e ? p : e;
+}
+
+/* A shape index at p: "{}", "{0}", "{1, 0}": its end, or NOWHERE with *bad where it goes wrong */
+static size_t shape_index_end(reader *r, size_t p, size_t e, size_t *bad) {
+  const char *t = r->t;
+  p = next_tok(r, p, e);
+  if (p >= e || t[p] != '{') return *bad = p, NOWHERE;
+  p = next_tok(r, p + 1, e);
+  if (p < e && t[p] == '}') return p + 1;
+  for (;;) {
+    size_t q = int_end(t, p, e);
+    if (q == p || t[p] == '-') return *bad = p, NOWHERE;
+    p = next_tok(r, q, e);
+    if (p < e && t[p] == '}') return p + 1;
+    if (p >= e || t[p] != ',') return *bad = p, NOWHERE;
+    p = next_tok(r, p + 1, e);
+  }
+}
+
+/* "(param, {index})" or, aliasing, "(param, {index}, may-alias)" at p: its end, or NOWHERE */
+static size_t param_index_end(reader *r, size_t p, size_t e, bool kind, size_t *bad) {
+  const char *t = r->t;
+  if (p >= e || t[p] != '(') return *bad = p, NOWHERE;
+  p = next_tok(r, p + 1, e);
+  size_t q = int_end(t, p, e);
+  if (q == p || t[p] == '-') return *bad = p, NOWHERE;
+  p = next_tok(r, q, e);
+  if (p >= e || t[p] != ',') return *bad = p, NOWHERE;
+  p = shape_index_end(r, p + 1, e, bad);
+  if (p == NOWHERE) return NOWHERE;
+  p = next_tok(r, p, e);
+  if (kind && p < e && t[p] == ',') {
+    size_t w = next_tok(r, p + 1, e);
+    p = w;
+    while (p < e && (is_name_char(t[p]))) p++;
+    if (!word_nocase(t + w, p - w, "may-alias") && !word_nocase(t + w, p - w, "must-alias"))
+      return *bad = w, NOWHERE;
+    p = next_tok(r, p, e);
+  }
+  if (p >= e || t[p] != ')') return *bad = p, NOWHERE;
+  return p + 1;
+}
+
+/* input_output_alias={ {0}: (0, {0}, may-alias), {1}: 1 } and buffer_donor={ (0, {0}), (0, {1}) }
+ * (hlo_parser.cc ParseAliasing, ParseBufferDonor): where XLA's parser goes wrong, or NOWHERE */
+static size_t aliasing_bad(reader *r, size_t s, size_t e, bool donor) {
+  const char *t = r->t;
+  size_t bad = s;
+  if (t[s] != '{' || t[e - 1] != '}') return s;
+  e--;
+  size_t p = next_tok(r, s + 1, e);
+  while (p < e) {
+    if (!donor) {
+      p = shape_index_end(r, p, e, &bad);
+      if (p == NOWHERE) return bad;
+      p = next_tok(r, p, e);
+      if (p >= e || t[p] != ':') return p;
+      p = next_tok(r, p + 1, e);
+      if (p < e && is_digit(t[p])) p = int_end(t, p, e); /* "{1}: 1" */
+      else if ((p = param_index_end(r, p, e, true, &bad)) == NOWHERE) return bad;
+    } else if ((p = param_index_end(r, p, e, false, &bad)) == NOWHERE) {
+      return bad;
+    }
+    p = next_tok(r, p, e);
+    if (p >= e) break;
+    if (t[p] != ',') return p;
+    p = next_tok(r, p + 1, e);
+  }
+  return NOWHERE;
+}
+
+/* result_accuracy={mode=highest} or {tolerance={atol=1e-5,rtol=0,ulps=1}}: where XLA's parser goes
+ * wrong, or NOWHERE (asked of jaxlib: tests/cases/hlo-check-accuracy-*) */
+static size_t accuracy_bad(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (t[s] != '{' || t[e - 1] != '}') return s;
+  size_t p = next_tok(r, s + 1, e - 1);
+  if (e - 1 - p >= 5 && memcmp(t + p, "mode=", 5) == 0) {
+    size_t w = p + 5, q = w;
+    while (q < e && is_name_char(t[q])) q++;
+    if (!word_nocase(t + w, q - w, "highest") && !word_nocase(t + w, q - w, "default")) return w;
+    return next_tok(r, q, e - 1) == e - 1 ? NOWHERE : q;
+  }
+  if (e - 1 - p < 11 || memcmp(t + p, "tolerance={", 11) != 0) return p;
+  p = next_tok(r, p + 11, e - 1);
+  while (p < e - 1 && t[p] != '}') {
+    size_t k = p;
+    while (p < e && t[p] >= 'a' && t[p] <= 'z') p++;
+    if (!((p - k == 4 && (memcmp(t + k, "atol", 4) == 0 || memcmp(t + k, "rtol", 4) == 0 || memcmp(t + k, "ulps", 4) == 0)) && t[p] == '='))
+      return k;
+    size_t v = ++p;
+    while (p < e && (is_digit(t[p]) || t[p] == '.' || t[p] == 'e' || t[p] == 'E' || t[p] == '-' || t[p] == '+')) p++;
+    if (p == v || !hlo_literal_word(t, v, p)) return v;
+    p = next_tok(r, p, e - 1);
+    if (p < e - 1 && t[p] == ',') p = next_tok(r, p + 1, e - 1);
+  }
+  if (p >= e - 1) return p;
+  return next_tok(r, p + 1, e - 1) == e - 1 ? NOWHERE : p + 1;
+}
+
 enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, ATTR_FRONTEND, ATTR_SHARDING, ATTR_INT_LIST,
-       ATTR_INT, ATTR_DIRECTION, ATTR_SLICE, ATTR_PADDING, ATTR_WINDOW };
+       ATTR_INT_LISTS, ATTR_INT, ATTR_DIRECTION, ATTR_SLICE, ATTR_PADDING, ATTR_WINDOW, ATTR_ALIAS, ATTR_DONOR, ATTR_ACCURACY,
+       ATTR_API_VERSION };
 /* The attributes hloscope reads or checks, the most frequent first: X(key, ATTR_*, HS_CALL_*). */
 #define HLO_ATTRS(X)                                                  \
   X("metadata", ATTR_METADATA, 0)                                     \
@@ -322,7 +451,7 @@ enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, A
   X("offset_dims", ATTR_INT_LIST, 0)                                  \
   X("collapsed_slice_dims", ATTR_INT_LIST, 0)                         \
   X("start_index_map", ATTR_INT_LIST, 0)                              \
-  X("slice_sizes", ATTR_INT_LIST, 0)                                  \
+  X("slice_sizes", ATTR_INT_LISTS, 0)                                 \
   X("dynamic_slice_sizes", ATTR_INT_LIST, 0)                          \
   X("update_window_dims", ATTR_INT_LIST, 0)                           \
   X("inserted_window_dims", ATTR_INT_LIST, 0)                         \
@@ -335,7 +464,11 @@ enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, A
   X("direction", ATTR_DIRECTION, 0)                                   \
   X("slice", ATTR_SLICE, 0)                                           \
   X("padding", ATTR_PADDING, 0)                                       \
-  X("window", ATTR_WINDOW, 0)
+  X("window", ATTR_WINDOW, 0)                                         \
+  X("result_accuracy", ATTR_ACCURACY, 0)                              \
+  X("api_version", ATTR_API_VERSION, 0)                               \
+  X("input_output_alias", ATTR_ALIAS, 0)                              \
+  X("buffer_donor", ATTR_DONOR, 0)
 
 static const struct {
   const char *key;
@@ -459,13 +592,35 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static void check_value(reader *r, size_t ks, size_t ke, size_t vs, size_t ve) {
+static void check_value(reader *r, bool module, size_t ks, size_t ke, size_t vs, size_t ve) {
   const char *t = r->t;
   size_t kl = ke - ks;
   int action = -1;
   for (size_t i = 0; i < sizeof CHECKS / sizeof CHECKS[0] && action < 0; i++)
     if (CHECKS[i].len == kl && CHECKS[i].key[0] == t[ks] && hs_bytes_eq(CHECKS[i].key, t + ks, kl)) action = CHECKS[i].action;
+  if (module != (action == ATTR_ALIAS || action == ATTR_DONOR)) return; /* the module's attributes, and the instructions' */
   switch (action) {
+    case ATTR_ALIAS:
+    case ATTR_DONOR: {
+      size_t bad = aliasing_bad(r, vs, ve, action == ATTR_DONOR);
+      if (bad != NOWHERE)
+        bad_value(r, ks, vs, ve, bad, action == ATTR_DONOR ? "expects { (parameter, {shape index}), ... }, as buffer_donor={ (0, {0}), (1, {}) }"
+                                                            : "expects { {output index}: (parameter, {shape index}), ... }, as "
+                                                              "input_output_alias={ {0}: (0, {}, may-alias) }");
+      break;
+    }
+    case ATTR_ACCURACY: {
+      size_t bad = accuracy_bad(r, vs, ve);
+      if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects {mode=highest}, {mode=default} or {tolerance={atol=1e-5,rtol=0,ulps=1}}");
+      break;
+    }
+    case ATTR_API_VERSION: {
+      static const char *const V[] = {"API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING", "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
+      bool ok = false;
+      for (int k = 0; k < 4; k++) ok |= word_nocase(t + vs, ve - vs, V[k]);
+      if (!ok) bad_value(r, ks, vs, ve, vs, "a custom-call's api_version is API_VERSION_ORIGINAL, API_VERSION_STATUS_RETURNING, API_VERSION_STATUS_RETURNING_UNIFIED or API_VERSION_TYPED_FFI");
+      break;
+    }
     case ATTR_INT_LIST: {
       if (ve - vs >= 2 && t[vs] == '{' && t[ve - 1] == '}') { /* most are "{0,1}": digits and commas up to '}' */
         size_t p = vs + 1;
@@ -477,6 +632,11 @@ static void check_value(reader *r, size_t ks, size_t ke, size_t vs, size_t ve) {
       }
       size_t bad = braced_list_bad(r, vs, ve, int_item);
       if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects integers in braces, as dimensions={0,1}");
+      break;
+    }
+    case ATTR_INT_LISTS: {
+      size_t bad = braced_list_bad(r, vs, ve, int_or_list_item);
+      if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects integers in braces, as slice_sizes={1,8}, or lists of them, as {{128,32},{64,32}}");
       break;
     }
     case ATTR_INT:
@@ -496,7 +656,7 @@ static void check_value(reader *r, size_t ks, size_t ke, size_t vs, size_t ve) {
       break;
     }
     case ATTR_PADDING:
-      if (!pad_token(t, vs, ve)) bad_value(r, ks, vs, ve, vs, "expects low_high padding per dimension, as padding=0_1x2_3 (or 0_1_1 with interior)");
+      if (!pad_token(t, vs, ve, 3)) bad_value(r, ks, vs, ve, vs, "expects low_high padding per dimension, as padding=0_1x2_3 (or 0_1_1 with interior)");
       break;
     case ATTR_WINDOW: {
       size_t bad = window_bad(r, vs, ve);
@@ -507,30 +667,46 @@ static void check_value(reader *r, size_t ks, size_t ke, size_t vs, size_t ve) {
   }
 }
 
+/* The end of an instruction's attributes at end: the ones its opcode requires are checked */
+static size_t attributes_end(reader *r, int64_t idx, int rule, const uint64_t seen[2], size_t end) {
+  if (rule >= 0 && idx >= 0) hlo_check_required(r, rule, r->d->instrs[idx].opcode.off, seen);
+  return end;
+}
+
 /* ", key=value" attributes from p (at ','); idx: the instruction they belong to, or -1 (module
- * or computation attributes, skipped). only_named: stop before a ',' that is not followed by
+ * or computation attributes: only their aliasing is checked). only_named: stop before a ',' that is not followed by
  * "key=" (a nested instruction's attributes, inside an operand list). Returns the end of the
  * last value (or p), HLO_FAIL, or sets r->cut when the text ended inside a value. */
-size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named) {
+size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, int rule) {
   const char *t = r->t;
   size_t len = r->len;
   size_t end = p;
   uint32_t key_at[16], key_len[16], n_keys = 0; /* the first keys, for duplicates */
+  uint64_t seen[2] = {0, 0};                    /* the attributes hlo_rules.h numbers */
+  if (idx < 0) rule = -1;
+  else r->attr_thread = r->attr_layouts = hs_sl(0, 0);
   for (;;) {
     size_t c = skip_ws(r, p);
-    if (c >= len || t[c] != ',') return end;
+    if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, seen, end);
     size_t ks = skip_ws(r, c + 1);
     size_t ke = name_end(t, ks, len);
     size_t eq = skip_ws(r, ke);
     if (eq >= len) {
-      if (only_named && ke > ks) return end;
+      if (only_named && ke > ks) return attributes_end(r, idx, rule, seen, end);
       r->cut = true;
       return len;
     }
     if (ke == ks || t[eq] != '=') {
-      if (only_named) return end;
+      if (only_named) return attributes_end(r, idx, rule, seen, end);
       return hlo_fail_syntax(r, ks < len ? ks : c, "expected an attribute 'name=value' after ','");
     }
+    hlo_check_attribute(r, rule, ks, ke, seen);
+    if (idx >= 0 && ke - ks == 22 && memcmp(t + ks, "async_execution_thread", 22) == 0) {
+      size_t v = skip_ws(r, eq + 1);
+      size_t ve = v < len && t[v] == '"' ? skip_string(t, len, v) : name_end(t, v, len);
+      r->attr_thread = hs_sl((uint32_t)v, (uint32_t)(ve - v));
+    }
+    bool layouts = idx >= 0 && ke - ks == 26 && memcmp(t + ks, "operand_layout_constraints", 26) == 0;
     if (eq != ke) /* "key=" is one token to XLA's lexer */
       hlo_warn_at(r, ke, "%.*s: a space between an attribute's name and '=': XLA's parser refuses it (its lexer reads \"name=\" as one "
                   "token: expects attribute name); write the name and '=' together", t + ks, eq + 1 - ks < 60 ? eq + 1 - ks : 60);
@@ -577,8 +753,9 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named) {
         r->suspect_key = ks;
       }
     }
+    if (layouts && !open) r->attr_layouts = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
     if (a >= 0 && !read_attribute(r, (uint32_t)idx, a, ks, vs, ve)) return hlo_fail_oom(r);
-    if (a < 0 && idx >= 0 && !open && ke - ks < 64 && (CHECK_LENGTHS >> (ke - ks) & 1)) check_value(r, ks, ke, vs, ve);
+    if (a < 0 && !open && ke - ks < 64 && (CHECK_LENGTHS >> (ke - ks) & 1)) check_value(r, idx < 0, ks, ke, vs, ve);
     if (open) return len;
     end = p = ve;
   }

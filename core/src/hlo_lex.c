@@ -328,19 +328,23 @@ static const char *const OPCODES[] = {
     "sort", "sqrt", "stochastic-convert", "subtract", "tan", "tanh", "topk", "trace", "transpose",
     "triangular-solve", "tuple", "tuple-select", "while", "xor"};
 
-bool hlo_known_opcode(const char *s, size_t n) {
+_Static_assert(sizeof OPCODES / sizeof OPCODES[0] == HLO_OPCODE_COUNT, "HLO_OPCODE_COUNT (hlo_reader.h) counts OPCODES");
+
+int hlo_known_opcode(const char *s, size_t n) {
   size_t lo = 0, hi = sizeof OPCODES / sizeof OPCODES[0];
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     const char *o = OPCODES[mid];
     int c = strncmp(o, s, n);
     if (c == 0) c = o[n] ? 1 : 0;
-    if (c == 0) return true;
+    if (c == 0) return (int)mid + 1;
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
-  return false;
+  return 0;
 }
+
+const char *hlo_opcode_name(int i) { return OPCODES[i]; }
 
 /* hlo_reader.h: LIT_NUMBER for parameter, LIT_VALUE for constant and iota, else LIT_NONE. */
 int hlo_literal_opcode(const char *s, size_t n) {
@@ -360,7 +364,7 @@ void hlo_warn_name(reader *r, hs_slice name) {
 /* A literal's word as XLA's lexer reads one: true, false, inf, nan, or a number: digits with a
  * '.' and an exponent or not ("1", "1.", "1.5", "1e-08", "-0"); a '-' before any but true and
  * false. Refused: "+1", ".5", "0x10", "1.5.2", "1e", "True". */
-static bool literal_word(const char *t, size_t s, size_t e) {
+bool hlo_literal_word(const char *t, size_t s, size_t e) {
   if ((e - s == 4 && memcmp(t + s, "true", 4) == 0) || (e - s == 5 && memcmp(t + s, "false", 5) == 0)) return true;
   bool neg = s < e && t[s] == '-';
   if (neg) s++;
@@ -404,7 +408,7 @@ size_t hlo_literal_bad(reader *r, size_t s, size_t e) {
            !(t[p] == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')))
       p++;
     if (p - w == 3 && memcmp(t + w, "...", 3) == 0) continue; /* an elided literal: "{...}" */
-    if (!literal_word(t, w, p)) return w;
+    if (!hlo_literal_word(t, w, p)) return w;
     if (p < e && t[p] == '(' && p - w >= 3 && memcmp(t + p - 3, "nan", 3) == 0) { /* nan(0x7f): a payload */
       while (p < e && t[p] != ')') p++;
     }
@@ -474,6 +478,20 @@ static uint32_t col_of(reader *r, size_t off) { return (uint32_t)(off - r->lc_of
 
 /* True when no line break follows offset p: the text's last line, cut there. */
 bool hlo_on_last_line(reader *r, size_t p) { return p >= r->len || !memchr(r->t + p, '\n', r->len - p); }
+
+/* A warning at offset at, inside instruction in, once its statement is behind (a computation's
+ * close): its line counted from the instruction's own (its name's, or a nested one's opcode's). */
+void hlo_warn_in(reader *r, const hs_instr *in, size_t at, const char *fmt, const char *what, size_t n) {
+  hlo_warn_behind(r, in->line, in->name.off + in->name.len <= r->len && !in->synth ? in->name.off : in->opcode.off, at, fmt, what, n);
+}
+
+void hlo_warn_behind(reader *r, uint32_t line, size_t on_line, size_t at, const char *fmt, const char *what, size_t n) {
+  size_t from = on_line > at ? at : on_line;
+  while (from > 0 && r->t[from - 1] != '\n') from--;
+  r->lc_off = from;
+  r->lc_line = line;
+  hlo_warn_at(r, at, fmt, what, n);
+}
 
 /* A warning at offset at: what XLA's parser would refuse there (its line and column). */
 void hlo_warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n) {

@@ -204,6 +204,7 @@ typedef struct {
   uint32_t big_from;    /* instruction + 1 from which names wait for the close (a big computation), 0 */
   uint32_t last_named;  /* instruction + 1 of the name the table took last, 0 */
   uint32_t unresolved;
+  bool later_warned; /* an operand defined after its use was warned about in the open computation */
   /* compact get-tuple-elements of the open computation */
   gte_slot *gtes;
   uint32_t n_gtes, cap_gtes;
@@ -215,14 +216,28 @@ typedef struct {
     uint32_t op_off, op_len, line, operands;
   } *wraps;
   uint32_t n_wraps, cap_wraps;
+  uint32_t n_wrapped; /* computations made for "<op>-start" in the module so far */
   uint32_t capped; /* instruction + 1 whose calls past HS_CALLS_MAX were warned about */
   uint64_t params_seen[4]; /* the parameter numbers below 256 the open computation has (XLA refuses one twice) */
   shape_slot seen[SHAPE_CACHE][SHAPE_WAYS]; /* shapes read before, by their first 8 bytes (shape_seen) */
   shape_slot shapes[SHAPE_CACHE];           /* the same, by their whole text (read_new_shape) */
   struct {
     uint32_t off, len;
-    uint8_t lit; /* LIT_* (hlo.c) */
+    uint8_t lit;  /* LIT_* (hlo.c) */
+    uint8_t rule; /* its number in OPCODES (hlo_known_opcode - 1) */
   } opcodes[64][2]; /* opcodes found in XLA's list, by a hash of their text: two per slot, the newest first */
+  int last_rule; /* the opcode opcode_kind found last: its number in OPCODES, or -1 */
+  const hs_type *lit_type; /* the shape of the constant whose literal read_operands reads (NULL: none) */
+  hs_slice attr_thread;    /* the async_execution_thread value of the instruction read last (len 0: none) */
+  hs_slice attr_layouts;   /* its operand_layout_constraints value (len 0: none) */
+  struct async_seen {      /* the last async instructions, for hlo_check_async (a ring): their thread and
+                              wrapped computation, written or taken from their operand (len 0: none) */
+    int32_t instr;
+    const char *thread;
+    uint32_t thread_len;
+    hs_slice calls;
+  } asyncs[64];
+  uint32_t n_asyncs;
 } reader;
 
 /* ---- hlo_lex.c ------------------------------------------------------------------------------ */
@@ -233,6 +248,10 @@ size_t hlo_fail_syntax(reader *r, size_t at, const char *msg);
 size_t hlo_fail_oom(reader *r);
 /* a warning that XLA's parser refuses what is at `at` (fmt takes %.*s of what, n) */
 void hlo_warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n);
+/* the same, inside instruction in, read before (its statement is behind) */
+void hlo_warn_in(reader *r, const hs_instr *in, size_t at, const char *fmt, const char *what, size_t n);
+/* the same, at offset at, on or after line `line` (which offset on_line is on) */
+void hlo_warn_behind(reader *r, uint32_t line, size_t on_line, size_t at, const char *fmt, const char *what, size_t n);
 size_t hlo_skip_ws_slow(reader *r, size_t p);
 /* one attribute or literal value at p: its end; *open when the text ended inside it */
 size_t hlo_scan_value(reader *r, size_t p, bool *open);
@@ -242,8 +261,11 @@ const shape_slot *hlo_shape_seen(reader *r, size_t s);
 hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e);
 /* a shape from s that does not read, going wrong at e: a syntax error there, HLO_FAIL */
 size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what);
-/* An opcode in XLA's list (hlo_opcode.h, with older printers' spellings). */
-bool hlo_known_opcode(const char *s, size_t n);
+/* An opcode in XLA's list (hlo_opcode.h, with older printers' spellings): its number + 1, or 0.
+ * Numbered as hlo_rules.h's HLO_RULES; hlo_opcode_name gives one back. */
+#define HLO_OPCODE_COUNT 140
+int hlo_known_opcode(const char *s, size_t n);
+const char *hlo_opcode_name(int i);
 /* Opcodes whose parentheses hold no operands: a number (parameter) or a literal (constant, iota). */
 enum { LIT_NONE = 0, LIT_NUMBER, LIT_VALUE };
 int hlo_literal_opcode(const char *s, size_t n); /* LIT_* */
@@ -257,6 +279,8 @@ static inline void hlo_check_name(reader *r, hs_slice name) {
 /* The first word of the literal in [s, e) that XLA's lexer does not read ("+1", "0x10", ".5"), or
  * NOWHERE. */
 size_t hlo_literal_bad(reader *r, size_t s, size_t e);
+/* [s, e) is a literal word XLA's lexer reads: true, false, inf, nan, a number ("1", "-1.5", "1e-08") */
+bool hlo_literal_word(const char *t, size_t s, size_t e);
 /* lines: recorded up to a statement's start (hlo_end_stmt, below, records the statement's) */
 bool hlo_lines_upto(reader *r, size_t s);
 uint32_t hlo_line_of(reader *r, size_t off);
@@ -286,8 +310,31 @@ static inline int32_t hlo_scope_operand(reader *r, hs_slice name) {
 }
 
 /* ---- hlo_attr.c ----------------------------------------------------------------------------- */
-/* ", key=value" attributes from p, of instruction idx (-1: of a module or computation) */
-size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named);
+/* ", key=value" attributes from p, of instruction idx (-1: of a module or computation), whose
+ * opcode is rule (its number in OPCODES, -1: none or unknown; hlo_check.c checks them) */
+size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, int rule);
+
+/* ---- hlo_check.c ---------------------------------------------------------------------------- */
+/* What XLA's parser refuses of an opcode (hlo_rules.h), each a warning; rule -1 checks nothing.
+ * n operands in the parentheses at open; an attribute [ks, ke) (marked in seen); the required
+ * attributes not seen, at the opcode at. */
+void hlo_check_operands(reader *r, int rule, size_t open, uint32_t n);
+void hlo_check_attribute(reader *r, int rule, size_t ks, size_t ke, uint64_t seen[2]);
+void hlo_check_required(reader *r, int rule, size_t at, const uint64_t seen[2]);
+/* A constant's literal [s, e) against its shape ty: nesting and counts per dimension, values in
+ * range for the element type, NaN payloads (a warning at the first XLA refuses) */
+void hlo_check_literal(reader *r, const hs_type *ty, size_t s, size_t e);
+/* An async-start, -update or -done (or XLA's "<op>-start" sugar) idx, read with its attributes:
+ * its shape, and its operand's wrapped opcode, computation and thread against its own */
+void hlo_check_async(reader *r, int32_t idx);
+/* An operand name written with a shape (written; NULL: none) that names target (-1: not yet known) */
+void hlo_check_operand_shape(reader *r, size_t shape_at, hs_slice name, const hs_type *written, int32_t target);
+/* An instruction read with its attributes: conditional's branch index, infeed's shape, a
+ * custom-call's operand_layout_constraints; a closed computation's ROOT against its header */
+void hlo_check_instr(reader *r, int32_t idx);
+void hlo_check_root(reader *r, int32_t comp);
+/* An instruction named as an element type ("%f32", "%s1", "%token"): XLA refuses the name */
+void hlo_check_type_name(reader *r, hs_slice name);
 
 /* Spaces, line breaks and comments from p: the first byte of the next token (or len). Inline
  * for the common case, spaces and line breaks; comments in hlo_skip_ws_slow. */

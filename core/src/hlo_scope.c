@@ -62,6 +62,7 @@ void hlo_scope_open(reader *r) {
   r->unresolved = 0;
   r->big_from = 0;
   r->last_named = 0;
+  r->later_warned = false;
   if (r->names) scope_empty(r, 255);
 }
 
@@ -138,6 +139,17 @@ bool hlo_scope_put(reader *r, uint32_t idx, uint32_t h) {
 
 static hs_slice instr_key(const hs_doc *d, uint32_t i) { return d->instrs[i].name; }
 
+/* An operand of instruction i that names an instruction defined after it (or i itself): XLA's
+ * parser reads a computation in order, and refuses it ("cannot parse as an instruction name").
+ * Said once per computation (r->later_warned). */
+static void scope_later(reader *r, const hs_operand *o, uint32_t i) {
+  if ((uint32_t)o->target < i || r->later_warned) return;
+  r->later_warned = true;
+  hlo_warn_in(r, &r->d->instrs[i], o->name.off, "%.*s: an operand defined after the instruction that uses it: XLA's parser reads a computation in order "
+              "and refuses this one (cannot parse as an instruction name); move the definition up", r->t + o->name.off,
+              o->name.len < 60 ? o->name.len : 60);
+}
+
 /* An operand that names nothing: counted, the first one's line kept (hs_resolve warns once). */
 static void scope_unresolved(reader *r, uint32_t line) {
   hs_unresolved *u = &r->d->unresolved;
@@ -149,7 +161,8 @@ static void scope_unresolved(reader *r, uint32_t line) {
  * each over the whole batch so that the misses overlap: the first slot whose hash bits agree,
  * that instruction's name, the name's text; then the comparison (a candidate that is not the
  * name falls back to the full probe). */
-static void scope_flush_big(reader *r, const hs_names *t, hs_operand **op, const uint32_t *hash, const uint32_t *line, uint32_t n) {
+static void scope_flush_big(reader *r, const hs_names *t, hs_operand **op, const uint32_t *hash, const uint32_t *line, const uint32_t *user,
+                            uint32_t n) {
   const hs_doc *d = r->d;
   const uint32_t mask = t->cap - 1;
   uint32_t cand[SCOPE_BATCH]; /* instruction + 1, 0: none */
@@ -174,6 +187,7 @@ static void scope_flush_big(reader *r, const hs_names *t, hs_operand **op, const
                                                                               : hs_names_get_hashed(t, d, instr_key, s, o->name.len, hash[j]);
     }
     if (o->target < 0) scope_unresolved(r, line[j]);
+    else scope_later(r, o, user[j]);
   }
 }
 
@@ -185,7 +199,7 @@ static bool scope_close_big(reader *r) {
   uint32_t i0 = r->names_first, i1 = d->n_instrs;
   hs_names t = {0};
   if (!hs_names_init_base(&t, i1 - i0 + 1, i0)) return false;
-  uint32_t hash[SCOPE_BATCH], line[SCOPE_BATCH], n = 0;
+  uint32_t hash[SCOPE_BATCH], line[SCOPE_BATCH], user[SCOPE_BATCH], n = 0;
   for (uint32_t b0 = i0; b0 < i1; b0 += SCOPE_BATCH) {
     uint32_t b1 = i1 - b0 > SCOPE_BATCH ? b0 + SCOPE_BATCH : i1;
     for (uint32_t i = b0; i < b1; i++) {
@@ -213,13 +227,14 @@ static bool scope_close_big(reader *r) {
       hs_names_prefetch(&t, hash[n]);
       op[n] = o;
       line[n] = in->line;
+      user[n] = i;
       if (++n == SCOPE_BATCH) {
-        scope_flush_big(r, &t, op, hash, line, n);
+        scope_flush_big(r, &t, op, hash, line, user, n);
         n = 0;
       }
     }
   }
-  scope_flush_big(r, &t, op, hash, line, n);
+  scope_flush_big(r, &t, op, hash, line, user, n);
   hs_names_free(&t);
   return true;
 }
@@ -239,6 +254,7 @@ bool hlo_scope_close(reader *r) {
       if (o->target >= 0 || !o->name.len) continue;
       o->target = scope_get(r, r->t + o->name.off, o->name.len, hs_hash_name(r->t + o->name.off, o->name.len));
       if (o->target < 0) scope_unresolved(r, in->line);
+      else scope_later(r, o, i);
     }
   }
   return true;
