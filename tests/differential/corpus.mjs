@@ -287,7 +287,7 @@ function breakText(text, r) {
   lines.forEach((l, i) => { if (parseInstr(l)) instr.push(i); });
   const kinds = ['attrvalue', 'closebrace', 'openparen', 'shape', 'noequals', 'opcode', 'comment', 'stray', 'layout', 'operandsep', 'emptylayout',
     'operandlayout', 'layoutjunk', 'layoutcount', 'trailingcomma', 'attrspace', 'badname', 'badliteral', 'typedvalue', 'duplicate',
-    'crossname'];
+    'crossname', 'arity', 'strayattr', 'missingattr', 'literalrange', 'literalshape', 'usebeforedef'];
   const what = r.pick(kinds);
   let at = instr.length ? r.pick(instr) : 0;
   const l = lines[at];
@@ -410,6 +410,75 @@ function breakText(text, r) {
         const p = parseInstr(lines[at]);
         p.operands = p.operands.replace(/^(\s*)%[\w.\-]+/, `$1%${r.pick(other)}`);
         lines[at] = joinInstr(p);
+      }
+      break;
+    }
+    case 'arity': { // an operand too many or too few for a unary or binary opcode ("expects 2 operands, but has 1")
+      const FIXED = /^(add|subtract|multiply|divide|maximum|minimum|power|compare|and|or|xor|atan2|exponential|log|negate|abs|tanh|sqrt|rsqrt|convert|copy|bitcast|broadcast|reshape|transpose|get-tuple-element)$/;
+      const cands = instr.filter((i) => { const p = parseInstr(lines[i]); return p && FIXED.test(p.opcode) && p.operands.trim(); });
+      if (cands.length) {
+        at = r.pick(cands);
+        const p = parseInstr(lines[at]);
+        const ops = splitTop(p.operands, ',').map((x) => x.trim());
+        if (ops.length > 1 && r.chance(0.5)) ops.pop(); else ops.push(ops[0]);
+        lines[at] = joinInstr({ ...p, operands: ops.join(', ') });
+      }
+      break;
+    }
+    case 'strayattr': { // an attribute the opcode does not take ("unexpected attribute"): a typo of a real one, or another opcode's
+      const cands = instr.filter((i) => parseInstr(lines[i]) && !/ (parameter|constant|custom-call|async-\w+|\w+-start|\w+-done)\(/.test(lines[i]));
+      if (cands.length) {
+        at = r.pick(cands);
+        const p = parseInstr(lines[at]);
+        lines[at] = joinInstr({ ...p, attrs: [...p.attrs, r.pick(['dimension={0}', 'to_aply=%x', 'fft_type=FFT', 'kind=kLoop', 'zzz=1'])] });
+      }
+      break;
+    }
+    case 'missingattr': { // an attribute the opcode requires left out ("attribute direction is expected but not seen")
+      const REQ = /^(kind|calls|direction|index|to_apply|dimensions|condition|body|iota_dimension|custom_call_target)=/;
+      const cands = instr.filter((i) => { const p = parseInstr(lines[i]); return p && p.opcode !== 'broadcast' && p.attrs.some((a) => REQ.test(a)); });
+      if (cands.length) {
+        at = r.pick(cands);
+        const p = parseInstr(lines[at]);
+        const k = p.attrs.findIndex((a) => REQ.test(a));
+        lines[at] = joinInstr({ ...p, attrs: p.attrs.filter((_, j) => j !== k) });
+      }
+      break;
+    }
+    case 'literalrange': { // a constant's value past its type ("value 1e+39 is out of range for literal's primitive type F32")
+      const BIG = { f32: '1e39', bf16: '-4e38', f16: '65520', s32: '2147483648', s8: '128', u8: '256', u32: '-1', s64: '1.5', pred: '' };
+      const consts = instr.filter((i) => { const m = / (\w+)\[\]\S* constant\(/.exec(lines[i]); return m && BIG[m[1]]; });
+      if (consts.length) {
+        at = r.pick(consts);
+        const ty = / (\w+)\[\]\S* constant\(/.exec(lines[at])[1];
+        lines[at] = lines[at].replace(/constant\([^)]*\)/, `constant(${BIG[ty]})`);
+      } else if (instr.length) { // none to change: a new one after an instruction
+        const ty = r.pick(Object.keys(BIG).filter((k) => BIG[k]));
+        lines.splice(++at, 0, `  %hs_bad_constant = ${ty}[] constant(${BIG[ty]})`);
+      }
+      break;
+    }
+    case 'literalshape': { // an array constant with a value too many, or braces nested once more than its rank
+      const consts = instr.filter((i) => /constant\(\{[^.]*\}\)/.test(lines[i]));
+      if (consts.length) {
+        at = r.pick(consts);
+        lines[at] = r.chance(0.5) ? lines[at].replace(/constant\(\{([^{}]*)\}/, 'constant({$1, 0}') : lines[at].replace(/constant\(\{/, 'constant({{').replace(/\}\)/, '}})');
+      } else if (instr.length) { // none to change: a new one after an instruction
+        lines.splice(++at, 0, '  %hs_bad_constant = ' + r.pick(['f32[2]{0} constant({1, 2, 3})', 'f32[2]{0} constant({{1, 2}})',
+          'f32[2,2]{1,0} constant({1, 2, 3, 4})', 's32[2,2]{1,0} constant({{1, 2}, {3}})', 'f32[] constant({1})']));
+      }
+      break;
+    }
+    case 'usebeforedef': { // two lines swapped, so that an operand names an instruction defined after it
+      const uses = instr.filter((i) => {
+        if (!instr.includes(i + 1) || /^\s*ROOT/.test(lines[i])) return false;
+        const n = /^\s*%?([\w.\-]+)\s*=/.exec(lines[i])[1];
+        const p = parseInstr(lines[i + 1]);
+        return p && new RegExp(`(^|[\\s(,%])${n.replace(/[.\-]/g, '\\$&')}($|[\\s),])`).test(p.operands);
+      });
+      if (uses.length) {
+        at = r.pick(uses);
+        [lines[at], lines[at + 1]] = [lines[at + 1], lines[at]];
       }
       break;
     }
