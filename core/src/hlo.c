@@ -211,7 +211,15 @@ static size_t nested_instr(reader *r, hs_type *ty, size_t os, size_t oe, size_t 
   *idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, hlo_line_of(r, os), op_base, HS_SYNTH_NESTED);
   if (*idx < 0) return hlo_fail_oom(r);
   if (r->cut) return e;
-  return hlo_read_attributes(r, *idx, e, true, rule);
+  size_t after = hlo_read_attributes(r, *idx, e, true, rule);
+  if (after != HLO_FAIL && after > e && !r->cut) { /* "negate(f32[8] %x), metadata={...}" inside the operands */
+    size_t k = skip_ws(r, skip_ws(r, e) + 1);
+    hlo_warn_at(r, k, "%.*s: an attribute of a nested instruction: XLA's parser takes none there (cannot parse as an instruction name or "
+                "as a nested instruction); write the instruction on its own line", t + os, oe - os);
+  } else if (after != HLO_FAIL && !r->cut && kind >= 0) {
+    hlo_check_instr(r, *idx);
+  }
+  return after;
 }
 
 /* From p, inside `depth` open brackets: the position after the bracket that closes them all

@@ -300,6 +300,29 @@ static size_t window_bad(reader *r, size_t s, size_t e) {
   }
 }
 
+/* control-predecessors={%a, %b}: each names an instruction of the computation defined before
+ * (XLA's parser: "instruction 'a' is not defined"). Past the small name table (a big computation,
+ * hlo_scope.c) names are known only at the close: not checked there. */
+static void check_predecessors(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (r->big_from || e - s < 2 || t[s] != '{') return;
+  for (size_t p = s + 1; p < e;) {
+    while (p < e && (t[p] == ' ' || t[p] == ',' || t[p] == '\n' || t[p] == '\t' || t[p] == '\r')) p++;
+    if (p >= e || t[p] == '}') return;
+    size_t ns = p;
+    hs_slice name = read_name(t, e, &p);
+    if (!name.len) return;
+    uint32_t unresolved = r->unresolved;
+    int32_t i = hlo_scope_operand(r, name);
+    r->unresolved = unresolved; /* a question, not an operand: nothing to look up at the close */
+    if (i < 0) {
+      hlo_warn_at(r, ns, "%.*s: control-predecessors names no instruction defined before this one: XLA's parser refuses this one "
+                  "(instruction is not defined)", t + name.off, name.len < 60 ? name.len : 60);
+      return;
+    }
+  }
+}
+
 /* ---- the module's aliasing, an instruction's result accuracy ------------------------------------ */
 
 /* [s, s + n) is the word w, in any case */
@@ -670,6 +693,7 @@ static void check_value(reader *r, bool module, size_t ks, size_t ke, size_t vs,
 /* The end of an instruction's attributes at end: the ones its opcode requires are checked */
 static size_t attributes_end(reader *r, int64_t idx, int rule, const uint64_t seen[2], size_t end) {
   if (rule >= 0 && idx >= 0) hlo_check_required(r, rule, r->d->instrs[idx].opcode.off, seen);
+  if (idx >= 0) memcpy(r->attr_seen, seen, sizeof r->attr_seen);
   return end;
 }
 
@@ -684,7 +708,10 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
   uint32_t key_at[16], key_len[16], n_keys = 0; /* the first keys, for duplicates */
   uint64_t seen[2] = {0, 0};                    /* the attributes hlo_rules.h numbers */
   if (idx < 0) rule = -1;
-  else r->attr_thread = r->attr_layouts = hs_sl(0, 0);
+  else {
+    r->attr_thread = r->attr_layouts = hs_sl(0, 0);
+    r->attr_branches = 0;
+  }
   for (;;) {
     size_t c = skip_ws(r, p);
     if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, seen, end);
@@ -707,6 +734,12 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
       r->attr_thread = hs_sl((uint32_t)v, (uint32_t)(ve - v));
     }
     bool layouts = idx >= 0 && ke - ks == 26 && memcmp(t + ks, "operand_layout_constraints", 26) == 0;
+    bool preds = idx >= 0 && ke - ks == 20 && memcmp(t + ks, "control-predecessors", 20) == 0;
+    if (idx >= 0 && ke - ks >= 16 && ke - ks <= 19 && (t[ks] == 'b' || t[ks] == 't' || t[ks] == 'f')) /* a conditional's branches */
+      r->attr_branches |= (ke - ks == 19 && memcmp(t + ks, "branch_computations", 19) == 0)  ? 1
+                          : (ke - ks == 16 && memcmp(t + ks, "true_computation", 16) == 0)  ? 2
+                          : (ke - ks == 17 && memcmp(t + ks, "false_computation", 17) == 0) ? 4
+                                                                                            : 0;
     if (eq != ke) /* "key=" is one token to XLA's lexer */
       hlo_warn_at(r, ke, "%.*s: a space between an attribute's name and '=': XLA's parser refuses it (its lexer reads \"name=\" as one "
                   "token: expects attribute name); write the name and '=' together", t + ks, eq + 1 - ks < 60 ? eq + 1 - ks : 60);
@@ -754,6 +787,7 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
       }
     }
     if (layouts && !open) r->attr_layouts = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
+    if (preds && !open && !only_named) check_predecessors(r, vs, ve);
     if (a >= 0 && !read_attribute(r, (uint32_t)idx, a, ks, vs, ve)) return hlo_fail_oom(r);
     if (a < 0 && !open && ke - ks < 64 && (CHECK_LENGTHS >> (ke - ks) & 1)) check_value(r, idx < 0, ks, ke, vs, ve);
     if (open) return len;

@@ -475,9 +475,27 @@ void hlo_check_instr(reader *r, int32_t idx) {
   size_t n = in->opcode.len;
   if (n == 11 && memcmp(op, "conditional", 11) == 0) {
     const hs_type *p = operand_type(d, in, 0); /* the branch index: pred[] or s32[] */
-    if (p && !(p->kind == HS_T_ARRAY && p->n == 0 && (p->elem == 0 || p->elem == 5)))
+    if (p && !(p->kind == HS_T_ARRAY && p->n == 0 && (p->elem == 0 || p->elem == 5))) {
       hlo_warn_at(r, in->opcode.off, "%.*s: its first operand is not a pred[] or s32[] scalar: XLA's parser refuses this one (The first "
                   "operand must be a scalar of PRED or S32)", op, n);
+      return;
+    }
+    /* a pred index takes true_computation and false_computation, an s32 one branch_computations */
+    uint8_t b = r->attr_branches;
+    bool pred = p && p->elem == 0;
+    if (!b || (p && (pred ? (b & 1) || b != 6 : b != 1)))
+      hlo_warn_at(r, in->opcode.off, pred ? "%.*s: a pred[] index takes true_computation= and false_computation= (and no "
+                                            "branch_computations=): XLA's parser refuses this one"
+                                   : !p ? "%.*s: no branches (true_computation= and false_computation=, or branch_computations=): XLA's "
+                                          "parser refuses this one"
+                                        : "%.*s: an s32[] index takes branch_computations= (and no true_computation= or "
+                                          "false_computation=): XLA's parser refuses this one",
+                  op, n);
+  } else if (n == 9 && memcmp(op, "broadcast", 9) == 0) {
+    const hs_type *p = operand_type(d, in, 0); /* dimensions= may be left out of a scalar's broadcast only */
+    int a = attr_number("dimensions", 10);
+    if (p && p->kind == HS_T_ARRAY && p->n > 0 && a >= 0 && !has(r->attr_seen, a))
+      hlo_warn_at(r, in->opcode.off, "%.*s expects the attribute dimensions= (its operand is not a scalar): XLA's parser refuses this one", op, n);
   } else if (n == 6 && memcmp(op, "infeed", 6) == 0) {
     if (in->type && !(in->type->kind == HS_T_TUPLE && in->type->n > 0))
       hlo_warn_at(r, in->opcode.off, "%.*s: its shape is not a tuple (data, token[]): XLA's parser refuses this one (infeed must have a "

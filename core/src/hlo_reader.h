@@ -230,6 +230,8 @@ typedef struct {
   const hs_type *lit_type; /* the shape of the constant whose literal read_operands reads (NULL: none) */
   hs_slice attr_thread;    /* the async_execution_thread value of the instruction read last (len 0: none) */
   hs_slice attr_layouts;   /* its operand_layout_constraints value (len 0: none) */
+  uint8_t attr_branches;   /* its branch_computations (1), true_computation (2), false_computation (4) */
+  uint64_t attr_seen[2];   /* its attributes hlo_rules.h numbers (hlo_check.c) */
   struct async_seen {      /* the last async instructions, for hlo_check_async (a ring): their thread and
                               wrapped computation, written or taken from their operand (len 0: none) */
     int32_t instr;

@@ -81,8 +81,34 @@ static size_t skip_ws_slow(const char *t, size_t end, size_t p) {
 /* After a layout's ':', the bytes read_layout must look at: brackets, 'S' (a memory space), '/'
  * (a comment), and bytes no layout holds ('%', '=', '"', ';': the next instruction or attribute,
  * the layout was never closed). */
-static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 1, [')'] = 1, [']'] = 1,
-                                            ['S'] = 1, ['%'] = 1, ['='] = 1, ['"'] = 1, [';'] = 1, ['/'] = 1};
+static const uint8_t LAYOUT_SPECIAL[256] = {['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 1, [')'] = 1, [']'] = 1, ['S'] = 1,
+                                            ['D'] = 1, ['P'] = 1, ['%'] = 1, ['='] = 1, ['"'] = 1, [';'] = 1, ['/'] = 1};
+
+/* A sparse layout's D(D,C+,S~): from the '(' at p, the position after its ')', or where a
+ * dimension's level type is not D, C, S or H (with '+' and '~' after it: XLA's parser refuses
+ * it, "expected a DimLevelType abbreviation (D, C, or S)"); *sparse when one is C or S. */
+static size_t dim_level_types(const char *t, size_t end, size_t p, bool *sparse, bool *ok) {
+  *ok = false;
+  for (p++;;) {
+    p = skip_ws(t, end, p);
+    if (p >= end) return p;
+    char c = t[p];
+    if (c != 'D' && c != 'C' && c != 'S' && c != 'H') return p;
+    if (c == 'C' || c == 'S') *sparse = true;
+    for (p++; p < end && (t[p] == '+' || t[p] == '~'); p++) {
+    }
+    p = skip_ws(t, end, p);
+    if (p < end && t[p] == ',') {
+      p++;
+      continue;
+    }
+    if (p < end && t[p] == ')') {
+      *ok = true;
+      return p + 1;
+    }
+    return p;
+  }
+}
 
 /* A layout from its '{' at p, as XLA's parser reads one (ParseLayout): dimension numbers and
  * commas ("{1,0}"; XLA's integers may be negative), then optionally ':' and attributes
@@ -120,6 +146,8 @@ static size_t read_layout(const char *t, size_t end, size_t p, size_t rank, int 
   }
   if (t[p] != ':') return p; /* "{1,0)": not a dimension number */
   int depth = 1;
+  bool sparse = false; /* D(...) names a C or S level: XLA (0.4.38) then takes a physical shape P(...) */
+  size_t physical = 0; /* where P( is, 0: none */
   for (p++; p < end; p++) {
     while (p < end && !LAYOUT_SPECIAL[(uint8_t)t[p]]) p++;
     if (p >= end) break;
@@ -129,11 +157,22 @@ static size_t read_layout(const char *t, size_t end, size_t p, size_t rank, int 
     } else if (c == '}' || c == ')' || c == ']') {
       if (--depth == 0) {
         if (c != '}') return p;
+        if (physical && !sparse) return physical; /* "Layout has physical shape, but is not for a sparse array" */
         *ok = n == rank;
         return p + 1;
       }
     } else if (c == '/') {
       if (p + 1 < end && (t[p + 1] == '*' || t[p + 1] == '/')) p = skip_ws(t, end, p) - 1; /* a comment */
+    } else if (c == 'D' || c == 'P') {
+      if (depth != 1 || p + 1 >= end || t[p + 1] != '(') continue;
+      if (c == 'P') {
+        physical = p;
+        continue;
+      }
+      bool levels;
+      p = dim_level_types(t, end, p + 1, &sparse, &levels);
+      if (!levels) return p;
+      p--; /* the loop steps past the ')' */
     } else if (c == 'S') {
       if (depth == 1 && p + 1 < end && t[p + 1] == '(') {
         int v = 0;
