@@ -42,6 +42,7 @@ static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
   size_t n = oe - os;
   int known = hlo_known_opcode(t + os, n);
   r->last_rule = known - 1;
+  r->last_brief = hlo_rule_brief(known - 1);
   if (!known) return -1;
   int lit = hlo_literal_opcode(t + os, n);
   r->opcodes[k][1] = r->opcodes[k][0];
@@ -49,6 +50,7 @@ static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
   r->opcodes[k][0].len = (uint32_t)n;
   r->opcodes[k][0].lit = (uint8_t)lit;
   r->opcodes[k][0].rule = (uint8_t)(known - 1);
+  r->opcodes[k][0].brief = r->last_brief;
   return lit;
 }
 
@@ -59,6 +61,7 @@ static inline int opcode_kind(reader *r, size_t os, size_t oe) {
   for (int w = 0; w < 2; w++)
     if (r->opcodes[k][w].len == n && hs_bytes_eq(t + r->opcodes[k][w].off, t + os, n)) {
       r->last_rule = r->opcodes[k][w].rule;
+      r->last_brief = r->opcodes[k][w].brief;
       return r->opcodes[k][w].lit;
     }
   return opcode_kind_new(r, os, oe, k);
@@ -199,25 +202,26 @@ static size_t nested_instr(reader *r, hs_type *ty, size_t os, size_t oe, size_t 
   if (depth >= MAX_NESTING) return hlo_fail_syntax(r, os, "operands nested more than 200 deep");
   int kind = opcode_kind(r, os, oe);
   int rule = r->last_rule;
+  hlo_brief brief = r->last_brief;
   if (kind < 0)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   uint32_t op_base = r->n_ops;
-  r->lit_type = kind == LIT_VALUE && oe - os == 8 ? ty : NULL; /* constant, not iota */
+  r->lit_type = brief.special & HLO_SPECIAL_CONSTANT ? ty : NULL;
   size_t e = read_operands(r, open + 1, kind < 0 ? LIT_NONE : kind, depth + 1);
   if (e == HLO_FAIL) return HLO_FAIL;
-  if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, open, r->n_ops - op_base);
+  if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, brief, open, r->n_ops - op_base);
   hs_slice name;
   if (!synth_str(r, t + os, oe - os, ".anon", 5, &name)) return hlo_fail_oom(r);
   *idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, hlo_line_of(r, os), op_base, HS_SYNTH_NESTED);
   if (*idx < 0) return hlo_fail_oom(r);
   if (r->cut) return e;
-  size_t after = hlo_read_attributes(r, *idx, e, true, rule);
+  size_t after = hlo_read_attributes(r, *idx, e, true, rule, brief);
   if (after != HLO_FAIL && after > e && !r->cut) { /* "negate(f32[8] %x), metadata={...}" inside the operands */
     size_t k = skip_ws(r, skip_ws(r, e) + 1);
     hlo_warn_at(r, k, "%.*s: an attribute of a nested instruction: XLA's parser takes none there (cannot parse as an instruction name or "
                 "as a nested instruction); write the instruction on its own line", t + os, oe - os);
   } else if (after != HLO_FAIL && !r->cut && kind >= 0) {
-    hlo_check_instr(r, *idx);
+    hlo_check_instr(r, *idx, rule, brief);
   }
   return after;
 }
@@ -438,25 +442,26 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   if (p >= len || t[p] != '(') return hlo_fail_syntax(r, p, "expected '(' and the operands after the opcode");
   int kind = opcode_kind(r, os, oe);
   int rule = r->last_rule;
+  hlo_brief brief = r->last_brief;
   bool known = kind >= 0;
   uint32_t op_base = r->n_ops;
-  r->lit_type = kind == LIT_VALUE && oe - os == 8 ? ty : NULL; /* constant, not iota */
+  r->lit_type = brief.special & HLO_SPECIAL_CONSTANT ? ty : NULL;
   size_t e = read_operands(r, p + 1, known ? kind : LIT_NONE, 0);
   if (e == HLO_FAIL) return HLO_FAIL;
-  if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, p, r->n_ops - op_base); /* not parameter, constant, iota */
+  if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, brief, p, r->n_ops - op_base); /* not parameter, constant, iota */
   int32_t idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, r->stmt_line, op_base, HS_SYNTH_NONE);
   if (idx < 0) return hlo_fail_oom(r);
   if (!hlo_scope_put(r, (uint32_t)idx, h)) return hlo_fail_oom(r);
-  bool async = known ? oe - os > 6 && memcmp(t + os, "async-", 6) == 0 : async_sugar(r, os, oe, (uint32_t)idx);
+  bool async = known ? brief.special & HLO_SPECIAL_ASYNC : async_sugar(r, os, oe, (uint32_t)idx);
   if (!known && !async)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   d->instrs[idx].is_root = root;
   *out = idx;
   if (r->cut) return len;
-  e = hlo_read_attributes(r, idx, e, false, rule);
+  e = hlo_read_attributes(r, idx, e, false, rule, brief);
   if (e == HLO_FAIL || r->cut) return e;
   if (async) hlo_check_async(r, idx);
-  else if (known) hlo_check_instr(r, idx);
+  else hlo_check_instr(r, idx, rule, brief);
   /* what may follow: the next statement (a name or keyword), '}', or the end */
   size_t q = skip_ws(r, e);
   if (q < len && t[q] != '}' && t[q] != '%' && !is_name_char(t[q])) {
@@ -553,7 +558,7 @@ static size_t header(reader *r, size_t p, bool entry) {
       if (!result) return hlo_fail_syntax(r, p > rs ? p : rs, "expected the computation's result shape after '->'");
     }
   }
-  p = hlo_read_attributes(r, -1, p, false, -1); /* execution_thread="..." */
+  p = hlo_read_attributes(r, -1, p, false, -1, hlo_rule_brief(-1)); /* execution_thread="..." */
   if (p == HLO_FAIL) return HLO_FAIL;
   if (r->cut) return len;
   p = skip_ws(r, p);
@@ -624,7 +629,7 @@ static size_t module_stmt(reader *r, size_t p) {
   r->module = hs_doc_open_module(d, name, r->stmt_line);
   r->n_wrapped = 0;
   if (r->module < 0) return hlo_fail_oom(r);
-  return hlo_read_attributes(r, -1, p, false, -1);
+  return hlo_read_attributes(r, -1, p, false, -1, hlo_rule_brief(-1));
 }
 
 /* The end of the line holding p (its '\n', or len). */
@@ -709,7 +714,7 @@ static int statement(reader *r, size_t p, size_t *next) {
       after = skip_ws(r, after);
     }
     if (c == '}') {
-      e = hlo_read_attributes(r, -1, p + 1, false, -1); /* "}, execution_thread=..." */
+      e = hlo_read_attributes(r, -1, p + 1, false, -1, hlo_rule_brief(-1)); /* "}, execution_thread=..." */
       if (e == HLO_FAIL) return broken(r, &m, r->err->code);
       if (r->comp >= 0) {
         kind = HS_LINE_CLOSE;

@@ -2,6 +2,7 @@
  * computation header or the module line. What hloscope uses is read (called computations, fusion
  * kind, custom-call target, metadata's op_name, backend config); what XLA's parser would refuse
  * is warned about at its line and column; everything else is skipped by its brackets. */
+#define HS_HLO_RULES_ATTRS
 #include "hlo_reader.h"
 
 #include <stdio.h>
@@ -323,6 +324,23 @@ static void check_predecessors(reader *r, size_t s, size_t e) {
   }
 }
 
+/* Attributes hlo_check.c looks at once the instruction is read: noted in the reader (a
+ * conditional's branches, an async op's thread, a custom-call's operand layouts), or checked
+ * here (control-predecessors). By their keys' lengths first: */
+#define NOTED_LENGTHS (1ull << 16 | 1ull << 17 | 1ull << 19 | 1ull << 20 | 1ull << 22 | 1ull << 26)
+static void noted_attribute(reader *r, size_t ks, size_t kl, size_t vs, size_t ve, bool only_named) {
+  const char *t = r->t + ks;
+  switch (kl) {
+    case 16: if (hs_bytes_eq(t, "true_computation", 16)) r->attr_branches |= 2; break;
+    case 17: if (hs_bytes_eq(t, "false_computation", 17)) r->attr_branches |= 4; break;
+    case 19: if (hs_bytes_eq(t, "branch_computations", 19)) r->attr_branches |= 1; break;
+    case 20: if (!only_named && hs_bytes_eq(t, "control-predecessors", 20)) check_predecessors(r, vs, ve); break;
+    case 22: if (hs_bytes_eq(t, "async_execution_thread", 22)) r->attr_thread = hs_sl((uint32_t)vs, (uint32_t)(ve - vs)); break;
+    case 26: if (hs_bytes_eq(t, "operand_layout_constraints", 26)) r->attr_layouts = hs_sl((uint32_t)vs, (uint32_t)(ve - vs)); break;
+    default: break;
+  }
+}
+
 /* ---- the module's aliasing, an instruction's result accuracy ------------------------------------ */
 
 /* [s, s + n) is the word w, in any case */
@@ -440,6 +458,7 @@ static size_t accuracy_bad(reader *r, size_t s, size_t e) {
   return next_tok(r, p + 1, e - 1) == e - 1 ? NOWHERE : p + 1;
 }
 
+/* (ATTR_METADATA to ATTR_SHARDING, in a row: the attributes every opcode takes) */
 enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, ATTR_FRONTEND, ATTR_SHARDING, ATTR_INT_LIST,
        ATTR_INT_LISTS, ATTR_INT, ATTR_DIRECTION, ATTR_SLICE, ATTR_PADDING, ATTR_WINDOW, ATTR_ALIAS, ATTR_DONOR, ATTR_ACCURACY,
        ATTR_API_VERSION };
@@ -503,6 +522,8 @@ static const struct {
     HLO_ATTRS(A_)
 #undef A_
 };
+
+_Static_assert(sizeof ATTRS / sizeof ATTRS[0] == HLO_ATTRS_COUNT, "hlo_rules.h numbers HLO_ATTRS: run fixtures/capture/parser_rules.py header");
 
 static int attr_index(const char *k, size_t kl) {
   /* the keys' lengths, one bit each: most keys hloscope skips ("dimensions") are not looked for */
@@ -691,8 +712,8 @@ static void check_value(reader *r, bool module, size_t ks, size_t ke, size_t vs,
 }
 
 /* The end of an instruction's attributes at end: the ones its opcode requires are checked */
-static size_t attributes_end(reader *r, int64_t idx, int rule, const uint64_t seen[2], size_t end) {
-  if (rule >= 0 && idx >= 0) hlo_check_required(r, rule, r->d->instrs[idx].opcode.off, seen);
+static size_t attributes_end(reader *r, int64_t idx, int rule, bool required, const uint64_t seen[2], size_t end) {
+  if (rule >= 0 && idx >= 0 && required) hlo_check_required(r, rule, r->d->instrs[idx].opcode.off, seen);
   if (idx >= 0) memcpy(r->attr_seen, seen, sizeof r->attr_seen);
   return end;
 }
@@ -701,7 +722,7 @@ static size_t attributes_end(reader *r, int64_t idx, int rule, const uint64_t se
  * or computation attributes: only their aliasing is checked). only_named: stop before a ',' that is not followed by
  * "key=" (a nested instruction's attributes, inside an operand list). Returns the end of the
  * last value (or p), HLO_FAIL, or sets r->cut when the text ended inside a value. */
-size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, int rule) {
+size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, int rule, hlo_brief brief) {
   const char *t = r->t;
   size_t len = r->len;
   size_t end = p;
@@ -714,32 +735,26 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
   }
   for (;;) {
     size_t c = skip_ws(r, p);
-    if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, seen, end);
+    if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, brief.required, seen, end);
     size_t ks = skip_ws(r, c + 1);
     size_t ke = name_end(t, ks, len);
     size_t eq = skip_ws(r, ke);
     if (eq >= len) {
-      if (only_named && ke > ks) return attributes_end(r, idx, rule, seen, end);
+      if (only_named && ke > ks) return attributes_end(r, idx, rule, brief.required, seen, end);
       r->cut = true;
       return len;
     }
     if (ke == ks || t[eq] != '=') {
-      if (only_named) return attributes_end(r, idx, rule, seen, end);
+      if (only_named) return attributes_end(r, idx, rule, brief.required, seen, end);
       return hlo_fail_syntax(r, ks < len ? ks : c, "expected an attribute 'name=value' after ','");
     }
-    hlo_check_attribute(r, rule, ks, ke, seen);
-    if (idx >= 0 && ke - ks == 22 && memcmp(t + ks, "async_execution_thread", 22) == 0) {
-      size_t v = skip_ws(r, eq + 1);
-      size_t ve = v < len && t[v] == '"' ? skip_string(t, len, v) : name_end(t, v, len);
-      r->attr_thread = hs_sl((uint32_t)v, (uint32_t)(ve - v));
+    int a = idx >= 0 ? attr_index(t + ks, ke - ks) : -1;
+    /* metadata, backend_config, frontend_attributes, sharding: every opcode takes them, none
+       requires them (parser_rules.py header checks it): not looked up in hlo_rules.h */
+    if (rule >= 0 && (brief.checked || brief.required)) {
+      if (a < 0) hlo_check_attribute(r, rule, ks, ke, seen);
+      else if (ATTRS[a].action < ATTR_METADATA || ATTRS[a].action > ATTR_SHARDING) hlo_check_attribute_number(r, rule, ks, ke, HLO_ATTRS_NUMBER[a], seen);
     }
-    bool layouts = idx >= 0 && ke - ks == 26 && memcmp(t + ks, "operand_layout_constraints", 26) == 0;
-    bool preds = idx >= 0 && ke - ks == 20 && memcmp(t + ks, "control-predecessors", 20) == 0;
-    if (idx >= 0 && ke - ks >= 16 && ke - ks <= 19 && (t[ks] == 'b' || t[ks] == 't' || t[ks] == 'f')) /* a conditional's branches */
-      r->attr_branches |= (ke - ks == 19 && memcmp(t + ks, "branch_computations", 19) == 0)  ? 1
-                          : (ke - ks == 16 && memcmp(t + ks, "true_computation", 16) == 0)  ? 2
-                          : (ke - ks == 17 && memcmp(t + ks, "false_computation", 17) == 0) ? 4
-                                                                                            : 0;
     if (eq != ke) /* "key=" is one token to XLA's lexer */
       hlo_warn_at(r, ke, "%.*s: a space between an attribute's name and '=': XLA's parser refuses it (its lexer reads \"name=\" as one "
                   "token: expects attribute name); write the name and '=' together", t + ks, eq + 1 - ks < 60 ? eq + 1 - ks : 60);
@@ -749,7 +764,6 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
       return len;
     }
     bool open = false;
-    int a = idx >= 0 ? attr_index(t + ks, ke - ks) : -1;
     size_t ve = NOWHERE;
     if (a >= 0 && ATTRS[a].action == ATTR_METADATA && t[vs] == '{') {
       /* the largest attribute of most instructions: read in the pass that finds its end */
@@ -786,8 +800,7 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
         r->suspect_key = ks;
       }
     }
-    if (layouts && !open) r->attr_layouts = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
-    if (preds && !open && !only_named) check_predecessors(r, vs, ve);
+    if (idx >= 0 && !open && ke - ks < 64 && (NOTED_LENGTHS >> (ke - ks) & 1)) noted_attribute(r, ks, ke - ks, vs, ve, only_named);
     if (a >= 0 && !read_attribute(r, (uint32_t)idx, a, ks, vs, ve)) return hlo_fail_oom(r);
     if (a < 0 && !open && ke - ks < 64 && (CHECK_LENGTHS >> (ke - ks) & 1)) check_value(r, idx < 0, ks, ke, vs, ve);
     if (open) return len;

@@ -5,6 +5,7 @@
 #ifndef HS_HLO_READER_H
 #define HS_HLO_READER_H
 
+#include "hlo_rules.h"
 #include "internal.h"
 
 #if defined(__SSE2__)
@@ -164,6 +165,15 @@ typedef struct {
 #define SHAPE_CACHE 1024
 #define SHAPE_WAYS 4
 
+/* What hlo_rules.h says of an opcode, in short (hlo_rule_brief): the operand counts it takes
+ * (max 255: no limit), whether its attributes are checked, whether it requires some */
+typedef struct {
+  uint8_t min, max;
+  bool checked, required;
+  uint8_t special; /* HLO_SPECIAL_*: what else hlo_check.c looks at */
+} hlo_brief;
+enum { HLO_SPECIAL_ASYNC = 1, HLO_SPECIAL_INSTR = 2, HLO_SPECIAL_CONSTANT = 4 };
+
 typedef struct {
   hs_doc *d;
   hs_error *err;
@@ -225,8 +235,10 @@ typedef struct {
     uint32_t off, len;
     uint8_t lit;  /* LIT_* (hlo.c) */
     uint8_t rule; /* its number in OPCODES (hlo_known_opcode - 1) */
+    hlo_brief brief;
   } opcodes[64][2]; /* opcodes found in XLA's list, by a hash of their text: two per slot, the newest first */
-  int last_rule; /* the opcode opcode_kind found last: its number in OPCODES, or -1 */
+  int last_rule;        /* the opcode opcode_kind found last: its number in OPCODES, or -1 */
+  hlo_brief last_brief; /* and what hlo_rules.h says of it */
   const hs_type *lit_type; /* the shape of the constant whose literal read_operands reads (NULL: none) */
   hs_slice attr_thread;    /* the async_execution_thread value of the instruction read last (len 0: none) */
   hs_slice attr_layouts;   /* its operand_layout_constraints value (len 0: none) */
@@ -313,15 +325,21 @@ static inline int32_t hlo_scope_operand(reader *r, hs_slice name) {
 
 /* ---- hlo_attr.c ----------------------------------------------------------------------------- */
 /* ", key=value" attributes from p, of instruction idx (-1: of a module or computation), whose
- * opcode is rule (its number in OPCODES, -1: none or unknown; hlo_check.c checks them) */
-size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, int rule);
+ * opcode is rule (its number in OPCODES, -1: none or unknown; hlo_check.c checks them as brief says) */
+size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, int rule, hlo_brief brief);
 
 /* ---- hlo_check.c ---------------------------------------------------------------------------- */
 /* What XLA's parser refuses of an opcode (hlo_rules.h), each a warning; rule -1 checks nothing.
  * n operands in the parentheses at open; an attribute [ks, ke) (marked in seen); the required
  * attributes not seen, at the opcode at. */
-void hlo_check_operands(reader *r, int rule, size_t open, uint32_t n);
+hlo_brief hlo_rule_brief(int rule); /* rule -1: {0, 255, false, false, 0} */
+void hlo_check_operands_slow(reader *r, int rule, size_t open, uint32_t n);
+static inline void hlo_check_operands(reader *r, int rule, hlo_brief b, size_t open, uint32_t n) {
+  if (n < b.min || (b.max != 255 && n > b.max)) hlo_check_operands_slow(r, rule, open, n);
+}
 void hlo_check_attribute(reader *r, int rule, size_t ks, size_t ke, uint64_t seen[2]);
+/* the same for an attribute whose number in HLO_ATTR_NAMES is known (a; -1: not there) */
+void hlo_check_attribute_number(reader *r, int rule, size_t ks, size_t ke, int a, uint64_t seen[2]);
 void hlo_check_required(reader *r, int rule, size_t at, const uint64_t seen[2]);
 /* A constant's literal [s, e) against its shape ty: nesting and counts per dimension, values in
  * range for the element type, NaN payloads (a warning at the first XLA refuses) */
@@ -330,13 +348,32 @@ void hlo_check_literal(reader *r, const hs_type *ty, size_t s, size_t e);
  * its shape, and its operand's wrapped opcode, computation and thread against its own */
 void hlo_check_async(reader *r, int32_t idx);
 /* An operand name written with a shape (written; NULL: none) that names target (-1: not yet known) */
-void hlo_check_operand_shape(reader *r, size_t shape_at, hs_slice name, const hs_type *written, int32_t target);
+void hlo_check_operand_shape_slow(reader *r, size_t shape_at, hs_slice name, const hs_type *written, int32_t target);
+static inline void hlo_check_operand_shape(reader *r, size_t shape_at, hs_slice name, const hs_type *written, int32_t target) {
+  if (target >= 0 && r->d->instrs[target].type != written) hlo_check_operand_shape_slow(r, shape_at, name, written, target);
+}
 /* An instruction read with its attributes: conditional's branch index, infeed's shape, a
  * custom-call's operand_layout_constraints; a closed computation's ROOT against its header */
-void hlo_check_instr(reader *r, int32_t idx);
+void hlo_check_instr_slow(reader *r, int32_t idx, int rule);
+static inline void hlo_check_instr(reader *r, int32_t idx, int rule, hlo_brief b) {
+  if (b.special & HLO_SPECIAL_INSTR) hlo_check_instr_slow(r, idx, rule);
+}
 void hlo_check_root(reader *r, int32_t comp);
 /* An instruction named as an element type ("%f32", "%s1", "%token"): XLA refuses the name */
-void hlo_check_type_name(reader *r, hs_slice name);
+void hlo_check_type_name_slow(reader *r, hs_slice name);
+static inline void hlo_check_type_name(reader *r, hs_slice name) {
+  /* every type's name starts so: s8 u8 f32 c64 (a digit second), bf16, pred, token, opaque */
+  const char *t = r->t + name.off;
+  char b = name.len > 1 ? t[1] : 0;
+  switch (t[0]) {
+    case 's': case 'u': case 'f': case 'c': if (b >= '0' && b <= '9') break; return;
+    case 'b': if (b == 'f') break; return;
+    case 'p': if (b == 'r') break; return;
+    case 't': case 'o': if (b == 'o' || b == 'p') break; return;
+    default: return;
+  }
+  hlo_check_type_name_slow(r, name);
+}
 
 /* Spaces, line breaks and comments from p: the first byte of the next token (or len). Inline
  * for the common case, spaces and line breaks; comments in hlo_skip_ws_slow. */

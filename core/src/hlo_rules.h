@@ -6,6 +6,152 @@
 #define HS_HLO_RULES_H
 #include <stdint.h>
 
+/* Each opcode's number in hlo_lex.c's OPCODES (hlo_known_opcode - 1) */
+enum {
+  HLO_OP_ABS = 0,
+  HLO_OP_ACOS = 1,
+  HLO_OP_ACOSH = 2,
+  HLO_OP_ADD = 3,
+  HLO_OP_ADD_DEPENDENCY = 4,
+  HLO_OP_AFTER_ALL = 5,
+  HLO_OP_ALL_GATHER = 6,
+  HLO_OP_ALL_GATHER_DONE = 7,
+  HLO_OP_ALL_GATHER_START = 8,
+  HLO_OP_ALL_REDUCE = 9,
+  HLO_OP_ALL_REDUCE_DONE = 10,
+  HLO_OP_ALL_REDUCE_START = 11,
+  HLO_OP_ALL_TO_ALL = 12,
+  HLO_OP_AND = 13,
+  HLO_OP_ASIN = 14,
+  HLO_OP_ASINH = 15,
+  HLO_OP_ASYNC_DONE = 16,
+  HLO_OP_ASYNC_START = 17,
+  HLO_OP_ASYNC_UPDATE = 18,
+  HLO_OP_ATAN = 19,
+  HLO_OP_ATAN2 = 20,
+  HLO_OP_ATANH = 21,
+  HLO_OP_BATCH_NORM_GRAD = 22,
+  HLO_OP_BATCH_NORM_INFERENCE = 23,
+  HLO_OP_BATCH_NORM_TRAINING = 24,
+  HLO_OP_BITCAST = 25,
+  HLO_OP_BITCAST_CONVERT = 26,
+  HLO_OP_BROADCAST = 27,
+  HLO_OP_CALL = 28,
+  HLO_OP_CBRT = 29,
+  HLO_OP_CEIL = 30,
+  HLO_OP_CHOLESKY = 31,
+  HLO_OP_CLAMP = 32,
+  HLO_OP_COLLECTIVE_BROADCAST = 33,
+  HLO_OP_COLLECTIVE_PERMUTE = 34,
+  HLO_OP_COLLECTIVE_PERMUTE_DONE = 35,
+  HLO_OP_COLLECTIVE_PERMUTE_START = 36,
+  HLO_OP_COLLECTIVE_REDUCE = 37,
+  HLO_OP_COMPARE = 38,
+  HLO_OP_COMPLEX = 39,
+  HLO_OP_CONCATENATE = 40,
+  HLO_OP_CONDITIONAL = 41,
+  HLO_OP_CONSTANT = 42,
+  HLO_OP_CONVERT = 43,
+  HLO_OP_CONVOLUTION = 44,
+  HLO_OP_COPY = 45,
+  HLO_OP_COPY_DONE = 46,
+  HLO_OP_COPY_START = 47,
+  HLO_OP_COSH = 48,
+  HLO_OP_COSINE = 49,
+  HLO_OP_COUNT_LEADING_ZEROS = 50,
+  HLO_OP_CROSS_REPLICA_SUM = 51,
+  HLO_OP_CUSTOM_CALL = 52,
+  HLO_OP_DIVIDE = 53,
+  HLO_OP_DOMAIN = 54,
+  HLO_OP_DOT = 55,
+  HLO_OP_DYNAMIC_RESHAPE = 56,
+  HLO_OP_DYNAMIC_SLICE = 57,
+  HLO_OP_DYNAMIC_UPDATE_SLICE = 58,
+  HLO_OP_ERF = 59,
+  HLO_OP_EXPONENTIAL = 60,
+  HLO_OP_EXPONENTIAL_MINUS_ONE = 61,
+  HLO_OP_FFT = 62,
+  HLO_OP_FLOOR = 63,
+  HLO_OP_FUSION = 64,
+  HLO_OP_GATHER = 65,
+  HLO_OP_GENERATE_TOKEN = 66,
+  HLO_OP_GET_DIMENSION_SIZE = 67,
+  HLO_OP_GET_TUPLE_ELEMENT = 68,
+  HLO_OP_IMAG = 69,
+  HLO_OP_INFEED = 70,
+  HLO_OP_IOTA = 71,
+  HLO_OP_IS_FINITE = 72,
+  HLO_OP_LOG = 73,
+  HLO_OP_LOG_PLUS_ONE = 74,
+  HLO_OP_LOGISTIC = 75,
+  HLO_OP_MAP = 76,
+  HLO_OP_MAXIMUM = 77,
+  HLO_OP_MINIMUM = 78,
+  HLO_OP_MULHI = 79,
+  HLO_OP_MULTIPLY = 80,
+  HLO_OP_NEGATE = 81,
+  HLO_OP_NOT = 82,
+  HLO_OP_OPT_BARRIER = 83,
+  HLO_OP_OR = 84,
+  HLO_OP_OUTFEED = 85,
+  HLO_OP_PAD = 86,
+  HLO_OP_PARAMETER = 87,
+  HLO_OP_PARTITION_ID = 88,
+  HLO_OP_POPCNT = 89,
+  HLO_OP_POWER = 90,
+  HLO_OP_RAGGED_ALL_TO_ALL = 91,
+  HLO_OP_RAGGED_DOT = 92,
+  HLO_OP_REAL = 93,
+  HLO_OP_RECV = 94,
+  HLO_OP_RECV_DONE = 95,
+  HLO_OP_REDUCE = 96,
+  HLO_OP_REDUCE_PRECISION = 97,
+  HLO_OP_REDUCE_SCATTER = 98,
+  HLO_OP_REDUCE_WINDOW = 99,
+  HLO_OP_REMAINDER = 100,
+  HLO_OP_REPLICA_ID = 101,
+  HLO_OP_RESHAPE = 102,
+  HLO_OP_REVERSE = 103,
+  HLO_OP_RNG = 104,
+  HLO_OP_RNG_BIT_GENERATOR = 105,
+  HLO_OP_RNG_GET_AND_UPDATE_STATE = 106,
+  HLO_OP_ROUND_NEAREST_AFZ = 107,
+  HLO_OP_ROUND_NEAREST_EVEN = 108,
+  HLO_OP_RSQRT = 109,
+  HLO_OP_SCALED_DOT = 110,
+  HLO_OP_SCAN = 111,
+  HLO_OP_SCATTER = 112,
+  HLO_OP_SELECT = 113,
+  HLO_OP_SELECT_AND_SCATTER = 114,
+  HLO_OP_SEND = 115,
+  HLO_OP_SEND_DONE = 116,
+  HLO_OP_SET_DIMENSION_SIZE = 117,
+  HLO_OP_SHIFT_LEFT = 118,
+  HLO_OP_SHIFT_RIGHT_ARITHMETIC = 119,
+  HLO_OP_SHIFT_RIGHT_LOGICAL = 120,
+  HLO_OP_SHUFFLE = 121,
+  HLO_OP_SIGN = 122,
+  HLO_OP_SINE = 123,
+  HLO_OP_SINH = 124,
+  HLO_OP_SLICE = 125,
+  HLO_OP_SORT = 126,
+  HLO_OP_SQRT = 127,
+  HLO_OP_STOCHASTIC_CONVERT = 128,
+  HLO_OP_SUBTRACT = 129,
+  HLO_OP_TAN = 130,
+  HLO_OP_TANH = 131,
+  HLO_OP_TOPK = 132,
+  HLO_OP_TRACE = 133,
+  HLO_OP_TRANSPOSE = 134,
+  HLO_OP_TRIANGULAR_SOLVE = 135,
+  HLO_OP_TUPLE = 136,
+  HLO_OP_TUPLE_SELECT = 137,
+  HLO_OP_WHILE = 138,
+  HLO_OP_XOR = 139,
+};
+
+/* The tables: for hlo_check.c alone (it defines HS_HLO_RULES_TABLES) */
+#ifdef HS_HLO_RULES_TABLES
 #define HLO_ATTR_COUNT 98
 #define HLO_ATTR_SLOT_COUNT 512
 static const char *const HLO_ATTR_NAMES[HLO_ATTR_COUNT] = {
@@ -34,6 +180,15 @@ static const char *const HLO_ATTR_NAMES[HLO_ATTR_COUNT] = {
     "start_indices_batching_dims", "statistics", "to_apply", "transpose_a",
     "type", "unique_indices", "unit_diagonal", "update_window_dims",
     "use_global_device_ids", "window",
+};
+static const uint8_t HLO_ATTR_LENS[HLO_ATTR_COUNT] = {
+    9, 11, 14, 17, 20, 4, 19, 5, 10, 20, 9, 16, 20, 16, 28, 27,
+    18, 5, 10, 10, 9, 12, 6, 19, 7, 13, 19, 13, 10, 8, 19, 16,
+    5, 16, 18, 13, 18, 19, 20, 14, 14, 12, 16, 10, 9, 1, 4, 7,
+    9, 14, 20, 15, 7, 5, 13, 8, 4, 11, 11, 21, 26, 17, 5, 6,
+    14, 13, 26, 7, 12, 21, 14, 15, 14, 20, 14, 7, 28, 29, 8, 6,
+    8, 6, 5, 11, 19, 8, 15, 15, 27, 10, 8, 11, 4, 14, 13, 18,
+    21, 6,
 };
 
 /* hlo_attr_hash(name) & (HLO_ATTR_SLOT_COUNT - 1), then the next slots: 1 + the name's number */
@@ -202,5 +357,31 @@ static const struct hlo_rule {
     {1, 1, 1, {0x8080000040001424ull, 0x2010020ull}, {0x420ull, 0x0ull}}, /* while */
     {2, 2, 1, {0x8080000040001004ull, 0x2010020ull}, {0x0ull, 0x0ull}}, /* xor */
 };
+#endif
+
+/* For hlo_attr.c alone (it defines HS_HLO_RULES_ATTRS): each of its HLO_ATTRS' number in
+ * HLO_ATTR_NAMES (-1: none), in their order */
+#ifdef HS_HLO_RULES_ATTRS
+#define HLO_ATTRS_COUNT 17
+static const int8_t HLO_ATTRS_NUMBER[HLO_ATTRS_COUNT] = {
+    55, /* metadata */
+    7, /* calls */
+    90, /* to_apply */
+    5, /* body */
+    10, /* condition */
+    -1, /* branch_computations */
+    -1, /* true_computation */
+    -1, /* false_computation */
+    6, /* called_computations */
+    79, /* select */
+    75, /* scatter */
+    -1, /* async_execution_thread_computation */
+    46, /* kind */
+    16, /* custom_call_target */
+    2, /* backend_config */
+    30, /* frontend_attributes */
+    80, /* sharding */
+};
+#endif
 
 #endif
