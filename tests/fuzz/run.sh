@@ -19,7 +19,7 @@ cflags="-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recove
 # One line per reader: NAME|compile flag|seed files (globs). A new reader adds its line here, e.g.
 #   "newfmt|-DHS_FUZZ_NEWFMT|fixtures/cpu-jax-*/*/newfmt.txt"   (and its #elif in fuzz_reader.c)
 READERS=(
-  "hlo|-DHS_FUZZ_HLO|fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/dump/*before_optimizations.txt ../shared/captures/tpu-v6e/*.txt"
+  "hlo|-DHS_FUZZ_HLO|fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/dump/*before_optimizations.txt tests/cases/hlo-*/input.txt tests/cases/err-*/input.txt ../shared/captures/tpu-v6e/*.txt"
   "stablehlo|-DHS_FUZZ_STABLEHLO|fixtures/cpu-jax-*/*/stablehlo.mlir fixtures/cpu-jax-*/*/stablehlo.debug.mlir"
   "jaxpr|-DHS_FUZZ_JAXPR|fixtures/cpu-jax-*/*/jaxpr.txt"
   "profile|-DHS_FUZZ_PROFILE|fixtures/cpu-jax-*/*/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb"
