@@ -530,6 +530,13 @@ static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx) {
   return true;
 }
 
+/* A new module at the statement's line; its wrapped computations' names are counted anew. */
+static bool open_module(reader *r, hs_slice name) {
+  r->module = hs_doc_open_module(r->d, name, r->stmt_line);
+  r->n_wrapped = 0;
+  return r->module >= 0;
+}
+
 /* "[ENTRY] name [(params) -> shape] (, key=value)* {" at p. Returns the position after '{' (the
  * computation is open), HLO_FAIL, or len with r->cut. */
 static size_t header(reader *r, size_t p, bool entry) {
@@ -578,9 +585,7 @@ static size_t header(reader *r, size_t p, bool entry) {
   }
   if (r->module < 0) {
     /* computations without an HloModule line: an anonymous module */
-    r->module = hs_doc_open_module(d, hs_sl(0, 0), r->stmt_line);
-    r->n_wrapped = 0;
-    if (r->module < 0) return hlo_fail_oom(r);
+    if (!open_module(r, hs_sl(0, 0))) return hlo_fail_oom(r);
   }
   int32_t c = hs_doc_open_comp(d, (uint32_t)r->module, name, r->stmt_line, HS_ROLE_CALLED);
   memset(r->params_seen, 0, sizeof r->params_seen);
@@ -618,17 +623,13 @@ static size_t module_stmt(reader *r, size_t p) {
   p = skip_ws(r, kw_end);
   if (keyword_at(r->t, r->len, p, "ENTRY", 5)) { /* "HloModule" and no name: ENTRY is a keyword, not the name */
     hlo_warn_at(r, p, "%.*s: the module has no name after HloModule: XLA's parser refuses this (expects name)", r->t + p, 5);
-    r->module = hs_doc_open_module(d, hs_sl((uint32_t)kw_end, 0), r->stmt_line);
-    r->n_wrapped = 0;
-    return r->module < 0 ? hlo_fail_oom(r) : kw_end; /* the statement ends with its keyword */
+    return open_module(r, hs_sl((uint32_t)kw_end, 0)) ? kw_end : hlo_fail_oom(r); /* the statement ends with its keyword */
   }
   hs_slice name = read_name(r->t, r->len, &p);
   while (p < r->len && (r->t[p] == ':' || is_name_char(r->t[p]))) p++; /* XLA takes "name:" too */
   name.len = (uint32_t)(p - name.off);
   if (name.len) hlo_check_name(r, name);
-  r->module = hs_doc_open_module(d, name, r->stmt_line);
-  r->n_wrapped = 0;
-  if (r->module < 0) return hlo_fail_oom(r);
+  if (!open_module(r, name)) return hlo_fail_oom(r);
   return hlo_read_attributes(r, -1, p, false, -1, hlo_rule_brief(-1));
 }
 
@@ -820,45 +821,6 @@ static int finish(reader *r) {
                  "no HLO computation found: expected 'HloModule <name>' followed by computations such as "
                  "'ENTRY %%main (p: f32[4]) -> f32[4] {'");
     return HS_E_FORMAT;
-  }
-  return 0;
-}
-
-/* Spaces and comments, within [p, end): for the detector, which has no reader. */
-static size_t skip_sp_comments(const char *t, size_t end, size_t p) {
-  for (;;) {
-    p = hs_skip_sp(t, end, p);
-    if (p + 1 < end && t[p] == '/' && t[p + 1] == '*') {
-      size_t q = p + 2;
-      while (q + 1 < end && !(t[q] == '*' && t[q + 1] == '/')) q++;
-      p = q + 1 < end ? q + 2 : end;
-      continue;
-    }
-    return p;
-  }
-}
-
-/* "HloModule", "ENTRY " or a frame table at the start: certain. A bare computation header
- * ("%name (" or "name {", a module without its HloModule line): likely. */
-int hs_detect_hlo(const char *text, size_t len, size_t p) {
-  /* block comments (and lines between them) before the first statement */
-  while (p + 1 < len && text[p] == '/' && text[p + 1] == '*') {
-    p = skip_sp_comments(text, len, p);
-    while (p < len && (text[p] == '\n' || text[p] == '\r' || text[p] == ' ' || text[p] == '\t')) p++;
-    while (p + 1 < len && text[p] == '/' && text[p + 1] == '/') {
-      while (p < len && text[p] != '\n') p++;
-      while (p < len && (text[p] == '\n' || text[p] == '\r' || text[p] == ' ' || text[p] == '\t')) p++;
-    }
-  }
-  if (hs_starts(text, len, p, "HloModule") || hs_starts(text, len, p, "ENTRY ") || hs_starts(text, len, p, "FileNames"))
-    return 100;
-  size_t q = p;
-  if (q < len && text[q] == '%') q++;
-  size_t s = q;
-  while (q < len && is_name_char(text[q])) q++;
-  if (q > s) {
-    while (q < len && text[q] == ' ') q++;
-    if (q < len && (text[q] == '(' || text[q] == '{')) return 50;
   }
   return 0;
 }

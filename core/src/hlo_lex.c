@@ -1,7 +1,7 @@
 /* The HLO reader's lexical layer (hlo_reader.h): spaces and comments, attribute and literal
  * values, shapes (with the caches that spare re-reading them), XLA's opcodes, names and literal
  * words as its lexer reads them, the lines each statement covers, and the errors and warnings at
- * a line and column. */
+ * a line and column; and the detector, which looks at the first tokens of a text. */
 #include "hlo_reader.h"
 
 #include <stdio.h>
@@ -497,4 +497,45 @@ void hlo_warn_behind(reader *r, uint32_t line, size_t on_line, size_t at, const 
 void hlo_warn_at(reader *r, size_t at, const char *fmt, const char *what, size_t n) {
   uint32_t line = hlo_line_of(r, at);
   hs_doc_warn(r->d, HS_W_XLA_REFUSES, line, col_of(r, at), fmt, (int)n, what);
+}
+
+/* ---- the detector ------------------------------------------------------------------------- */
+
+/* Spaces and comments, within [p, end): for the detector, which has no reader. */
+static size_t skip_sp_comments(const char *t, size_t end, size_t p) {
+  for (;;) {
+    p = hs_skip_sp(t, end, p);
+    if (p + 1 < end && t[p] == '/' && t[p + 1] == '*') {
+      size_t q = p + 2;
+      while (q + 1 < end && !(t[q] == '*' && t[q + 1] == '/')) q++;
+      p = q + 1 < end ? q + 2 : end;
+      continue;
+    }
+    return p;
+  }
+}
+
+/* "HloModule", "ENTRY " or a frame table at the start: certain. A bare computation header
+ * ("%name (" or "name {", a module without its HloModule line): likely. */
+int hs_detect_hlo(const char *text, size_t len, size_t p) {
+  /* block comments (and lines between them) before the first statement */
+  while (p + 1 < len && text[p] == '/' && text[p + 1] == '*') {
+    p = skip_sp_comments(text, len, p);
+    while (p < len && (text[p] == '\n' || text[p] == '\r' || text[p] == ' ' || text[p] == '\t')) p++;
+    while (p + 1 < len && text[p] == '/' && text[p + 1] == '/') {
+      while (p < len && text[p] != '\n') p++;
+      while (p < len && (text[p] == '\n' || text[p] == '\r' || text[p] == ' ' || text[p] == '\t')) p++;
+    }
+  }
+  if (hs_starts(text, len, p, "HloModule") || hs_starts(text, len, p, "ENTRY ") || hs_starts(text, len, p, "FileNames"))
+    return 100;
+  size_t q = p;
+  if (q < len && text[q] == '%') q++;
+  size_t s = q;
+  while (q < len && is_name_char(text[q])) q++;
+  if (q > s) {
+    while (q < len && text[q] == ' ') q++;
+    if (q < len && (text[q] == '(' || text[q] == '{')) return 50;
+  }
+  return 0;
 }
