@@ -419,22 +419,22 @@ void hlo_check_async(reader *r, int32_t idx) {
   if (from < 0 || from >= idx) return;
   const hs_instr *f = &d->instrs[from];
   hs_slice fw;
-  int frole = async_role(t + f->opcode.off, f->opcode.len, &fw, f->opcode.off);
+  int frole = async_role(hs_sp(d, f->opcode), f->opcode.len, &fw, f->opcode.off); /* f may be one the reader made ("%t#0") */
   const struct async_seen *op = async_find(r, from);
   if ((frole != ASYNC_START && frole != ASYNC_UPDATE) || !op) return;
   char fmt[200];
-  if (wrapped.len && fw.len && !same(t + wrapped.off, wrapped.len, t + fw.off, fw.len)) {
+  if (wrapped.len && fw.len && !same(hs_sp(d, wrapped), wrapped.len, hs_sp(d, fw), fw.len)) {
     snprintf(fmt, sizeof fmt, "%%.*s: its operand wraps %.*s, not this: XLA's parser refuses this one (Expect async wrapped opcode to be ...)",
-             (int)(fw.len < 60 ? fw.len : 60), t + fw.off);
+             (int)(fw.len < 60 ? fw.len : 60), hs_sp(d, fw));
     hlo_warn_at(r, in->opcode.off, fmt, t + in->opcode.off, in->opcode.len);
     return;
   }
   if (!me->calls.len) me->calls = op->calls; /* not written: its operand's */
-  else if (op->calls.len && !same(t + me->calls.off, me->calls.len, t + op->calls.off, op->calls.len)) {
+  else if (op->calls.len && !same(hs_sp(d, me->calls), me->calls.len, hs_sp(d, op->calls), op->calls.len)) {
     hs_slice a = me->calls, b = op->calls;
     snprintf(fmt, sizeof fmt, "calls=%%.*s: its operand wraps %.*s: XLA's parser refuses this one (an async chain wraps one computation)",
-             (int)(b.len < 60 ? b.len : 60), t + b.off);
-    hlo_warn_at(r, a.off, fmt, t + a.off, a.len);
+             (int)(b.len < 60 ? b.len : 60), hs_sp(d, b));
+    hlo_warn_at(r, hs_slice_synth(d, a) ? in->opcode.off : a.off, fmt, hs_sp(d, a), a.len);
     return;
   }
   if (!r->attr_thread.len) {
