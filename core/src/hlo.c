@@ -206,7 +206,7 @@ static size_t nested_instr(reader *r, hs_type *ty, size_t os, size_t oe, size_t 
   if (kind < 0)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   uint32_t op_base = r->n_ops;
-  r->lit_type = brief.special & HLO_SPECIAL_CONSTANT ? ty : NULL;
+  r->lit_type = brief & HLO_SPECIAL_CONSTANT ? ty : NULL;
   size_t e = read_operands(r, open + 1, kind < 0 ? LIT_NONE : kind, depth + 1);
   if (e == HLO_FAIL) return HLO_FAIL;
   if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, brief, open, r->n_ops - op_base);
@@ -445,14 +445,14 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   hlo_brief brief = r->last_brief;
   bool known = kind >= 0;
   uint32_t op_base = r->n_ops;
-  r->lit_type = brief.special & HLO_SPECIAL_CONSTANT ? ty : NULL;
+  r->lit_type = brief & HLO_SPECIAL_CONSTANT ? ty : NULL;
   size_t e = read_operands(r, p + 1, known ? kind : LIT_NONE, 0);
   if (e == HLO_FAIL) return HLO_FAIL;
   if (kind == LIT_NONE && !r->cut) hlo_check_operands(r, rule, brief, p, r->n_ops - op_base); /* not parameter, constant, iota */
   int32_t idx = push_instr(r, name, hs_sl((uint32_t)os, (uint32_t)(oe - os)), ty, r->stmt_line, op_base, HS_SYNTH_NONE);
   if (idx < 0) return hlo_fail_oom(r);
   if (!hlo_scope_put(r, (uint32_t)idx, h)) return hlo_fail_oom(r);
-  bool async = known ? brief.special & HLO_SPECIAL_ASYNC : async_sugar(r, os, oe, (uint32_t)idx);
+  bool async = known ? brief & HLO_SPECIAL_ASYNC : async_sugar(r, os, oe, (uint32_t)idx);
   if (!known && !async)
     hlo_warn_at(r, os, "unknown opcode '%.*s': XLA's parser refuses it (a typo, or an opcode newer than hloscope knows?)", t + os, oe - os);
   d->instrs[idx].is_root = root;

@@ -735,23 +735,23 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
   }
   for (;;) {
     size_t c = skip_ws(r, p);
-    if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, brief.required, seen, end);
+    if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, (brief & HLO_BRIEF_REQUIRED), seen, end);
     size_t ks = skip_ws(r, c + 1);
     size_t ke = name_end(t, ks, len);
     size_t eq = skip_ws(r, ke);
     if (eq >= len) {
-      if (only_named && ke > ks) return attributes_end(r, idx, rule, brief.required, seen, end);
+      if (only_named && ke > ks) return attributes_end(r, idx, rule, (brief & HLO_BRIEF_REQUIRED), seen, end);
       r->cut = true;
       return len;
     }
     if (ke == ks || t[eq] != '=') {
-      if (only_named) return attributes_end(r, idx, rule, brief.required, seen, end);
+      if (only_named) return attributes_end(r, idx, rule, (brief & HLO_BRIEF_REQUIRED), seen, end);
       return hlo_fail_syntax(r, ks < len ? ks : c, "expected an attribute 'name=value' after ','");
     }
     int a = idx >= 0 ? attr_index(t + ks, ke - ks) : -1;
     /* metadata, backend_config, frontend_attributes, sharding: every opcode takes them, none
        requires them (parser_rules.py header checks it): not looked up in hlo_rules.h */
-    if (rule >= 0 && (brief.checked || brief.required)) {
+    if (rule >= 0 && (brief & (HLO_BRIEF_CHECKED | HLO_BRIEF_REQUIRED))) {
       if (a < 0) hlo_check_attribute(r, rule, ks, ke, seen);
       else if (ATTRS[a].action < ATTR_METADATA || ATTRS[a].action > ATTR_SHARDING) hlo_check_attribute_number(r, rule, ks, ke, HLO_ATTRS_NUMBER[a], seen);
     }

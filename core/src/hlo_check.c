@@ -36,14 +36,15 @@ static int attr_number(const char *s, size_t n) {
 static inline bool has(const uint64_t m[2], int a) { return (m[a >> 6] >> (a & 63)) & 1; }
 
 hlo_brief hlo_rule_brief(int rule) {
-  if (rule < 0) return (hlo_brief){0, 255, false, false, 0};
+  if (rule < 0) return 255u << 8;
   const struct hlo_rule *h = &HLO_RULES[rule];
-  uint8_t special = rule == HLO_OP_ASYNC_START || rule == HLO_OP_ASYNC_UPDATE || rule == HLO_OP_ASYNC_DONE ? HLO_SPECIAL_ASYNC
-                    : rule == HLO_OP_CONDITIONAL || rule == HLO_OP_BROADCAST || rule == HLO_OP_INFEED || rule == HLO_OP_CUSTOM_CALL
-                        ? HLO_SPECIAL_INSTR
-                    : rule == HLO_OP_CONSTANT ? HLO_SPECIAL_CONSTANT
-                                              : 0;
-  return (hlo_brief){h->min_operands, h->max_operands, h->checked != 0, (h->required[0] | h->required[1]) != 0, special};
+  hlo_brief b = h->min_operands | (uint32_t)h->max_operands << 8;
+  if (rule == HLO_OP_ASYNC_START || rule == HLO_OP_ASYNC_UPDATE || rule == HLO_OP_ASYNC_DONE) b |= HLO_SPECIAL_ASYNC;
+  if (rule == HLO_OP_CONDITIONAL || rule == HLO_OP_BROADCAST || rule == HLO_OP_INFEED || rule == HLO_OP_CUSTOM_CALL) b |= HLO_SPECIAL_INSTR;
+  if (rule == HLO_OP_CONSTANT) b |= HLO_SPECIAL_CONSTANT;
+  if (h->checked) b |= HLO_BRIEF_CHECKED;
+  if (h->required[0] | h->required[1]) b |= HLO_BRIEF_REQUIRED;
+  return b;
 }
 
 void hlo_check_operands_slow(reader *r, int rule, size_t open, uint32_t n) {
@@ -134,6 +135,7 @@ typedef struct {
   double max, limit;    /* LK_FLOAT: the largest finite value; the smallest magnitude refused */
   uint64_t payload;     /* LK_FLOAT: the largest NaN payload */
   uint8_t part;         /* LK_COMPLEX: the parts' element type */
+  int digits;           /* LK_FLOAT: a number below 10^digits is in range (10^digits <= max) */
 } lit_kind;
 
 static lit_kind literal_kind(int elem) {
@@ -153,20 +155,20 @@ static lit_kind literal_kind(int elem) {
   }
   switch (elem) {
     case 6: case 12: k.kind = LK_INT64; break;                                   /* s64, u64 */
-    case 13: k = (lit_kind){LK_FLOAT, false, 0, 0, 65504, 65520, 0x3ff, 0}; break; /* f16 */
-    case 14: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1.fffffep127, 0x1.ffffffp127, 0x7fffff, 0}; break;
-    case 15: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1.fffffffffffffp1023, 0, 0xfffffffffffffull, 0}; break; /* strtod's overflow */
-    case 16: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1.fep127, 0x1.ffp127, 0x7f, 0}; break; /* bf16 */
-    case 17: k = (lit_kind){LK_COMPLEX, false, 0, 0, 0, 0, 0, 14}; break;
-    case 18: k = (lit_kind){LK_COMPLEX, false, 0, 0, 0, 0, 0, 15}; break;
-    case 19: k = (lit_kind){LK_FLOAT, false, 0, 0, 57344, 61440, 0x3, 0}; break;  /* f8e5m2 */
-    case 20: k = (lit_kind){LK_FLOAT, true, 0, 0, 448, 464, 0, 0}; break;         /* f8e4m3fn */
-    case 21: k = (lit_kind){LK_FLOAT, false, 0, 0, 30, 31, 0, 0}; break;          /* f8e4m3b11fnuz */
-    case 22: k = (lit_kind){LK_FLOAT, false, 0, 0, 57344, 61440, 0, 0}; break;    /* f8e5m2fnuz */
-    case 23: k = (lit_kind){LK_FLOAT, false, 0, 0, 240, 248, 0, 0}; break;        /* f8e4m3fnuz */
-    case 24: k = (lit_kind){LK_FLOAT, false, 0, 0, 15.5, 15.75, 0xf, 0}; break;   /* f8e3m4 */
-    case 25: k = (lit_kind){LK_FLOAT, false, 0, 0, 240, 248, 0x7, 0}; break;      /* f8e4m3 */
-    case 26: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1p127, INFINITY, 0, 0}; break; /* f8e8m0fnu: positive only */
+    case 13: k = (lit_kind){LK_FLOAT, false, 0, 0, 65504, 65520, 0x3ff, 0, 4}; break; /* f16 */
+    case 14: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1.fffffep127, 0x1.ffffffp127, 0x7fffff, 0, 38}; break;
+    case 15: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1.fffffffffffffp1023, 0, 0xfffffffffffffull, 0, 308}; break; /* strtod's overflow */
+    case 16: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1.fep127, 0x1.ffp127, 0x7f, 0, 38}; break; /* bf16 */
+    case 17: k = (lit_kind){LK_COMPLEX, false, 0, 0, 0, 0, 0, 14, 0}; break;
+    case 18: k = (lit_kind){LK_COMPLEX, false, 0, 0, 0, 0, 0, 15, 0}; break;
+    case 19: k = (lit_kind){LK_FLOAT, false, 0, 0, 57344, 61440, 0x3, 0, 4}; break;  /* f8e5m2 */
+    case 20: k = (lit_kind){LK_FLOAT, true, 0, 0, 448, 464, 0, 0, 2}; break;         /* f8e4m3fn */
+    case 21: k = (lit_kind){LK_FLOAT, false, 0, 0, 30, 31, 0, 0, 1}; break;          /* f8e4m3b11fnuz */
+    case 22: k = (lit_kind){LK_FLOAT, false, 0, 0, 57344, 61440, 0, 0, 4}; break;    /* f8e5m2fnuz */
+    case 23: k = (lit_kind){LK_FLOAT, false, 0, 0, 240, 248, 0, 0, 2}; break;        /* f8e4m3fnuz */
+    case 24: k = (lit_kind){LK_FLOAT, false, 0, 0, 15.5, 15.75, 0xf, 0, 1}; break;   /* f8e3m4 */
+    case 25: k = (lit_kind){LK_FLOAT, false, 0, 0, 240, 248, 0x7, 0, 2}; break;      /* f8e4m3 */
+    case 26: k = (lit_kind){LK_FLOAT, false, 0, 0, 0x1p127, INFINITY, 0, 0, 0}; break; /* f8e8m0fnu: positive only */
     default: break;
   }
   return k;
@@ -237,12 +239,21 @@ static void literal_value(reader *r, const lit_kind *k, int elem, size_t s, size
     }
     return;
   }
-  if (elem != 26) { /* "0", "-1", "0.5", "1.25": at most one digit before the point, no exponent, in every type's range */
+  if (elem != 26) { /* a number below 10^digits needs no strtod: "0.5", "-1.25", "1024", "1e-08", "-3.4e+38" in f32 */
     size_t q = d;
     while (q < e && is_digit(t[q])) q++;
-    bool exp = false;
-    for (size_t x = q; x < e; x++) exp |= t[x] == 'e' || t[x] == 'E';
-    if (q - d <= 1 && !exp) return;
+    size_t x = q;
+    while (x < e && t[x] != 'e' && t[x] != 'E') x++;
+    long mag = (long)(q - d); /* the value is below 10^mag */
+    if (x < e) { /* the exponent, saturated */
+      size_t y = x + 1;
+      bool eneg = y < e && t[y] == '-';
+      if (y < e && (t[y] == '-' || t[y] == '+')) y++;
+      long ex = 0;
+      for (; y < e && is_digit(t[y]); y++) ex = ex < 100000 ? ex * 10 + (t[y] - '0') : ex;
+      mag = eneg ? mag - ex : mag + ex;
+    }
+    if (mag <= k->digits) return;
   }
   char buf[80];
   if (n >= sizeof buf) return;
@@ -514,8 +525,8 @@ void hlo_check_instr_slow(reader *r, int32_t idx, int rule) {
                   op, n);
   } else if (rule == HLO_OP_BROADCAST) {
     const hs_type *p = operand_type(d, in, 0); /* dimensions= may be left out of a scalar's broadcast only */
-    int a = attr_number("dimensions", 10);
-    if (p && p->kind == HS_T_ARRAY && p->n > 0 && a >= 0 && !has(r->attr_seen, a))
+    int a;
+    if (p && p->kind == HS_T_ARRAY && p->n > 0 && (a = attr_number("dimensions", 10)) >= 0 && !has(r->attr_seen, a))
       hlo_warn_at(r, in->opcode.off, "%.*s expects the attribute dimensions= (its operand is not a scalar): XLA's parser refuses this one", op, n);
   } else if (rule == HLO_OP_INFEED) {
     if (in->type && !(in->type->kind == HS_T_TUPLE && in->type->n > 0))

@@ -165,14 +165,21 @@ typedef struct {
 #define SHAPE_CACHE 1024
 #define SHAPE_WAYS 4
 
-/* What hlo_rules.h says of an opcode, in short (hlo_rule_brief): the operand counts it takes
- * (max 255: no limit), whether its attributes are checked, whether it requires some */
-typedef struct {
-  uint8_t min, max;
-  bool checked, required;
-  uint8_t special; /* HLO_SPECIAL_*: what else hlo_check.c looks at */
-} hlo_brief;
-enum { HLO_SPECIAL_ASYNC = 1, HLO_SPECIAL_INSTR = 2, HLO_SPECIAL_CONSTANT = 4 };
+/* What hlo_rules.h says of an opcode, in short (hlo_rule_brief), in one word: the operand counts
+ * it takes (bits 0-7 and 8-15; max 255: no limit), HLO_SPECIAL_* (what else hlo_check.c looks at),
+ * whether its attributes are checked, whether it requires some. One word, not a struct of five
+ * fields: it is copied per instruction and passed to hlo_read_attributes, and wasm passes a
+ * struct of several fields through memory. */
+typedef uint32_t hlo_brief;
+enum {
+  HLO_SPECIAL_ASYNC = 1u << 16,
+  HLO_SPECIAL_INSTR = 1u << 17,
+  HLO_SPECIAL_CONSTANT = 1u << 18,
+  HLO_BRIEF_CHECKED = 1u << 24,
+  HLO_BRIEF_REQUIRED = 1u << 25
+};
+static inline uint32_t hlo_brief_min(hlo_brief b) { return b & 255; }
+static inline uint32_t hlo_brief_max(hlo_brief b) { return b >> 8 & 255; }
 
 typedef struct {
   hs_doc *d;
@@ -332,10 +339,10 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
 /* What XLA's parser refuses of an opcode (hlo_rules.h), each a warning; rule -1 checks nothing.
  * n operands in the parentheses at open; an attribute [ks, ke) (marked in seen); the required
  * attributes not seen, at the opcode at. */
-hlo_brief hlo_rule_brief(int rule); /* rule -1: {0, 255, false, false, 0} */
+hlo_brief hlo_rule_brief(int rule); /* rule -1: 0 to 255 operands, nothing checked */
 void hlo_check_operands_slow(reader *r, int rule, size_t open, uint32_t n);
 static inline void hlo_check_operands(reader *r, int rule, hlo_brief b, size_t open, uint32_t n) {
-  if (n < b.min || (b.max != 255 && n > b.max)) hlo_check_operands_slow(r, rule, open, n);
+  if (n < hlo_brief_min(b) || (hlo_brief_max(b) != 255 && n > hlo_brief_max(b))) hlo_check_operands_slow(r, rule, open, n);
 }
 void hlo_check_attribute(reader *r, int rule, size_t ks, size_t ke, uint64_t seen[2]);
 /* the same for an attribute whose number in HLO_ATTR_NAMES is known (a; -1: not there) */
@@ -356,7 +363,7 @@ static inline void hlo_check_operand_shape(reader *r, size_t shape_at, hs_slice 
  * custom-call's operand_layout_constraints; a closed computation's ROOT against its header */
 void hlo_check_instr_slow(reader *r, int32_t idx, int rule);
 static inline void hlo_check_instr(reader *r, int32_t idx, int rule, hlo_brief b) {
-  if (b.special & HLO_SPECIAL_INSTR) hlo_check_instr_slow(r, idx, rule);
+  if (b & HLO_SPECIAL_INSTR) hlo_check_instr_slow(r, idx, rule);
 }
 void hlo_check_root(reader *r, int32_t comp);
 /* An instruction named as an element type ("%f32", "%s1", "%token"): XLA refuses the name */
