@@ -55,13 +55,24 @@ peak=$(python3 -c 'import json,sys; print(max(json.loads(l)["peak_over_input"] f
 wasm=$(best_of <bench/out/wasm.jsonl)
 wasm_string=$(best_of <bench/out/wasm-string.jsonl)
 wc_best=$(sort -n bench/out/wc.txt | head -n 1)
-# XLA's own parser (jaxlib) on the same modules: the 0.4.38 venv (the course's compiler) when present
-xla_py=${HS_XLA_PYTHON:-/work/cache/venv-0.4.38/bin/python}
+# XLA's own parser (jaxlib) on the same modules: jax 0.4.38 (the course's compiler). HS_XLA_PYTHON,
+# else the venv npm run capture makes (build/capture/venv-0.4.38), else /work/cache/venv-0.4.38;
+# with none, the capture script makes build/capture/venv-0.4.38 from its pins (PyPI, once).
+xla_py=${HS_XLA_PYTHON:-}
+if [ -z "$xla_py" ]; then
+  for c in build/capture/venv-0.4.38/bin/python /work/cache/venv-0.4.38/bin/python; do
+    if [ -x "$c" ]; then xla_py=$c; break; fi
+  done
+fi
+if [ -z "$xla_py" ]; then
+  echo "bench: making build/capture/venv-0.4.38 for XLA's parser (bash fixtures/capture/run.sh --venvs --version 0.4.38)" >&2
+  if venv=$(bash fixtures/capture/run.sh --venvs --version 0.4.38 2>/dev/null | tail -n 1); then xla_py=$venv/bin/python; fi
+fi
 xla=null
-if [ -x "$xla_py" ] && "$xla_py" -c 'import jaxlib' 2>/dev/null; then
+if [ -n "$xla_py" ] && [ -x "$xla_py" ] && "$xla_py" -c 'import jaxlib' 2>/dev/null; then
   xla=$("$xla_py" bench/bench_xla.py "$input" 1)
 else
-  echo "bench: XLA's parser skipped: no jax venv at $xla_py (set HS_XLA_PYTHON to a python with jaxlib)" >&2
+  echo "bench: XLA's parser skipped: no jax venv (${xla_py:-none found}, and none could be made: is PyPI reachable? Set HS_XLA_PYTHON to a python with jaxlib)" >&2
 fi
 python3 - "$native" "$wasm" "$wc_best" "$bytes" "$xla" "$peak" "$rounds" "$wasm_string" <<'PY'
 import json, statistics, sys

@@ -3,10 +3,12 @@
 
     python3 tests/differential/make_oracle.py [--seed 1] [--count 240] [--out FILE]
         generates the corpus (node tests/differential/corpus.mjs), reads every text with XLA's own
-        parser, jaxlib's hlo_module_from_text, in each jax venv present (/work/cache/venv-0.4.38:
-        jaxlib.xla_extension; /work/cache/venv-0.12: jaxlib._hlo; override with HS_ORACLE_VENVS,
-        a colon-separated list of venv folders), and writes FILE (default
-        tests/differential/oracle-seed<seed>.json).
+        parser, jaxlib's hlo_module_from_text, in each jax venv present (jax 0.4.38:
+        jaxlib.xla_extension; jax 0.12.0.1: jaxlib._hlo), and writes FILE (default
+        tests/differential/oracle-seed<seed>.json). The venvs: build/capture/venv-0.4.38 and
+        build/capture/venv-0.12.0.1 (made from the capture pins by
+        `bash fixtures/capture/run.sh --venvs --version V`), else /work/cache/venv-0.4.38 and
+        /work/cache/venv-0.12; HS_ORACLE_VENVS (a colon-separated list of venv folders) overrides.
 
 Per text: its sha1 (check.mjs regenerates the corpus and refuses a corpus that differs), and per
 jaxlib version either {"ok": true, counts} or {"ok": false, "line": L, "message": ...}. The counts
@@ -27,7 +29,10 @@ import datetime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-DEFAULT_VENVS = ["/work/cache/venv-0.4.38", "/work/cache/venv-0.12"]
+# per jax version: the venv the capture script makes, else this machine's cache
+VENV_CHOICES = [(os.path.join(ROOT, "build", "capture", "venv-0.4.38"), "/work/cache/venv-0.4.38"),
+                (os.path.join(ROOT, "build", "capture", "venv-0.12.0.1"), "/work/cache/venv-0.12")]
+DEFAULT_VENVS = [made if os.path.exists(os.path.join(made, "bin", "python")) else cache for made, cache in VENV_CHOICES]
 
 
 def read_corpus(path):
@@ -125,7 +130,8 @@ def main():
         print(f"make_oracle: jaxlib {ver['jaxlib']}: {sum(1 for r in res if r and r['ok'])} accepted of {len(res)}",
               file=sys.stderr)
     if not versions:
-        sys.exit("make_oracle: no jax venv found")
+        sys.exit("make_oracle: no jax venv found: make them with `bash fixtures/capture/run.sh --venvs --version 0.4.38`"
+                 " and `--version 0.12.0.1` (PyPI, once), or set HS_ORACLE_VENVS")
     cases = []
     for k, rec in enumerate(side):
         cases.append({"id": rec["id"], "kind": rec["kind"], "line": rec["line"], "sha1": rec["sha1"],
