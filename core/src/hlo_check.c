@@ -409,6 +409,10 @@ static struct async_seen *async_find(reader *r, int32_t i) {
 
 static bool same(const char *a, size_t an, const char *b, size_t bn) { return an == bn && memcmp(a, b, an) == 0; }
 
+/* A warning whose words hold more of the input than the text at `at` (a thread, a name, a shape):
+ * made whole before it is given, so that no '%' of the input is ever read as a format */
+static void warn_made(reader *r, size_t at, const char *msg) { hlo_warn_at(r, at, "%.*s", msg, strlen(msg)); }
+
 void hlo_check_async(reader *r, int32_t idx) {
   hs_doc *d = r->d;
   const char *t = r->t;
@@ -433,27 +437,28 @@ void hlo_check_async(reader *r, int32_t idx) {
   int frole = async_role(hs_sp(d, f->opcode), f->opcode.len, &fw, f->opcode.off); /* f may be one the reader made ("%t#0") */
   const struct async_seen *op = async_find(r, from);
   if ((frole != ASYNC_START && frole != ASYNC_UPDATE) || !op) return;
-  char fmt[200];
+  char msg[320];
   if (wrapped.len && fw.len && !same(hs_sp(d, wrapped), wrapped.len, hs_sp(d, fw), fw.len)) {
-    snprintf(fmt, sizeof fmt, "%%.*s: its operand wraps %.*s, not this: XLA's parser refuses this one (Expect async wrapped opcode to be ...)",
-             (int)(fw.len < 60 ? fw.len : 60), hs_sp(d, fw));
-    hlo_warn_at(r, in->opcode.off, fmt, t + in->opcode.off, in->opcode.len);
+    snprintf(msg, sizeof msg, "%.*s: its operand wraps %.*s, not this: XLA's parser refuses this one (Expect async wrapped opcode to be ...)",
+             (int)(in->opcode.len < 60 ? in->opcode.len : 60), t + in->opcode.off, (int)(fw.len < 60 ? fw.len : 60), hs_sp(d, fw));
+    warn_made(r, in->opcode.off, msg);
     return;
   }
   if (!me->calls.len) me->calls = op->calls; /* not written: its operand's */
   else if (op->calls.len && !same(hs_sp(d, me->calls), me->calls.len, hs_sp(d, op->calls), op->calls.len)) {
     hs_slice a = me->calls, b = op->calls;
-    snprintf(fmt, sizeof fmt, "calls=%%.*s: its operand wraps %.*s: XLA's parser refuses this one (an async chain wraps one computation)",
-             (int)(b.len < 60 ? b.len : 60), hs_sp(d, b));
-    hlo_warn_at(r, hs_slice_synth(d, a) ? in->opcode.off : a.off, fmt, hs_sp(d, a), a.len);
+    snprintf(msg, sizeof msg, "calls=%.*s: its operand wraps %.*s: XLA's parser refuses this one (an async chain wraps one computation)",
+             (int)(a.len < 60 ? a.len : 60), hs_sp(d, a), (int)(b.len < 60 ? b.len : 60), hs_sp(d, b));
+    warn_made(r, hs_slice_synth(d, a) ? in->opcode.off : a.off, msg);
     return;
   }
   if (!r->attr_thread.len) {
     me->thread = op->thread, me->thread_len = op->thread_len;
   } else if (!same(me->thread, me->thread_len, op->thread, op->thread_len)) {
-    snprintf(fmt, sizeof fmt, "%%.*s: its operand runs on thread %.*s, this on %.*s: XLA's parser refuses this one (an async chain keeps one thread)",
-             (int)(op->thread_len < 40 ? op->thread_len : 40), op->thread, (int)(me->thread_len < 40 ? me->thread_len : 40), me->thread);
-    hlo_warn_at(r, in->opcode.off, fmt, t + in->opcode.off, in->opcode.len);
+    snprintf(msg, sizeof msg, "%.*s: its operand runs on thread %.*s, this on %.*s: XLA's parser refuses this one (an async chain keeps one thread)",
+             (int)(in->opcode.len < 60 ? in->opcode.len : 60), t + in->opcode.off, (int)(op->thread_len < 40 ? op->thread_len : 40), op->thread,
+             (int)(me->thread_len < 40 ? me->thread_len : 40), me->thread);
+    warn_made(r, in->opcode.off, msg);
   }
 }
 
@@ -483,12 +488,12 @@ void hlo_check_operand_shape_slow(reader *r, size_t shape_at, hs_slice name, con
   if (!written || target < 0) return;
   const hs_type *def = r->d->instrs[target].type;
   if (!def || compatible(written, def, 0)) return;
-  char fmt[200];
-  snprintf(fmt, sizeof fmt, "%%.*s: not the shape %.*s was defined with: XLA's parser refuses this one (cannot parse as an instruction name)",
-           (int)(name.len < 60 ? name.len : 60), r->t + name.off);
   size_t n = name.off > shape_at ? name.off - shape_at : 1;
   while (n > 1 && (r->t[shape_at + n - 1] == ' ' || r->t[shape_at + n - 1] == '%')) n--;
-  hlo_warn_at(r, shape_at, fmt, r->t + shape_at, n < 60 ? n : 60);
+  char msg[320];
+  snprintf(msg, sizeof msg, "%.*s: not the shape %.*s was defined with: XLA's parser refuses this one (cannot parse as an instruction name)",
+           (int)(n < 60 ? n : 60), r->t + shape_at, (int)(name.len < 60 ? name.len : 60), r->t + name.off);
+  warn_made(r, shape_at, msg);
 }
 
 /* ---- what XLA's parser checks of a few opcodes, and of a computation's root ------------------- */
