@@ -130,23 +130,27 @@ if [ "${1:-}" = "--long" ]; then
   bin=$out/fuzz_${name}_lean seeds=$out/seeds-$name
   [ -x "$bin" ] || { echo "no harness named $name (one of: dumpset ${names[*]})" >&2; exit 2; }
   mkdir -p "$out/corpus-long-$name" "$out/crashes-$name"
-  log=$out/longrun-$name.log
+  # HS_FUZZ_WORKER=N (N > 1): one more worker on the same corpus, on another core, with its own
+  # seed (-seed=N) and its own log (longrun-NAME-wN.log); the workers' executions add up
+  worker=${HS_FUZZ_WORKER:-1}
+  tag=$name$([ "$worker" = 1 ] || echo "-w$worker")
+  log=$out/longrun-$tag.log
   maxlen=${LONG_MAX_LEN[$name]:-2048}
   # HS_FUZZ_MAX_TIME=SECONDS stops the run earlier (libFuzzer's -max_total_time); the corpus in
   # build/fuzz/corpus-long-NAME is kept, so a later run goes on from where this one stopped
   maxtime=${HS_FUZZ_MAX_TIME:-0}
-  echo "fuzz_$name (lean): $runs runs, -max_len=$maxlen, max time ${maxtime}s (0: none), $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')" | tee "$log"
+  echo "fuzz_$name (lean, worker $worker): $runs runs, -max_len=$maxlen, max time ${maxtime}s (0: none), $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')" | tee "$log"
   start=$(date +%s)
-  touch "$out/.longrun-$name.start" # crashes: the inputs written after this
+  touch "$out/.longrun-$tag.start" # crashes: the inputs written after this
   set +e
   ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=4} nice -n 19 "$bin" -runs="$runs" -max_len="$maxlen" -rss_limit_mb=2048 \
-    -timeout=10 -max_total_time="$maxtime" -seed=1 -print_final_stats=1 -artifact_prefix="$out/crashes-$name/" \
-    "$out/corpus-long-$name" "$seeds" >"$out/longrun-$name.out" 2>&1
+    -timeout=10 -max_total_time="$maxtime" -seed="$worker" -print_final_stats=1 -artifact_prefix="$out/crashes-$name/" \
+    "$out/corpus-long-$name" "$seeds" >"$out/longrun-$tag.out" 2>&1
   rc=$?
   set -e
   end=$(date +%s)
-  { grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|Done [0-9]+ runs|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' "$out/longrun-$name.out" || true
-    echo "exit $rc, wall $((end - start)) s, crashes: $(find "$out/crashes-$name" -type f -newer "$out/.longrun-$name.start" | wc -l)"; } | tee -a "$log"
+  { grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|Done [0-9]+ runs|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' "$out/longrun-$tag.out" || true
+    echo "exit $rc, wall $((end - start)) s, crashes: $(find "$out/crashes-$name" -type f -newer "$out/.longrun-$tag.start" | wc -l)"; } | tee -a "$log"
   exit $rc
 elif [ "${1:-}" = "--ci" ]; then
   # fuzz_parse explores (it reaches every reader through the detector); the per-reader harnesses
