@@ -105,6 +105,21 @@ res["goals"] = {
   "within_15x_wc_l": res["native_over_wc_l"] <= 15,
   "peak_memory_within_2x": n["peak_over_input"] <= 2,
 }
+# how each side was built: the native CLI with the system's compiler, no profile; the wasm core
+# with clang-14 (emcc), profile-guided where tools/pgo-train.sh could make a profile
+def cache(path, key):
+    try:
+        for line in open(path):
+            if line.startswith(key + ":"):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+cc = cache("build/native/CMakeCache.txt", "CMAKE_C_COMPILER")
+cc_id = __import__("subprocess").run([cc, "--version"], capture_output=True, text=True).stdout.split("\n")[0] if cc else ""
+pgo = cache("build/wasm/CMakeCache.txt", "HS_PGO_PROFILE")
+res["builds"] = {"native": f"{cc_id or cc or 'unknown compiler'}, -O3 (CMake Release), no profile",
+                 "wasm": f"emcc -O3 -flto, SIMD, bulk memory, " + (f"profile-guided ({pgo})" if pgo else "WITHOUT a profile (tools/pgo-train.sh found no clang-14)")}
 json.dump(res, open("bench/out/results.json", "w"), indent=2)
 print(f"native   parse+census {n['mb_per_s']:8.1f} MB/s  peak RSS {n['peak_over_input']:.2f}x input, the highest of {res['rounds']} rounds  ({n['fusion_ops']} fusion ops)")
 print(f"wasm     parse+census {w['mb_per_s']:8.1f} MB/s  ({res['wasm_over_native']}x native; from the file's bytes, like native: copy into wasm memory included)")
@@ -115,6 +130,7 @@ if x:
           f"{x['modules_refused']} refused; hloscope native is {res['native_over_xla_speed']}x faster)")
 else:
     print("XLA      parser       skipped (no jax venv)")
+print(f"builds                native: {res['builds']['native']}; wasm: {res['builds']['wasm']}")
 def spread(v):
     return f"{min(v)}-{max(v)}x, median {round(statistics.median(v), 2)}x" if v else "none"
 print(f"by round              native/wc -l {spread(res['rounds_native_over_wc_l'])}; wasm/native {spread(res['rounds_wasm_over_native'])}")
