@@ -17,7 +17,7 @@ for tool in clang-14 llvm-profdata-14; do
     exit 0
   fi
 done
-CC=clang-14 cmake -S . -B build/pgo -DCMAKE_BUILD_TYPE=Release -DHS_PGO_GENERATE=ON -DHS_WERROR=OFF >/dev/null
+cmake -S . -B build/pgo -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Release -DHS_PGO_GENERATE=ON -DHS_WERROR=OFF >/dev/null
 cmake --build build/pgo --target hloscope_cli -j2 >/dev/null
 raw=build/pgo/raw
 rm -rf "$raw"
