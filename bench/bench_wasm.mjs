@@ -4,7 +4,8 @@
 //     uploaded file (parseBytes: one copy into wasm memory, timed);
 //   string: a JS string, as pasted text arrives (parse: transcoded into wasm memory, timed).
 import { readFileSync } from 'node:fs';
-import { load, parse, parseBytes } from '../wasm/hloscope.mjs';
+import * as api from '../wasm/hloscope.mjs';
+import { bestParse } from './time_parse.mjs';
 
 const [file, repeatArg, modeArg] = process.argv.slice(2);
 const repeat = Number(repeatArg || 3);
@@ -12,16 +13,8 @@ const mode = modeArg || 'bytes';
 if (mode !== 'bytes' && mode !== 'string') throw new Error(`bench_wasm: mode is bytes or string, not ${mode}`);
 const input = mode === 'bytes' ? new Uint8Array(readFileSync(file)) : readFileSync(file, 'utf8');
 const bytes = mode === 'bytes' ? input.length : Buffer.byteLength(input);
-await load();
-let best = Infinity;
-let census;
-for (let i = 0; i < repeat; i++) {
-  const t0 = performance.now();
-  const doc = mode === 'bytes' ? parseBytes(input) : parse(input);
-  census = doc.census(); // the counts, as the native bench takes them
-  doc.free();
-  best = Math.min(best, (performance.now() - t0) / 1000);
-}
+await api.load();
+const { seconds: best, census } = bestParse(api, input, repeat);
 const rss = process.memoryUsage().rss;
 console.log(JSON.stringify({
   mode,

@@ -35,25 +35,18 @@ let census = null;
 try {
   await p.page.evaluate(async (url) => {
     const api = await import('/wasm/hloscope.mjs');
+    const { bestParse } = await import('/bench/time_parse.mjs');
     await api.load();
     const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
-    globalThis.benchInput = { api, bytes, text: new TextDecoder().decode(bytes) };
+    globalThis.benchInput = { api, bestParse, bytes, text: new TextDecoder().decode(bytes) };
   }, `/${rel}`);
   for (let r = 0; r < rounds; r++) {
     const n = JSON.parse(execFileSync(native, [file, '3'], { encoding: 'utf8' }));
     const w = await p.page.evaluate(() => {
-      const { api, bytes, text } = globalThis.benchInput;
-      const out = { bytes: Infinity, string: Infinity, census: null };
-      for (const mode of ['bytes', 'string']) {
-        for (let i = 0; i < 3; i++) {
-          const t0 = performance.now();
-          const doc = mode === 'bytes' ? api.parseBytes(bytes) : api.parse(text);
-          out.census = doc.census();
-          doc.free();
-          out[mode] = Math.min(out[mode], (performance.now() - t0) / 1000);
-        }
-      }
-      return { bytes: out.bytes, string: out.string, fusion_ops: out.census.fusion_ops };
+      const { api, bestParse, bytes, text } = globalThis.benchInput;
+      const b = bestParse(api, bytes);
+      const s = bestParse(api, text);
+      return { bytes: b.seconds, string: s.seconds, fusion_ops: b.census.fusion_ops };
     });
     if (w.fusion_ops !== n.fusion_ops) throw new Error(`census differs: Chromium ${w.fusion_ops}, native ${n.fusion_ops} fusion ops`);
     census = n.fusion_ops;
