@@ -75,7 +75,7 @@ else
   echo "bench: XLA's parser skipped: no jax venv (${xla_py:-none found}, and none could be made: is PyPI reachable? Set HS_XLA_PYTHON to a python with jaxlib)" >&2
 fi
 python3 - "$native" "$wasm" "$wc_best" "$bytes" "$xla" "$peak" "$rounds" "$wasm_string" <<'PY'
-import json, statistics, sys
+import json, statistics, subprocess, sys
 n, w, wc, b = json.loads(sys.argv[1]), json.loads(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 x = json.loads(sys.argv[5])
 n["peak_over_input"] = float(sys.argv[6])
@@ -116,10 +116,10 @@ def cache(path, key):
         pass
     return ""
 cc = cache("build/native/CMakeCache.txt", "CMAKE_C_COMPILER")
-cc_id = __import__("subprocess").run([cc, "--version"], capture_output=True, text=True).stdout.split("\n")[0] if cc else ""
+cc_id = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.split("\n")[0] if cc else ""
 pgo = cache("build/wasm/CMakeCache.txt", "HS_PGO_PROFILE")
 res["builds"] = {"native": f"{cc_id or cc or 'unknown compiler'}, -O3 (CMake Release), no profile",
-                 "wasm": f"emcc -O3 -flto, SIMD, bulk memory, " + (f"profile-guided ({pgo})" if pgo else "WITHOUT a profile (tools/pgo-train.sh found no clang-14)")}
+                 "wasm": f"emcc -O3 -flto, SIMD, bulk memory, " + (f"profile-guided ({pgo})" if pgo else "WITHOUT a profile (tools/build-wasm.sh said why)")}
 json.dump(res, open("bench/out/results.json", "w"), indent=2)
 print(f"native   parse+census {n['mb_per_s']:8.1f} MB/s  peak RSS {n['peak_over_input']:.2f}x input, the highest of {res['rounds']} rounds  ({n['fusion_ops']} fusion ops)")
 print(f"wasm     parse+census {w['mb_per_s']:8.1f} MB/s  ({res['wasm_over_native']}x native; from the file's bytes, like native: copy into wasm memory included)")

@@ -38,7 +38,7 @@ for d in fixtures/cpu-jax-*/*/; do
   [ -f "$d/profile.trace.json.gz" ] && run profile --json "$d/profile.trace.json.gz"
   [ -d "$d/dump" ] && run passes --json "$d/dump"
 done
-for ll in $(find fixtures/levels -name '*.ll' | sort | head -n 40); do run llvm --json "$ll"; done
+for ll in $(find fixtures/levels -name '*.ll' | sort); do run llvm --json "$ll"; done
 for p in fixtures/passes/*/*/; do [ -d "$p" ] && run passes --json "$p"; done
 shopt -s nullglob
 raws=("$raw"/*.profraw)
