@@ -523,10 +523,32 @@ export interface Registry {
   formats: { id: number; name: string; label: string; document: boolean }[];
   /** The result kinds of `HloDocument.json(kind)`. */
   kinds: { id: number; name: string }[];
+  /** The command table: every command the hosts offer (CLI, JS, Python, widget), its inputs
+   * and their roles, the result kind it prints. `passes --compare` is the row with mode "--compare". */
+  commands: RegistryCommand[];
   /** Error codes, the JS-only ones (HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM) included. */
   codes: { name: string; value: number; message: string }[];
   /** Warning codes (Warning.code). */
   warnings: { name: string; value: number }[];
+}
+
+/** One row of the core's command table (hs_command in hloscope.h). */
+export interface RegistryCommand {
+  name: string;
+  mode: string | null;
+  kind: string | null;
+  usage: string;
+  help: string;
+  inputs: {
+    name: string;
+    flag: string | null;
+    /** formats or kinds of input, comma-separated: "hlo,stablehlo,jaxpr", "xplane,trace_json", "memory", "llvm", "dump", "type", "text" */
+    accepts: string;
+    role: string;
+    optional: boolean;
+    repeated: boolean;
+    blank_ok: boolean;
+  }[];
 }
 
 /** The registry (frozen). Needs `load()`. */

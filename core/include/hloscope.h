@@ -45,6 +45,31 @@ typedef enum {
 #undef HS_X_
 } hs_code;
 
+/* Warning codes, one list (name, value): every code a result's "warnings" may carry, from every
+ * model (documents, profiles, LLVM IR, memory texts, dump folders, decisions). */
+#define HS_WARNING_MAP(X)            \
+  X(HS_W_FRAME_TABLES_MISSING, 1)    \
+  X(HS_W_FRAME_REF_DANGLING, 2)      \
+  X(HS_W_TRUNCATED, 3)               \
+  X(HS_W_SKIPPED_LINE, 4)            \
+  X(HS_W_UNRESOLVED_OPERAND, 5)      \
+  X(HS_W_UNRESOLVED_CALL, 6)         \
+  X(HS_W_UNKNOWN_TYPE, 7)            \
+  X(HS_W_PARTIAL_FORMAT, 8)          \
+  X(HS_W_PROFILE_SKIPPED, 9)         \
+  X(HS_W_PROFILE_NO_DEVICE, 10)      \
+  X(HS_W_PROFILE_RUNS_GUESSED, 11)   \
+  X(HS_W_XLA_REFUSES, 12)            \
+  X(HS_W_DUMP_JUNK_LINE, 13)         \
+  X(HS_W_DUMP_UNKNOWN_NAME, 14)      \
+  X(HS_W_DUMP_STEP_UNREADABLE, 15)
+
+enum {
+#define HS_WX_(name, value) name = value,
+  HS_WARNING_MAP(HS_WX_)
+#undef HS_WX_
+};
+
 /* The name of a code ("HS_E_SYNTAX") and its default message; static strings. */
 const char *hs_code_name(int code);
 const char *hs_code_message(int code);
@@ -60,10 +85,10 @@ typedef struct hs_error {
 } hs_error;
 
 /* The formats hloscope recognises, one line each: X(ID, name, label, detect_fn, parse_fn).
- * A new format is one line here plus its own .c file in core/src (nothing in JS: the wasm hands
- * this list to wasm/hloscope.mjs, see hs_registry_json). The public expansion gives hs_format
- * (HS_FORMAT_<ID>), hs_format_name and hs_format_label; core/src/internal.h declares the two
- * functions from the same list:
+ * A new format is one line here plus its reader in core/src (the wasm hands this list to
+ * wasm/hloscope.mjs, see hs_registry_json). The public expansion gives hs_format
+ * (HS_FORMAT_<ID>), hs_format_name and hs_format_label; each reader's folder header declares its
+ * two functions (doc/doc.h for the document formats, which come first):
  *   int detect_fn(const char *text, size_t len, size_t first): 0 = not this format, else a
  *     confidence 1..100 (100 = certain); `first` is the offset of the first byte that is not
  *     blank, a // comment or a byte order mark. hs_detect_format picks the highest (the first
@@ -158,14 +183,51 @@ const char *hs_kind_name(int kind);
 char *hs_kind_json(const hs_doc *doc, int kind, size_t *len);
 
 /* The registry as JSON, for the wasm boundary and tools: {"version", "formats":[{"id","name",
- * "label","document"}], "kinds":[{"id","name"}], "codes":[{"name","value","message"}],
- * "warnings":[{"name","value"}]}. Malloc'd: free with hs_free; NULL on allocation failure. */
+ * "label","document"}], "kinds":[{"id","name"}], "commands":[{"name","mode","kind","usage",
+ * "help","inputs":[{"name","flag","accepts","role","optional","repeated","blank_ok"}]}],
+ * "codes":[{"name","value","message"}], "warnings":[{"name","value"}]}. Malloc'd: free with hs_free; NULL on allocation failure. */
 char *hs_registry_json(size_t *len);
 
 /* The x-ray of a pair: `left` is what XLA received (StableHLO, or any format), `right` what it
  * decided (optimized HLO). Both documents are only read. `left` may be NULL: the x-ray of a lone
  * optimized HLO (an empty "left" array, lines_in 0). NULL when right is NULL or memory runs out. */
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len);
+
+/* The commands every host offers (the CLI, the JS API, Python, the widget): one row each, the
+ * core's one list of its product surface. A row names the command, the mode flag that selects
+ * it (`passes --compare`) or NULL, the result kind it prints (the JSON's name: "summary",
+ * "xray", "timeline", ...), its usage and help as the CLI prints them (help may hold newlines),
+ * and its inputs in order. An input is positional (flag NULL) or given after a flag ("--hlo");
+ * `accepts` says what it reads, as format names separated by commas ("hlo,stablehlo,jaxpr",
+ * "xplane,trace_json", "memory", "llvm", "dump": a dump folder, its archive or a listing, "type":
+ * an HLO type, "text": a word such as a program name); `role` is the input's part in the command
+ * ("input", "left", "right", "hlo", "stablehlo", "program", "a", "b"). */
+typedef struct hs_command_input {
+  const char *name;    /* as the usage prints it: "FILE", "LEFT", "DUMP" */
+  const char *flag;    /* NULL: positional */
+  const char *accepts; /* formats or kinds of input, comma-separated */
+  const char *role;
+  uint8_t optional;    /* may be left out */
+  uint8_t repeated;    /* may be given more than once (`passes PATH...`) */
+  uint8_t blank_ok;    /* a blank text is accepted (the x-ray's missing left side) */
+} hs_command_input;
+
+typedef struct hs_command {
+  const char *name;
+  const char *mode;    /* a flag that selects this row among the command's rows, or NULL */
+  const char *kind;    /* the result it prints, or NULL (version) */
+  const char *usage;   /* "summary FILE" */
+  const char *help;    /* one or more lines, without the usage */
+  const hs_command_input *inputs;
+  uint8_t n_inputs;
+} hs_command;
+
+/* The command table (rows in the order the usage prints them), its size, and the row for a
+ * name and mode (mode NULL: the row without one); static data; NULL past the end or when no
+ * row matches. */
+size_t hs_command_count(void);
+const hs_command *hs_command_at(size_t i);
+const hs_command *hs_command_find(const char *name, const char *mode);
 
 /* 1 when the text holds nothing but spaces, tabs and newlines (an x-ray's missing left side). */
 int hs_is_blank(const char *text, size_t len);

@@ -39,9 +39,9 @@ declare -A LONG_MAX_LEN=([parse]=4096 [layout]=256 [memory]=1024 [buffers]=1024 
 # the core, compiled once (instrumented for the fuzzer, not linked with its main)
 mkdir -p "$out/obj"
 objs=()
-newest_h=$(ls -t core/src/*.h core/include/hloscope.h | head -n 1) # any header changed: all rebuilt
-for src in core/src/*.c; do
-  o=$out/obj/$(basename "$src" .c).o
+newest_h=$(ls -t $(find core/src -name '*.h') core/include/hloscope.h | head -n 1) # any header changed: all rebuilt
+for src in $(find core/src -name '*.c' | sort); do
+  o=$out/obj/$(basename "$src" .c).o # base names are unique across core/src (tests/native/check_layers.py)
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$newest_h" -nt "$o" ]; then
     # shellcheck disable=SC2086
     $CC ${cflags/fuzzer,/fuzzer-no-link,} -c "$src" -o "$o"

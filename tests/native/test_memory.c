@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "memory.h"
+#include "memory/memory.h"
 #include "testutil.h"
 
 static char *shared_file(const char *rel, size_t *len) {

@@ -1,0 +1,41 @@
+/* analyses: what the core concludes over one document: the fusion census, the big intermediate,
+ * its carriers and the HBM estimate (analysis.c), the x-ray of a pair (xray.c), the pipeline
+ * stage (stage.c), the padding table (layouts.c), the decisions the framework made
+ * (decisions.c, decisions_jaxpr.c) and the result JSON of each (results.c and the files
+ * themselves). Not installed; only core/src includes it. Uses doc/, types/ and base/ only.
+ */
+#ifndef HS_ANALYSES_H
+#define HS_ANALYSES_H
+
+#include "doc/doc.h"
+
+/* Analysis helpers shared by spills and xray. */
+typedef struct {
+  int32_t big;          /* instruction index of the big intermediate, -1 if none */
+  const hs_type *big_type; /* its (array) type */
+  int32_t kept;         /* when big < 0: largest value kept inside fused bodies, -1 if none */
+  const hs_type *kept_type;
+  uint32_t consumers;   /* kernels consuming big */
+  uint64_t hbm_read, hbm_written;
+  uint8_t needs;        /* HS_NEEDS_*: what the text lacks for kernel-level claims (0: nothing) */
+} hs_spill_info;
+enum { HS_NEEDS_NOTHING = 0, HS_NEEDS_OPTIMIZED, HS_NEEDS_ENTRY };
+void hs_spill_analyse(const hs_doc *d, hs_spill_info *out);
+bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in);
+bool hs_line_carries(const hs_doc *d, uint32_t line_index, const hs_type *t, int *mem_space);
+/* Lines that carry the big intermediate and count (the rule in DESIGN.md): marks[line] = 1 for
+ * the instruction computing it, the kernel writing it and each kernel reading it. Returns the count. */
+uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *marks);
+
+/* Pipeline stage of an HLO text, and whether it is whole (stage.c). */
+enum { HS_STAGE_NONE = 0, HS_STAGE_BEFORE_OPT, HS_STAGE_AFTER_SPMD, HS_STAGE_PASS_STEP, HS_STAGE_AFTER_OPT };
+int hs_doc_stage(const hs_doc *d);
+const char *hs_stage_name(int stage); /* "before_optimizations", ...; NULL for HS_STAGE_NONE */
+bool hs_doc_has_entry(const hs_doc *d);
+bool hs_module_has_entry(const hs_doc *d, uint32_t module);
+
+/* null, or {"line","inside","entry"} when the text was cut (stage.c) */
+json_t *hs_partial_json(const hs_doc *d);
+/* The spills sentence of a document (results.c), also the x-ray's explanation. */
+void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_t cap);
+#endif

@@ -1,0 +1,334 @@
+/* Analyses over a parsed HLO document: the fusion census and the big intermediate.
+ * Definitions: ../shared/DESIGN.md "The analyses"; they are restated where they are applied. */
+#include "analyses/analyses.h"
+
+#include <stdlib.h>
+
+static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return hs_slice_is(d, in->opcode, lit); }
+
+int hs_fusion_census(const hs_doc *d, hs_census *out) {
+  if (!d || !out) return HS_E_ARG;
+  memset(out, 0, sizeof *out);
+  if (d->format != HS_FORMAT_HLO) return HS_E_UNSUPPORTED;
+  if (d->fusions_counted) {
+    /* hs_resolve counted each computation's fusions: no pass over the instructions and their text */
+    for (uint32_t c = 0; c < d->n_comps; c++) {
+      const hs_comp *cp = &d->comps[c];
+      out->fusion_ops += cp->fusions;
+      if (cp->role == HS_ROLE_FUSED) {
+        out->fusion_computations++;
+        out->fusion_ops_nested += cp->fusions;
+      }
+    }
+    return 0;
+  }
+  for (uint32_t c = 0; c < d->n_comps; c++)
+    if (d->comps[c].role == HS_ROLE_FUSED) out->fusion_computations++;
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_instr *in = &d->instrs[i];
+    if (!op_is(d, in, "fusion")) continue;
+    out->fusion_ops++;
+    if (in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED) out->fusion_ops_nested++;
+  }
+  return 0;
+}
+
+/* Aliases and data movement are not intermediates: they name memory another op wrote. */
+bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in) {
+  static const char *const names[] = {"parameter", "constant", "tuple", "get-tuple-element", "bitcast",
+                                      "copy-start", "copy-done", "opt-barrier", "after-all",
+                                      "add-dependency", "domain"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (hs_slice_is(d, in->opcode, names[k])) return true;
+  return false;
+}
+
+/* Ops that pass a value through to their users (their users consume the value itself). */
+static bool forwards(const hs_doc *d, const hs_instr *in) {
+  return op_is(d, in, "bitcast") || op_is(d, in, "get-tuple-element") || op_is(d, in, "copy-start") ||
+         op_is(d, in, "copy-done") || op_is(d, in, "opt-barrier") || op_is(d, in, "reshape");
+}
+
+static bool is_parameter_copy(const hs_doc *d, const hs_instr *in) {
+  if (!op_is(d, in, "copy") || in->op_count != 1) return false;
+  int32_t t = d->operands[in->op_first].target;
+  return t >= 0 && op_is(d, &d->instrs[t], "parameter");
+}
+
+/* The largest array inside a value (the value itself for arrays). */
+static const hs_type *largest_array(const hs_type *t) {
+  if (!t) return NULL;
+  if (t->kind == HS_T_ARRAY) return t;
+  if (t->kind != HS_T_TUPLE) return NULL;
+  const hs_type *best = NULL;
+  for (uint32_t i = 0; i < t->n; i++) {
+    const hs_type *e = largest_array(t->elems[i]);
+    if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) best = e;
+  }
+  return best;
+}
+
+/* The element of tuple t that largest_array(t) picks, when that is an element itself (not
+ * inside a nested tuple); -1 otherwise. By position: equal shapes are one object (types.c), so
+ * the pick cannot be told by its address. */
+static int32_t largest_top_element(const hs_type *t) {
+  const hs_type *best = NULL;
+  int32_t at = -1;
+  for (uint32_t i = 0; i < t->n; i++) {
+    const hs_type *e = largest_array(t->elems[i]);
+    if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) {
+      best = e;
+      at = t->elems[i] == e ? (int32_t)i : -1;
+    }
+  }
+  return at;
+}
+
+/* Bytes of a value that live in the default memory space (HBM). */
+static uint64_t hbm_bytes_of(const hs_type *t) {
+  if (!t) return 0;
+  if (t->kind == HS_T_TUPLE) {
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < t->n; i++) s += hbm_bytes_of(t->elems[i]);
+    return s;
+  }
+  return t->mem_space <= 0 ? hs_type_bytes(t) : 0;
+}
+
+static const hs_type *operand_type(const hs_doc *d, const hs_operand *o) {
+  if (o->target < 0) return NULL;
+  return d->instrs[o->target].type;
+}
+
+/* The number N of "parameter(N)", read from the text after the opcode. */
+static int param_number(const hs_doc *d, const hs_instr *in) {
+  uint32_t p = in->opcode.off + in->opcode.len;
+  if (p >= d->len || d->text[p] != '(') return -1;
+  int v = 0;
+  for (p++; p < d->len && d->text[p] >= '0' && d->text[p] <= '9'; p++) v = v * 10 + (d->text[p] - '0');
+  return v;
+}
+
+/* Bytes a kernel reads from its operand k, memory-space aware. As XLA's cost analysis does, a
+ * slice reads only what it slices, and the buffer an in-place dynamic-update-slice writes into is
+ * not read at all; inside a fusion that is decided by how the body uses the parameter. */
+static uint64_t operand_read_bytes(const hs_doc *d, const hs_instr *in, uint32_t k) {
+  const hs_type *t = operand_type(d, &d->operands[in->op_first + k]);
+  uint64_t full = hbm_bytes_of(t);
+  if (!full) return 0;
+  if (op_is(d, in, "dynamic-slice") && k == 0) return hbm_bytes_of(in->type);
+  if (op_is(d, in, "dynamic-update-slice") && k == 0) return 0;
+  if (!op_is(d, in, "fusion")) return full;
+  int32_t body = -1;
+  for (uint32_t c = 0; c < in->call_count; c++)
+    if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) body = d->calls[in->call_first + c].target;
+  if (body < 0) return full;
+  const hs_comp *b = &d->comps[body];
+  int32_t param = -1;
+  for (uint32_t i = b->first; i < b->first + b->count && param < 0; i++)
+    if (op_is(d, &d->instrs[i], "parameter") && param_number(d, &d->instrs[i]) == (int)k) param = (int32_t)i;
+  if (param < 0) return full;
+  uint64_t sum = 0;
+  for (uint32_t i = b->first; i < b->first + b->count; i++) {
+    const hs_instr *u = &d->instrs[i];
+    for (uint32_t j = 0; j < u->op_count; j++) {
+      if (d->operands[u->op_first + j].target != param) continue;
+      if (j == 0 && op_is(d, u, "dynamic-slice")) sum += hs_type_bytes(u->type);
+      else if (j == 0 && op_is(d, u, "dynamic-update-slice")) continue;
+      else return full;
+    }
+  }
+  return sum < full ? sum : full;
+}
+
+/* Bytes a kernel writes: an in-place dynamic-update-slice (alone or as a fusion's root, maybe
+ * behind a bitcast) writes only its update. */
+static uint64_t result_write_bytes(const hs_doc *d, const hs_instr *in) {
+  const hs_instr *r = in;
+  if (op_is(d, in, "fusion")) {
+    for (uint32_t c = 0; c < in->call_count; c++) {
+      const hs_call *cl = &d->calls[in->call_first + c];
+      if (cl->attr == HS_CALL_CALLS && cl->target >= 0 && d->comps[cl->target].root >= 0)
+        r = &d->instrs[d->comps[cl->target].root];
+    }
+    while (op_is(d, r, "bitcast") && r->op_count == 1 && d->operands[r->op_first].target >= 0)
+      r = &d->instrs[d->operands[r->op_first].target];
+  }
+  if (op_is(d, r, "dynamic-update-slice") && r->op_count >= 2 && in->type && in->type->kind == HS_T_ARRAY &&
+      in->type->mem_space <= 0)
+    return hs_type_bytes(operand_type(d, &d->operands[r->op_first + 1]));
+  return hbm_bytes_of(in->type);
+}
+
+void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
+  memset(out, 0, sizeof *out);
+  out->big = out->kept = -1;
+  if (d->format != HS_FORMAT_HLO || !d->n_instrs) return;
+  /* Kernel-level claims need kernels: a module XLA has not fused and scheduled has none yet. */
+  int stage = hs_doc_stage(d);
+  if (stage == HS_STAGE_BEFORE_OPT || stage == HS_STAGE_AFTER_SPMD) {
+    out->needs = HS_NEEDS_OPTIMIZED;
+    return;
+  }
+  /* Without its entry computation a module's fused bodies cannot be told from top-level code:
+   * a value inside a fusion would pass for one written to memory. */
+  if (!hs_doc_has_entry(d)) {
+    out->needs = HS_NEEDS_ENTRY;
+    return;
+  }
+  uint32_t *eff = calloc(d->n_instrs, sizeof *eff);
+  uint32_t *stamp = calloc(d->n_instrs, sizeof *stamp);
+  if (!eff || !stamp) {
+    free(eff);
+    free(stamp);
+    return;
+  }
+  /* consumers: each kernel counts once for every value it reads, also through pass-through ops
+     (x * x reads x once; a kernel reading two elements of one tuple reads the tuple once);
+     operands come before their users in HLO text */
+  for (uint32_t j = 0; j < d->n_instrs; j++) {
+    const hs_instr *in = &d->instrs[j];
+    if (forwards(d, in) || hs_instr_is_alias(d, in)) continue;
+    for (uint32_t k = 0; k < in->op_count; k++) {
+      int32_t t = d->operands[in->op_first + k].target;
+      while (t >= 0 && (uint32_t)t < j && stamp[t] != j + 1) {
+        stamp[t] = j + 1;
+        eff[t]++;
+        const hs_instr *ti = &d->instrs[t];
+        if (!forwards(d, ti) || !ti->op_count) break;
+        int32_t next = d->operands[ti->op_first].target;
+        if (next >= t) break;
+        t = next;
+      }
+    }
+  }
+  free(stamp);
+  uint64_t best = 0, kept_best = 0;
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_instr *in = &d->instrs[i];
+    if (!hs_module_has_entry(d, d->comps[in->comp].module)) continue; /* a module cut before its entry */
+    bool inner = hs_comp_in_fused(d, in->comp);
+    if (inner) {
+      /* values the fusions kept off memory */
+      if (op_is(d, in, "parameter") || op_is(d, in, "constant") || op_is(d, in, "bitcast") ||
+          op_is(d, in, "tuple") || op_is(d, in, "get-tuple-element") || op_is(d, in, "fusion"))
+        continue;
+      const hs_type *a = largest_array(in->type);
+      uint64_t b = hs_type_bytes(a);
+      if (a && b > kept_best) {
+        kept_best = b;
+        out->kept = (int32_t)i;
+        out->kept_type = a;
+      }
+      continue;
+    }
+    /* HBM traffic of the top-level kernels */
+    if (!hs_instr_is_alias(d, in) || op_is(d, in, "copy-start")) {
+      bool control = op_is(d, in, "while") || op_is(d, in, "call") || op_is(d, in, "conditional");
+      if (!control) {
+        if (op_is(d, in, "copy-start") && in->type && in->type->kind == HS_T_TUPLE && in->type->n)
+          out->hbm_written += hbm_bytes_of(in->type->elems[0]);
+        else
+          out->hbm_written += result_write_bytes(d, in);
+        for (uint32_t k = 0; k < in->op_count; k++) out->hbm_read += operand_read_bytes(d, in, k);
+      }
+    }
+    if (hs_instr_is_alias(d, in) || is_parameter_copy(d, in) || !eff[i]) continue;
+    const hs_type *a = largest_array(in->type);
+    uint64_t b = hs_type_bytes(a);
+    if (a && b > best) {
+      best = b;
+      out->big = (int32_t)i;
+      out->big_type = a;
+      out->consumers = eff[i];
+    }
+  }
+  if (out->big >= 0) {
+    out->kept = -1;
+    out->kept_type = NULL;
+  }
+  free(eff);
+}
+
+/* Does line `li` define a value of type t (an instruction's result or a computation's declared
+ * result), layout aside? Fills the memory space of that value. */
+bool hs_line_carries(const hs_doc *d, uint32_t li, const hs_type *t, int *mem_space) {
+  if (!t || li >= d->n_lines) return false;
+  const hs_line *l = &d->lines[li];
+  const hs_type *v = NULL;
+  int ms = 0;
+  if (l->kind == HS_LINE_INSTR) {
+    v = d->instrs[l->ref].type;
+    if (!hs_type_contains(v, t)) return false;
+    if (v->kind == HS_T_TUPLE) {
+      for (uint32_t k = 0; k < v->n; k++)
+        if (hs_type_equal(v->elems[k], t)) {
+          ms = hs_type_mem_space(v->elems[k]);
+          break;
+        }
+    } else {
+      ms = hs_type_mem_space(v);
+    }
+  } else if (l->kind == HS_LINE_COMP) {
+    const hs_comp *c = &d->comps[l->ref];
+    v = c->result;
+    if (!hs_type_contains(v, t)) return false;
+    /* the header prints no layout: the value is the ROOT's */
+    if (c->root >= 0) ms = hs_type_mem_space(d->instrs[c->root].type);
+  } else {
+    return false;
+  }
+  if (mem_space) *mem_space = ms;
+  return true;
+}
+
+/* The lines that carry the big intermediate and count (DESIGN.md): the instruction that computes
+ * it (inside a fused body, the one that produces it), the kernel that writes it (the fusion op or
+ * the top-level op), and each kernel that reads it (through pass-through ops such as bitcast and
+ * get-tuple-element). Other lines of that type are context, not counted. */
+uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *marks) {
+  if (si->big < 0 || !marks) return 0;
+  uint32_t n = 0;
+#define MARK(ix)                                                      \
+  do {                                                                \
+    uint32_t l_ = d->instrs[(ix)].line;                               \
+    if (l_ >= 1 && l_ <= d->n_lines && !marks[l_ - 1]) marks[l_ - 1] = 1, n++; \
+  } while (0)
+  const hs_instr *w = &d->instrs[si->big];
+  MARK(si->big);
+  /* the producer inside the fused body: its root, or the root tuple's element of that type */
+  if (op_is(d, w, "fusion")) {
+    for (uint32_t c = 0; c < w->call_count; c++) {
+      const hs_call *cl = &d->calls[w->call_first + c];
+      if (cl->attr != HS_CALL_CALLS || cl->target < 0 || d->comps[cl->target].root < 0) continue;
+      int32_t p = d->comps[cl->target].root;
+      const hs_instr *r = &d->instrs[p];
+      if (op_is(d, r, "tuple") && w->type && w->type->kind == HS_T_TUPLE) {
+        int32_t k = largest_top_element(w->type);
+        if (k >= 0 && (uint32_t)k < r->op_count) p = d->operands[r->op_first + (uint32_t)k].target;
+      }
+      while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
+        p = d->operands[d->instrs[p].op_first].target;
+      if (p >= 0) MARK(p);
+    }
+  }
+  /* the kernels reading it: users come after their operands in HLO text */
+  uint8_t *via = calloc(d->n_instrs, 1); /* W and the pass-through ops that forward it */
+  if (!via) return n;
+  via[si->big] = 1;
+  for (uint32_t j = (uint32_t)si->big + 1; j < d->n_instrs; j++) {
+    const hs_instr *u = &d->instrs[j];
+    if (u->comp != w->comp) continue;
+    bool reads = false;
+    for (uint32_t k = 0; k < u->op_count && !reads; k++) {
+      int32_t t = d->operands[u->op_first + k].target;
+      reads = t >= 0 && via[t];
+    }
+    if (!reads) continue;
+    if (forwards(d, u)) via[j] = 1;
+    else if (!hs_instr_is_alias(d, u)) MARK(j);
+  }
+  free(via);
+#undef MARK
+  return n;
+}

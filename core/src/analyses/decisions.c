@@ -1,0 +1,559 @@
+/* Decisions the framework or the compiler made, in a jaxpr, a StableHLO module or an HLO module:
+ * upcasts and downcasts (a convert to a dtype of more or fewer bits), explicit broadcasts,
+ * recomputation marks (remat/checkpoint equations, optimization barriers, op_name
+ * "rematted_computation"), transposes, and HLO copies that change the layout.
+ *
+ * StableHLO and HLO are read from the document model (instructions, their result types, resolved
+ * operands) plus the text of each instruction's line (operand types, layouts, locations). A jaxpr
+ * is read from the text (decisions_jaxpr.c).
+ *
+ * This file: the list, the HLO and StableHLO decisions, the JSON; decisions_jaxpr.c the jaxpr
+ * reader; decisions_model.h what the two share. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyses/decisions_model.h"
+
+static const char *const KIND_NAMES[] = {"upcast", "downcast", "broadcast", "remat", "transpose", "layout_copy"};
+
+char *hs_dec_fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (!s) return NULL;
+  va_start(ap, f);
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return s;
+}
+
+char *hs_dec_dupn(const char *s, size_t n) {
+  char *r = malloc(n + 1);
+  if (!r) return NULL;
+  memcpy(r, s, n);
+  r[n] = 0;
+  return r;
+}
+
+void hs_dec_warn(ctx *c, int code, uint32_t line, uint32_t col, const char *msg) {
+  hs_diag_warn(&c->diag, &c->arena, code, line, col, "%s", msg);
+}
+
+dec *hs_dec_add(ctx *c, uint8_t kind, uint32_t line, const char *name, size_t name_len) {
+  bool ok;
+  dec *x = HS_VEC_PUSH(c->v, c->n, c->cap, ok);
+  if (!ok) {
+    c->nomem = true;
+    return NULL;
+  }
+  memset(x, 0, sizeof *x);
+  x->kind = kind;
+  x->line = line;
+  x->seq = c->n - 1;
+  x->name = name;
+  x->name_len = name_len;
+  x->from = x->to = -1;
+  return x;
+}
+
+static const char *elem_name(int e) { return e >= 0 ? hs_elem_types[e].hlo : "?"; }
+
+static void type_str(const hs_type *t, char *buf, size_t cap) {
+  if (!t) {
+    snprintf(buf, cap, "?");
+    return;
+  }
+  hs_type_format(t, buf, cap);
+}
+
+/* The kind of a convert from `from` to `to`: upcast, downcast, or -1 (same width, or unknown). */
+int hs_dec_convert_kind(int from, int to) {
+  if (from < 0 || to < 0) return -1;
+  unsigned a = hs_elem_types[from].bits, b = hs_elem_types[to].bits;
+  if (!a || !b || a == b) return -1;
+  return b > a ? D_UPCAST : D_DOWNCAST;
+}
+
+void hs_dec_cast_detail(dec *x, const char *op, const hs_type *in, const hs_type *out) {
+  char a[128], b[128];
+  type_str(in, a, sizeof a);
+  type_str(out, b, sizeof b);
+  x->detail = hs_dec_fmt("%s carries the value from %s to %s: %u -> %u bits (%s -> %s)", op, elem_name(x->from),
+                  elem_name(x->to), hs_elem_types[x->from].bits, hs_elem_types[x->to].bits, a, b);
+}
+
+void hs_dec_shape_detail(dec *x, const char *op, const char *verb, const hs_type *in, const hs_type *out) {
+  char a[128], b[128];
+  type_str(in, a, sizeof a);
+  type_str(out, b, sizeof b);
+  if (in)
+    x->detail = hs_dec_fmt("%s %s %s into %s", op, verb, a, b);
+  else
+    x->detail = hs_dec_fmt("%s %s a scalar into %s", op, verb, b);
+}
+
+/* ================================================================ HLO and StableHLO ======== */
+
+/* [start, end) of an instruction's text: its line and the continuation lines after it. */
+static void instr_span(const hs_doc *d, const hs_instr *in, size_t *s, size_t *e) {
+  uint32_t li = in->line - 1;
+  *s = d->lines[li].off;
+  uint32_t k = li + 1;
+  while (k < d->n_lines && d->lines[k].kind == HS_LINE_CONT) k++;
+  *e = k < d->n_lines ? d->lines[k].off : d->len;
+  while (*e > *s && (d->text[*e - 1] == '\n' || d->text[*e - 1] == '\r')) (*e)--;
+}
+
+/* The layout "{1,0}" printed after the first shape at t[p] (the result shape after " = "). */
+static bool layout_after(const char *t, size_t e, size_t p, size_t *ls, size_t *ln) {
+  while (p < e && t[p] != ']' && t[p] != ' ' && t[p] != '(') p++;
+  if (p >= e || t[p] != ']') return false;
+  p++;
+  if (p >= e || t[p] != '{') return false;
+  size_t s = p;
+  int dp = 0;
+  for (; p < e; p++) {
+    if (t[p] == '{') dp++;
+    else if (t[p] == '}' && --dp == 0) break;
+  }
+  if (p >= e) return false;
+  *ls = s;
+  *ln = p + 1 - s;
+  return true;
+}
+
+/* The result layout of an HLO instruction: the shape after "= " on its line. */
+static bool result_layout(const hs_doc *d, const hs_instr *in, size_t *ls, size_t *ln) {
+  size_t s, e;
+  instr_span(d, in, &s, &e);
+  const char *eq = memchr(d->text + s, '=', e - s);
+  if (!eq) return false;
+  size_t p = hs_skip_sp(d->text, e, (size_t)(eq - d->text) + 1);
+  return layout_after(d->text, e, p, ls, ln);
+}
+
+/* The position just after the opcode's "(" on an HLO instruction's line, or 0. */
+static size_t operands_open(const hs_doc *d, const hs_instr *in) {
+  size_t p = in->opcode.off + in->opcode.len;
+  return p < d->len && d->text[p] == '(' ? p + 1 : 0;
+}
+
+/* The type of an HLO instruction's first operand: the resolved operand's, else the long form's
+ * inline "f32[64,256]{1,0} %x". */
+static const hs_type *hlo_operand_type(const hs_doc *d, const hs_instr *in, hs_arena *a) {
+  if (in->op_count) {
+    const hs_operand *o = &d->operands[in->op_first];
+    if (o->target >= 0 && d->instrs[o->target].type) return d->instrs[o->target].type;
+  }
+  size_t p = operands_open(d, in);
+  if (!p) return NULL;
+  size_t s, e;
+  instr_span(d, in, &s, &e);
+  if (p < e && d->text[p] != '%') {
+    size_t q = p;
+    return hs_parse_hlo_shape(a, d->text, e, &q);
+  }
+  return NULL;
+}
+
+static bool operand_layout(const hs_doc *d, const hs_instr *in, size_t *ls, size_t *ln) {
+  size_t p = operands_open(d, in);
+  size_t s, e;
+  instr_span(d, in, &s, &e);
+  if (p && p < e && d->text[p] != '%' && layout_after(d->text, e, p, ls, ln)) return true;
+  if (in->op_count) {
+    const hs_operand *o = &d->operands[in->op_first];
+    if (o->target >= 0) return result_layout(d, &d->instrs[o->target], ls, ln);
+  }
+  return false;
+}
+
+/* ---- HLO source locations: source_file/source_line, or stack_frame_id through the tables ---- */
+typedef struct {
+  /* FileNames, FileLocations (file, line), StackFrames (location) by id; 0 = none */
+  hs_slice *files;
+  uint32_t n_files;
+  uint32_t *loc_file, *loc_line;
+  uint32_t n_locs;
+  uint32_t *frame_loc;
+  uint32_t n_frames;
+} frames;
+
+static uint32_t num_after(const char *t, size_t s, size_t e, const char *key) {
+  size_t k = strlen(key);
+  for (size_t i = s; i + k <= e; i++) {
+    if (memcmp(t + i, key, k) == 0 && (i == s || t[i - 1] == ' ' || t[i - 1] == '{')) {
+      uint32_t v = 0;
+      for (size_t p = i + k; p < e && t[p] >= '0' && t[p] <= '9'; p++) v = v * 10 + (uint32_t)(t[p] - '0');
+      return v;
+    }
+  }
+  return 0;
+}
+
+static bool grow_u32(uint32_t **a, uint32_t *n, uint32_t id) {
+  if (id < *n) return true;
+  if (id > 1000000) return false;
+  uint32_t nn = id + 1 > *n * 2 ? id + 1 : *n * 2;
+  uint32_t *b = realloc(*a, nn * sizeof *b);
+  if (!b) return false;
+  memset(b + *n, 0, (nn - *n) * sizeof *b);
+  *a = b;
+  *n = nn;
+  return true;
+}
+
+static void read_frames(const hs_doc *d, frames *f) {
+  memset(f, 0, sizeof *f);
+  if (!d->frame_refs) return;
+  int table = 0; /* 1 files, 2 locations, 3 frames */
+  for (uint32_t li = 0; li < d->n_lines; li++) {
+    size_t s = d->lines[li].off, e = li + 1 < d->n_lines ? d->lines[li + 1].off : d->len;
+    while (e > s && (d->text[e - 1] == '\n' || d->text[e - 1] == '\r')) e--;
+    const char *t = d->text;
+    if (d->lines[li].kind != HS_LINE_TABLE) {
+      if (d->lines[li].kind == HS_LINE_COMP) break;
+      table = 0;
+      continue;
+    }
+    if (hs_starts(t, e, s, "FileNames")) table = 1;
+    else if (hs_starts(t, e, s, "FunctionNames")) table = 0;
+    else if (hs_starts(t, e, s, "FileLocations")) table = 2;
+    else if (hs_starts(t, e, s, "StackFrames")) table = 3;
+    else if (table && s < e && t[s] >= '0' && t[s] <= '9') {
+      uint32_t id = 0;
+      size_t p = s;
+      while (p < e && t[p] >= '0' && t[p] <= '9') id = id * 10 + (uint32_t)(t[p++] - '0');
+      if (table == 1) {
+        const char *q = memchr(t + p, '"', e - p);
+        if (!q) continue;
+        size_t qs = (size_t)(q - t) + 1, qe = hs_skip_string(t, e, qs - 1);
+        uint32_t nf = f->n_files;
+        if (id >= nf) {
+          if (id > 1000000) continue;
+          hs_slice *b = realloc(f->files, (id + 1) * sizeof *b);
+          if (!b) continue;
+          memset(b + nf, 0, (id + 1 - nf) * sizeof *b);
+          f->files = b;
+          f->n_files = id + 1;
+        }
+        f->files[id] = hs_sl((uint32_t)qs, (uint32_t)(qe > qs ? qe - 1 - qs : 0));
+      } else if (table == 2) {
+        uint32_t n0 = f->n_locs;
+        if (!grow_u32(&f->loc_file, &n0, id)) continue;
+        n0 = f->n_locs;
+        if (!grow_u32(&f->loc_line, &n0, id)) continue;
+        f->n_locs = n0;
+        f->loc_file[id] = num_after(t, p, e, "file_name_id=");
+        f->loc_line[id] = num_after(t, p, e, "line=");
+      } else if (table == 3) {
+        if (!grow_u32(&f->frame_loc, &f->n_frames, id)) continue;
+        f->frame_loc[id] = num_after(t, p, e, "file_location_id=");
+      }
+    }
+  }
+}
+
+static void free_frames(frames *f) {
+  free(f->files);
+  free(f->loc_file);
+  free(f->loc_line);
+  free(f->frame_loc);
+}
+
+static char *hlo_source(const hs_doc *d, const hs_instr *in, const frames *f) {
+  size_t s, e;
+  instr_span(d, in, &s, &e);
+  const char *t = d->text;
+  for (size_t i = s; i + 13 <= e; i++) {
+    if (memcmp(t + i, "source_file=\"", 13) == 0) {
+      size_t qs = i + 13, qe = hs_skip_string(t, e, i + 12);
+      size_t fn = qe > qs ? qe - 1 - qs : 0;
+      uint32_t line = num_after(t, qe, e, "source_line=");
+      return line ? hs_dec_fmt("%.*s:%u", (int)fn, t + qs, line) : hs_dec_dupn(t + qs, fn);
+    }
+  }
+  uint32_t fid = num_after(t, s, e, "stack_frame_id=");
+  if (fid && fid < f->n_frames) {
+    uint32_t loc = f->frame_loc[fid];
+    if (loc && loc < f->n_locs) {
+      uint32_t file = f->loc_file[loc];
+      if (file && file < f->n_files && f->files[file].len)
+        return hs_dec_fmt("%.*s:%u", (int)f->files[file].len, t + f->files[file].off, f->loc_line[loc]);
+    }
+  }
+  return NULL;
+}
+
+static void hlo_decisions(ctx *c) {
+  const hs_doc *d = c->d;
+  frames fr;
+  read_frames(d, &fr);
+  for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
+    const hs_instr *in = &d->instrs[i];
+    const char *op = hs_sp(d, in->opcode);
+    size_t on = in->opcode.len;
+    char opname[32];
+    snprintf(opname, sizeof opname, "%.*s", (int)(on < 31 ? on : 31), op);
+    dec *x = NULL;
+    const hs_type *src = NULL;
+    if (hs_slice_is(d, in->opcode, "convert")) {
+      src = hlo_operand_type(d, in, &c->arena);
+      int k = hs_dec_convert_kind(elem_of(src), elem_of(in->type));
+      if (k < 0) continue;
+      x = hs_dec_add(c, (uint8_t)k, in->line, hs_sp(d, in->name), in->name.len);
+      if (!x) break;
+      x->from = elem_of(src);
+      x->to = elem_of(in->type);
+      hs_dec_cast_detail(x, opname, src, in->type);
+    } else if (hs_slice_is(d, in->opcode, "broadcast") || hs_slice_is(d, in->opcode, "transpose")) {
+      bool bc = opname[0] == 'b';
+      src = hlo_operand_type(d, in, &c->arena);
+      x = hs_dec_add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, in->name), in->name.len);
+      if (!x) break;
+      x->to = elem_of(in->type);
+      x->from = src ? elem_of(src) : x->to;
+      hs_dec_shape_detail(x, opname, bc ? "broadcasts" : "transposes", src, in->type);
+    } else if (hs_slice_is(d, in->opcode, "copy")) {
+      size_t as, an, bs, bn;
+      if (!operand_layout(d, in, &as, &an) || !result_layout(d, in, &bs, &bn)) continue;
+      if (an == bn && memcmp(d->text + as, d->text + bs, an) == 0) continue;
+      x = hs_dec_add(c, D_LAYOUT_COPY, in->line, hs_sp(d, in->name), in->name.len);
+      if (!x) break;
+      x->from = x->to = elem_of(in->type);
+      char b[128];
+      type_str(in->type, b, sizeof b);
+      x->detail = hs_dec_fmt("copy moves %s from layout %.*s to layout %.*s", b, (int)an, d->text + as, (int)bn, d->text + bs);
+    } else if (hs_slice_is(d, in->opcode, "opt-barrier")) {
+      x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
+      if (!x) break;
+      x->detail = hs_dec_fmt("opt-barrier marks recomputation: it keeps XLA from merging the values it holds with the forward pass");
+    } else if (hs_hlo_of(d, in)->op_name.len &&
+               hs_contains(hs_sp(d, hs_hlo_of(d, in)->op_name), hs_hlo_of(d, in)->op_name.len, "rematted_computation")) {
+      hs_slice opn = hs_hlo_of(d, in)->op_name;
+      x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
+      if (!x) break;
+      x->detail = hs_dec_fmt("%s is recomputed for the backward pass: its op_name \"%.*s\" names a rematted_computation", opname,
+                      (int)opn.len, hs_sp(d, opn));
+    } else {
+      continue;
+    }
+    x->shape = in->type;
+    x->source = hlo_source(d, in, &fr);
+    if (in->comp < d->n_comps) x->path = hs_dec_dupn(hs_sp(d, d->comps[in->comp].name), d->comps[in->comp].name.len);
+  }
+  free_frames(&fr);
+}
+
+/* ---- StableHLO: the operand type from "(A) -> R"; the location through the #loc table ------ */
+
+static const hs_type *mlir_operand_type(ctx *c, const hs_instr *in) {
+  const hs_doc *d = c->d;
+  size_t s, e;
+  instr_span(d, in, &s, &e);
+  const char *t = d->text;
+  /* the last " : (" on the line: the function type of a pretty or generic op */
+  size_t found = 0;
+  for (size_t p = s; p + 4 <= e; p++)
+    if (t[p] == ' ' && t[p + 1] == ':' && t[p + 2] == ' ' && t[p + 3] == '(') found = p + 4;
+  if (!found) return NULL;
+  size_t q = found;
+  return hs_parse_mlir_type(&c->arena, t, e, &q);
+}
+
+/* The name of table line li ("#loc12" of "#loc12 = loc(...)"): its length, or 0. */
+static size_t loc_name_len(const hs_doc *d, uint32_t li, size_t *end) {
+  size_t s = d->lines[li].off, e = li + 1 < d->n_lines ? d->lines[li + 1].off : d->len, k = 1;
+  *end = e;
+  if (s >= e || d->text[s] != '#') return 0;
+  while (s + k < e && jid(d->text[s + k])) k++;
+  return e - s > k + 3 && d->text[s + k] == ' ' && d->text[s + k + 1] == '=' ? k : 0;
+}
+
+/* The byte range, after its name, of the table line "#locN = ..." that ref names. The table is
+ * indexed by name on the first lookup (the first line of a name wins): a text with thousands of
+ * decisions looked each one up in every line. */
+static bool loc_line(ctx *c, const char *ref, size_t rn, size_t *ls, size_t *le) {
+  const hs_doc *d = c->d;
+  size_t e;
+  if (!c->loc_cap) {
+    uint32_t n = 0, cap = 16;
+    for (uint32_t li = 0; li < d->n_lines; li++) n += d->lines[li].kind == HS_LINE_TABLE;
+    while (cap < 2u * n) cap <<= 1;
+    c->loc_cap = cap;
+    c->locs = calloc(cap, sizeof *c->locs);
+    for (uint32_t li = 0; c->locs && li < d->n_lines; li++) {
+      size_t k = d->lines[li].kind == HS_LINE_TABLE ? loc_name_len(d, li, &e) : 0;
+      if (!k) continue;
+      const char *name = d->text + d->lines[li].off;
+      for (uint32_t h = hs_hash(name, k) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+        uint32_t v = c->locs[h];
+        if (!v) c->locs[h] = li + 1;
+        if (!v || (loc_name_len(d, v - 1, &e) == k && memcmp(d->text + d->lines[v - 1].off, name, k) == 0)) break;
+      }
+    }
+  }
+  if (!c->locs) return false; /* out of memory: no source */
+  for (uint32_t h = hs_hash(ref, rn) & (c->loc_cap - 1);; h = (h + 1) & (c->loc_cap - 1)) {
+    uint32_t v = c->locs[h];
+    if (!v) return false;
+    size_t s = d->lines[v - 1].off;
+    if (loc_name_len(d, v - 1, &e) == rn && memcmp(d->text + s, ref, rn) == 0) {
+      *ls = s + rn;
+      *le = e;
+      return true;
+    }
+  }
+}
+
+/* "file":L:C inside [s, e), following #locN references (at most 8 hops, and at most *budget
+ * table lines in all: a line naming several #locs that each name several more would otherwise
+ * cost their product, up to the 8th power; fuzz_decisions found a 1.3 KB text taking 0.8 s). */
+#define LOC_LINES_PER_SOURCE 16
+static char *mlir_source(ctx *c, size_t s, size_t e, int hops, int *budget) {
+  const char *t = c->d->text;
+  for (size_t p = s; p < e; p++) {
+    if (t[p] == '"') {
+      size_t q = hs_skip_string(t, e, p);
+      if (q < e && t[q] == ':' && q + 1 < e && t[q + 1] >= '0' && t[q + 1] <= '9') {
+        uint32_t line = 0;
+        for (size_t k = q + 1; k < e && t[k] >= '0' && t[k] <= '9'; k++) line = line * 10 + (uint32_t)(t[k] - '0');
+        return hs_dec_fmt("%.*s:%u", (int)(q - 1 - (p + 1)), t + p + 1, line);
+      }
+      p = q - 1;
+      continue;
+    }
+    if (t[p] == '#' && hs_starts(t, e, p, "#loc") && hops < 8) {
+      size_t q = p + 4;
+      while (q < e && jid(t[q])) q++;
+      size_t ls, le;
+      if (*budget <= 0) return NULL;
+      (*budget)--;
+      if (loc_line(c, t + p, q - p, &ls, &le)) {
+        char *r = mlir_source(c, ls, le, hops + 1, budget);
+        if (r) return r;
+      }
+      p = q - 1;
+    }
+  }
+  return NULL;
+}
+
+static char *stablehlo_source(ctx *c, const hs_instr *in) {
+  const hs_doc *d = c->d;
+  size_t s, e;
+  instr_span(d, in, &s, &e);
+  const char *t = d->text;
+  /* the trailing loc(...) */
+  for (size_t p = e; p > s + 4; p--) {
+    if (memcmp(t + p - 4, "loc(", 4) == 0) {
+      int budget = LOC_LINES_PER_SOURCE;
+      return mlir_source(c, p, e, 0, &budget);
+    }
+  }
+  return NULL;
+}
+
+static void stablehlo_decisions(ctx *c) {
+  const hs_doc *d = c->d;
+  for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
+    const hs_instr *in = &d->instrs[i];
+    hs_slice op = in->opcode;
+    if (op.len > 10 && memcmp(hs_sp(d, op), "stablehlo.", 10) == 0) op = hs_sl(op.off + 10, op.len - 10);
+    else if (op.len > 4 && memcmp(hs_sp(d, op), "mhlo.", 5) == 0) op = hs_sl(op.off + 5, op.len - 5);
+    else continue;
+    char opname[48];
+    snprintf(opname, sizeof opname, "%.*s", (int)(in->opcode.len < 47 ? in->opcode.len : 47), hs_sp(d, in->opcode));
+    const hs_type *src = NULL;
+    dec *x = NULL;
+    hs_slice nm = in->name;
+    if (nm.len && nm.off > 0 && d->text[nm.off - 1] == '%') nm = hs_sl(nm.off - 1, nm.len + 1);
+    if (hs_slice_is(d, op, "convert")) {
+      src = mlir_operand_type(c, in);
+      int k = hs_dec_convert_kind(elem_of(src), elem_of(in->type));
+      if (k < 0) continue;
+      x = hs_dec_add(c, (uint8_t)k, in->line, hs_sp(d, nm), nm.len);
+      if (!x) break;
+      x->from = elem_of(src);
+      x->to = elem_of(in->type);
+      hs_dec_cast_detail(x, opname, src, in->type);
+    } else if (hs_slice_is(d, op, "broadcast_in_dim") || hs_slice_is(d, op, "broadcast") ||
+               hs_slice_is(d, op, "transpose")) {
+      bool bc = d->text[op.off] == 'b';
+      src = mlir_operand_type(c, in);
+      x = hs_dec_add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, nm), nm.len);
+      if (!x) break;
+      x->to = elem_of(in->type);
+      x->from = src ? elem_of(src) : x->to;
+      hs_dec_shape_detail(x, opname, bc ? "broadcasts" : "transposes", src, in->type);
+    } else if (hs_slice_is(d, op, "optimization_barrier")) {
+      x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, nm), nm.len);
+      if (!x) break;
+      x->detail = hs_dec_fmt("%s marks recomputation: it keeps XLA from merging the values it holds with the forward pass", opname);
+    } else {
+      continue;
+    }
+    x->shape = in->type;
+    x->source = stablehlo_source(c, in);
+    if (in->comp < d->n_comps && d->n_comps) x->path = hs_dec_dupn(hs_sp(d, d->comps[in->comp].name), d->comps[in->comp].name.len);
+  }
+}
+
+/* ================================================================ output ==================== */
+
+static int by_line(const void *a, const void *b) {
+  const dec *x = a, *y = b;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+char *hs_decisions_json(const hs_doc *doc, size_t *len) {
+  if (!doc) return NULL;
+  ctx c;
+  memset(&c, 0, sizeof c);
+  c.d = doc;
+  c.diag.per_code = HS_DIAG_NO_LIMIT;
+  if (doc->format == HS_FORMAT_JAXPR) hs_dec_jaxpr(&c);
+  else if (doc->format == HS_FORMAT_STABLEHLO) stablehlo_decisions(&c);
+  else if (doc->format == HS_FORMAT_HLO) hlo_decisions(&c);
+  json_t *o = NULL;
+  if (!c.nomem) {
+    if (c.n) qsort(c.v, c.n, sizeof *c.v, by_line);
+    o = json_object();
+    json_object_set_new(o, "format", json_string(hs_format_name(doc->format)));
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < c.n; i++) {
+      const dec *x = &c.v[i];
+      json_t *e = json_object();
+      json_object_set_new(e, "kind", json_string(KIND_NAMES[x->kind]));
+      json_object_set_new(e, "line", json_integer(x->line));
+      json_object_set_new(e, "name", hs_json_bytes(x->name, x->name_len));
+      json_object_set_new(e, "from", x->from >= 0 ? json_string(hs_elem_types[x->from].hlo) : json_null());
+      json_object_set_new(e, "to", x->to >= 0 ? json_string(hs_elem_types[x->to].hlo) : json_null());
+      json_object_set_new(e, "shape", hs_json_type(x->shape));
+      json_object_set_new(e, "detail", x->detail ? hs_json_bytes(x->detail, strlen(x->detail)) : json_string(""));
+      json_object_set_new(e, "source", x->source ? hs_json_bytes(x->source, strlen(x->source)) : json_null());
+      json_object_set_new(e, "path", x->path ? hs_json_bytes(x->path, strlen(x->path)) : json_string(""));
+      json_array_append_new(a, e);
+    }
+    json_object_set_new(o, "decisions", a);
+    json_t *w = hs_warnings_json(doc->warnings, doc->n_warnings), *ours = hs_diag_json(&c.diag);
+    json_array_extend(w, ours);
+    json_decref(ours);
+    json_object_set_new(o, "warnings", w);
+  }
+  for (uint32_t i = 0; i < c.n; i++) {
+    free(c.v[i].detail);
+    free(c.v[i].source);
+    free(c.v[i].path);
+  }
+  free(c.v);
+  free(c.locs);
+  hs_diag_free(&c.diag);
+  hs_arena_free(&c.arena);
+  return o ? hs_json_finish(o, len) : NULL;
+}

@@ -1,0 +1,398 @@
+/* The x-ray of a pair: what XLA received (left, StableHLO) beside what it decided (right,
+ * optimized HLO). Every line on both sides gets a class and one sentence. Classes, by
+ * precedence: fusion (a fusion op) > carry (defines a value of the big intermediate's type) >
+ * hot (custom calls, copies, dots/convolutions, ROOT) > dim (headers, parameters, closing
+ * braces, bookkeeping) > plain. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <pcre2.h>
+
+#include "analyses/analyses.h"
+
+typedef struct {
+  const char *op;   /* HLO opcode, or StableHLO op without the "stablehlo." prefix */
+  const char *what; /* what it does, as a noun phrase */
+} op_word;
+
+static const op_word OPS[] = {
+    {"add", "elementwise addition"},
+    {"subtract", "elementwise subtraction"},
+    {"multiply", "elementwise multiplication"},
+    {"divide", "elementwise division"},
+    {"maximum", "elementwise maximum"},
+    {"minimum", "elementwise minimum"},
+    {"exponential", "elementwise exp"},
+    {"log", "elementwise log"},
+    {"tanh", "elementwise tanh"},
+    {"sqrt", "elementwise square root"},
+    {"rsqrt", "elementwise reciprocal square root"},
+    {"negate", "elementwise negation"},
+    {"abs", "elementwise absolute value"},
+    {"sine", "elementwise sine"},
+    {"cosine", "elementwise cosine"},
+    {"power", "elementwise power"},
+    {"select", "an elementwise choice between two values"},
+    {"compare", "an elementwise comparison"},
+    {"convert", "a change of element type"},
+    {"broadcast", "a broadcast to a larger shape"},
+    {"broadcast_in_dim", "a broadcast to a larger shape"},
+    {"reshape", "a reshape (same bytes, new shape)"},
+    {"transpose", "a transpose (often folded into a consumer's layout)"},
+    {"reduce", "a reduction"},
+    {"dot", "a matrix multiply"},
+    {"dot_general", "a matrix multiply"},
+    {"convolution", "a matrix multiply or convolution (XLA:TPU prints dots as convolutions)"},
+    {"iota", "an index sequence"},
+    {"concatenate", "a concatenation"},
+    {"slice", "a static slice"},
+    {"dynamic-slice", "a slice at a run-time offset"},
+    {"dynamic_slice", "a slice at a run-time offset"},
+    {"dynamic-update-slice", "an in-place update of a slice"},
+    {"dynamic_update_slice", "an in-place update of a slice"},
+    {"gather", "a gather"},
+    {"scatter", "a scatter"},
+    {"pad", "padding"},
+    {"reverse", "a reversal"},
+    {"sort", "a sort"},
+    {"while", "a loop"},
+    {"conditional", "a branch"},
+    {"case", "a branch"},
+    {"call", "a call of another computation"},
+    {"all-reduce", "a cross-device sum (collective)"},
+    {"all_reduce", "a cross-device sum (collective)"},
+    {"all-gather", "a cross-device gather (collective)"},
+    {"all_gather", "a cross-device gather (collective)"},
+    {"reduce-scatter", "a cross-device reduce-scatter (collective)"},
+    {"collective-permute", "a cross-device permutation (collective)"},
+    {"rng-bit-generator", "random bits"},
+    {"optimization_barrier", "an optimization barrier (a remat mark)"},
+    {"opt-barrier", "an optimization barrier (a remat mark)"},
+    {"reduce-window", "a windowed reduction"},
+    {"reduce_window", "a windowed reduction"},
+    {"clamp", "an elementwise clamp"},
+    {"logistic", "elementwise sigmoid"},
+    {"floor", "elementwise floor"},
+    {"round-nearest-even", "elementwise rounding"},
+    {"and", "elementwise and"},
+    {"or", "elementwise or"},
+    {"not", "elementwise not"},
+    {"get-tuple-element", "one element of a tuple (no data moves)"},
+    {"tuple", "a tuple of values (no data moves)"},
+    {"bitcast", "a reinterpretation of the same bytes (no data moves)"},
+    {"copy", "a copy (often a layout change)"},
+};
+
+static const char *op_words(const char *s, size_t n) {
+  if (n > 10 && memcmp(s, "stablehlo.", 10) == 0) {
+    s += 10;
+    n -= 10;
+  }
+  for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+    if (strlen(OPS[i].op) == n && memcmp(OPS[i].op, s, n) == 0) return OPS[i].what;
+  return NULL;
+}
+
+static bool is_hot_hlo(const hs_doc *d, const hs_instr *in) {
+  return hs_slice_is(d, in->opcode, "custom-call") || hs_slice_is(d, in->opcode, "copy") ||
+         hs_slice_is(d, in->opcode, "copy-start") || hs_slice_is(d, in->opcode, "copy-done") ||
+         hs_slice_is(d, in->opcode, "dot") || hs_slice_is(d, in->opcode, "convolution") || in->is_root;
+}
+
+static bool is_hot_mlir(const hs_doc *d, const hs_instr *in) {
+  return hs_slice_is(d, in->opcode, "stablehlo.dot_general") || hs_slice_is(d, in->opcode, "stablehlo.dot") ||
+         hs_slice_is(d, in->opcode, "stablehlo.convolution") || hs_slice_is(d, in->opcode, "stablehlo.custom_call") ||
+         hs_slice_is(d, in->opcode, "custom_call");
+}
+
+static bool is_dim_hlo(const hs_doc *d, const hs_instr *in) {
+  return hs_slice_is(d, in->opcode, "parameter") || hs_slice_is(d, in->opcode, "constant") ||
+         hs_slice_is(d, in->opcode, "get-tuple-element") || hs_slice_is(d, in->opcode, "tuple") ||
+         hs_slice_is(d, in->opcode, "bitcast") || hs_slice_is(d, in->opcode, "after-all");
+}
+
+typedef struct {
+  char *b;
+  size_t cap, n;
+} sbuf;
+
+static void say(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(sbuf *s, const char *fmt, ...) {
+  if (s->n + 1 >= s->cap) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(s->b + s->n, s->cap - s->n, fmt, ap);
+  va_end(ap);
+  if (k > 0) s->n += (size_t)k < s->cap - s->n ? (size_t)k : s->cap - s->n - 1;
+}
+
+#define SL(d, s) (int)(s).len, hs_sp(d, s)
+
+/* Remat marks in op_name ("jit(f)/checkpoint/...", "remat2", "rematted_computation"): one
+ * pattern, compiled once per x-ray, with its match data reused for every line. */
+typedef struct {
+  pcre2_code *re;
+  pcre2_match_data *md;
+} remat_matcher;
+
+static void remat_open(remat_matcher *m) {
+  static const char pat[] = "(?:^|[/(])(remat2?|checkpoint|rematted_computation)(?:[/()]|$)";
+  int code;
+  PCRE2_SIZE at;
+  m->re = pcre2_compile((PCRE2_SPTR)pat, sizeof pat - 1, 0, &code, &at, NULL);
+  m->md = m->re ? pcre2_match_data_create_from_pattern(m->re, NULL) : NULL;
+}
+
+static void remat_close(remat_matcher *m) {
+  pcre2_match_data_free(m->md);
+  pcre2_code_free(m->re);
+}
+
+/* The mark's text, or NULL. */
+static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs_slice *mark) {
+  hs_slice op_name = hs_hlo_of(d, in)->op_name;
+  if (!m->md || !op_name.len) return false;
+  int rc = pcre2_match(m->re, (PCRE2_SPTR)(hs_sp(d, op_name)), op_name.len, 0, 0, m->md, NULL);
+  if (rc < 2) return false;
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+  *mark = hs_sl(op_name.off + (uint32_t)ov[2], (uint32_t)(ov[3] - ov[2]));
+  return true;
+}
+
+static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
+  char ty[160];
+  hs_type_format(in->type, ty, sizeof ty);
+  int ms = hs_type_mem_space(in->type);
+  const hs_comp *c = in->comp < d->n_comps ? &d->comps[in->comp] : NULL;
+  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  bool inner = c && c->inner;
+  if (hs_slice_is(d, in->opcode, "fusion")) {
+    int32_t body = -1;
+    for (uint32_t k = 0; k < in->call_count; k++)
+      if (d->calls[in->call_first + k].attr == HS_CALL_CALLS) body = d->calls[in->call_first + k].target;
+    uint32_t nops = 0;
+    if (body >= 0) {
+      const hs_comp *b = &d->comps[body];
+      for (uint32_t k = b->first; k < b->first + b->count; k++)
+        if (!hs_slice_is(d, d->instrs[k].opcode, "parameter") && !hs_slice_is(d, d->instrs[k].opcode, "constant")) nops++;
+    }
+    say(s, "Fusion %.*s (%.*s) runs %u op%s", SL(d, in->name), h->kind.len ? (int)h->kind.len : 7,
+        h->kind.len ? hs_sp(d, h->kind) : "no kind", nops, nops == 1 ? "" : "s");
+    if (body >= 0) say(s, " of %.*s", SL(d, d->comps[body].name));
+    say(s, " as one kernel");
+    if (inner) say(s, " nested inside another fusion's body, so its result %s never leaves that kernel", ty);
+    else say(s, " and writes %s to %s", ty, hs_mem_space_words(ms));
+  } else if (hs_slice_is(d, in->opcode, "parameter")) {
+    say(s, "Parameter %.*s of %.*s: %s", SL(d, in->name), c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "", ty);
+    if (in->type && in->type->mem_space > 0) say(s, ", in %s", hs_mem_space_words(ms));
+  } else if (hs_slice_is(d, in->opcode, "custom-call")) {
+    if (h->custom_call_target.len)
+      say(s, "Custom call to %.*s: a kernel XLA dispatched itself (no line of the program names it); it returns %s",
+          SL(d, h->custom_call_target), ty);
+    else
+      say(s, "Custom call: a kernel XLA dispatched itself; it returns %s", ty);
+  } else if (hs_slice_is(d, in->opcode, "copy-start")) {
+    const hs_type *dst = in->type && in->type->kind == HS_T_TUPLE && in->type->n ? in->type->elems[0] : in->type;
+    say(s, "copy-start begins an asynchronous copy into %s; compute overlaps it until the matching copy-done",
+        hs_mem_space_words(hs_type_mem_space(dst)));
+  } else if (hs_slice_is(d, in->opcode, "copy-done")) {
+    say(s, "copy-done waits for the asynchronous copy: %s is now in %s", ty, hs_mem_space_words(ms));
+  } else if (hs_slice_is(d, in->opcode, "constant")) {
+    say(s, "A constant %s baked into the program", ty);
+  } else {
+    const char *w = op_words(hs_sp(d, in->opcode), in->opcode.len);
+    if (w) say(s, "%.*s: %s giving %s", SL(d, in->opcode), w, ty);
+    else say(s, "%.*s giving %s", SL(d, in->opcode), ty);
+    if (inner) say(s, ", computed inside the kernel");
+    else if (!hs_instr_is_alias(d, in)) say(s, ", a kernel of its own writing to %s", hs_mem_space_words(ms));
+  }
+  if (in->is_root) say(s, "; ROOT: this is %.*s's result", c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "");
+  hs_slice mark;
+  if (remat_mark(rm, d, in, &mark))
+    say(s, "; recomputed rather than stored: its op_name carries the remat mark \"%.*s\" (jax.checkpoint)", SL(d, mark));
+  if (carries) say(s, "; it carries %s, the big intermediate", bigty);
+  say(s, ".");
+}
+
+static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
+  const hs_line *l = &d->lines[li];
+  switch (l->kind) {
+    case HS_LINE_BLANK: say(s, "Blank line."); return;
+    case HS_LINE_COMMENT: say(s, "A comment."); return;
+    case HS_LINE_MODULE: {
+      const hs_module *m = &d->modules[l->ref];
+      say(s, "HloModule %.*s: the optimized module XLA compiled; the header also gives the entry layout and flags.",
+          SL(d, m->name));
+      return;
+    }
+    case HS_LINE_TABLE:
+      say(s, "Stack-frame table: maps stack_frame_id= in metadata to files, functions and lines of the source.");
+      return;
+    case HS_LINE_CLOSE: say(s, "End of %.*s.", SL(d, d->comps[l->ref].name)); return;
+    case HS_LINE_CONT: say(s, "Continuation of %.*s on the line above.", SL(d, d->instrs[l->ref].name)); return;
+    case HS_LINE_COMP: {
+      const hs_comp *c = &d->comps[l->ref];
+      if (c->role == HS_ROLE_ENTRY)
+        say(s, "ENTRY %.*s: the program XLA runs; its parameters are the jitted function's arguments", SL(d, c->name));
+      else if (c->role == HS_ROLE_FUSED && c->fused_by >= 0)
+        say(s, "%.*s: the body of fusion %.*s; everything inside runs as one kernel and its intermediates never touch memory",
+            SL(d, c->name), SL(d, d->instrs[c->fused_by].name));
+      else if (c->inner)
+        say(s, "%.*s: a small computation applied inside a kernel (a reduction's combiner)", SL(d, c->name));
+      else
+        say(s, "%.*s: a computation called by control flow (a loop body, a branch or a call)", SL(d, c->name));
+      if (carries) say(s, "; it returns %s, the big intermediate", bigty);
+      say(s, ".");
+      return;
+    }
+    case HS_LINE_INSTR: note_hlo_instr(d, &d->instrs[l->ref], carries, bigty, rm, s); return;
+    default: say(s, "A line hloscope does not read (skipped; see the warnings)."); return;
+  }
+}
+
+static void note_mlir_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, sbuf *s) {
+  const hs_line *l = &d->lines[li];
+  switch (l->kind) {
+    case HS_LINE_BLANK: say(s, "Blank line."); return;
+    case HS_LINE_COMMENT: say(s, "A comment."); return;
+    case HS_LINE_MODULE: say(s, "The module JAX lowered: what XLA receives before any optimization."); return;
+    case HS_LINE_TABLE: say(s, "Location table: source positions that loc(#locN) references point to."); return;
+    case HS_LINE_CLOSE: say(s, "End of a function or of the module."); return;
+    case HS_LINE_REGION: say(s, "Region structure: a nested block of the op above (a loop, a reducer, a branch)."); return;
+    case HS_LINE_COMP: {
+      const hs_comp *c = &d->comps[l->ref];
+      say(s, "Function @%.*s: its arguments are the jitted function's inputs", SL(d, c->name));
+      if (carries) say(s, "; it returns %s, the big intermediate", bigty);
+      say(s, ".");
+      return;
+    }
+    case HS_LINE_INSTR: {
+      const hs_instr *in = &d->instrs[l->ref];
+      char ty[160];
+      hs_type_format(in->type, ty, sizeof ty);
+      if (hs_slice_is(d, in->opcode, "return") || hs_slice_is(d, in->opcode, "func.return") ||
+          hs_slice_is(d, in->opcode, "stablehlo.return")) {
+        say(s, "Return: hands the result to the caller (bookkeeping).");
+        return;
+      }
+      const char *w = op_words(hs_sp(d, in->opcode), in->opcode.len);
+      if (hs_slice_is(d, in->opcode, "stablehlo.constant")) say(s, "A constant %s", ty);
+      else if (w) say(s, "%.*s: %s giving %s", SL(d, in->opcode), w, ty);
+      else if (in->type) say(s, "%.*s giving %s", SL(d, in->opcode), ty);
+      else say(s, "%.*s", SL(d, in->opcode));
+      if (is_hot_mlir(d, in)) say(s, "; XLA picks a kernel for it and may fuse its neighbours into that kernel");
+      else if (w && strncmp(w, "elementwise", 11) == 0) say(s, "; XLA fuses elementwise ops into a neighbouring kernel");
+      if (carries) say(s, "; it carries %s, the big intermediate", bigty);
+      say(s, ".");
+      return;
+    }
+    default: say(s, "Text hloscope does not read."); return;
+  }
+}
+
+static const char *class_name(int k) {
+  static const char *const n[] = {"fusion", "carry", "hot", "dim", "plain"};
+  return n[k];
+}
+enum { C_FUSION, C_CARRY, C_HOT, C_DIM, C_PLAIN };
+
+/* marks: the lines that carry the big intermediate and count (hs_big_carriers), or NULL. */
+static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty, const uint8_t *marks) {
+  json_t *arr = json_array();
+  char buf[768];
+  remat_matcher rm = {0};
+  if (d->format == HS_FORMAT_HLO) remat_open(&rm);
+  for (uint32_t li = 0; li < d->n_lines; li++) {
+    const hs_line *l = &d->lines[li];
+    int ms = -1;
+    bool carries = big && hs_line_carries(d, li, big, &ms);
+    int cls = C_PLAIN;
+    const hs_instr *in = l->kind == HS_LINE_INSTR ? &d->instrs[l->ref] : NULL;
+    if (in && d->format == HS_FORMAT_HLO && hs_slice_is(d, in->opcode, "fusion")) cls = C_FUSION;
+    else if (carries) cls = C_CARRY;
+    else if (in && (d->format == HS_FORMAT_HLO ? is_hot_hlo(d, in) : is_hot_mlir(d, in))) cls = C_HOT;
+    else if (!in) cls = l->kind == HS_LINE_OTHER ? C_PLAIN : C_DIM;
+    else if (d->format == HS_FORMAT_HLO ? is_dim_hlo(d, in)
+                                         : (hs_slice_is(d, in->opcode, "return") || hs_slice_is(d, in->opcode, "func.return") ||
+                                            hs_slice_is(d, in->opcode, "stablehlo.return")))
+      cls = C_DIM;
+    sbuf s = {buf, sizeof buf, 0};
+    buf[0] = 0;
+    if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &rm, &s);
+    else note_mlir_line(d, li, carries, bigty, &s);
+    json_t *o = json_object();
+    json_object_set_new(o, "line", json_integer(li + 1));
+    json_object_set_new(o, "class", json_string(class_name(cls)));
+    json_object_set_new(o, "carries", json_boolean(carries));
+    json_object_set_new(o, "carrier", json_boolean(marks && marks[li]));
+    json_t *msj = json_null();
+    if (d->format == HS_FORMAT_HLO) {
+      if (carries) msj = json_integer(ms);
+      else if (in && in->type) msj = json_integer(hs_type_mem_space(in->type));
+    }
+    json_object_set_new(o, "memory_space", msj);
+    json_object_set_new(o, "note", hs_json_bytes(buf, s.n));
+    json_array_append_new(arr, o);
+  }
+  remat_close(&rm);
+  return arr;
+}
+
+char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
+  if (!right) return NULL;
+  hs_spill_info si;
+  hs_spill_analyse(right, &si);
+  hs_census c;
+  hs_fusion_census(right, &c);
+  char bigty[160] = "";
+  if (si.big >= 0) hs_type_format(si.big_type, bigty, sizeof bigty);
+  uint8_t *marks = calloc(right->n_lines ? right->n_lines : 1, 1);
+  uint32_t carry = hs_big_carriers(right, &si, marks);
+  json_t *rj = side_json(right, si.big >= 0 ? si.big_type : NULL, bigty, marks);
+  free(marks);
+  json_t *lj = left ? side_json(left, si.big >= 0 ? si.big_type : NULL, bigty, NULL) : json_array();
+  json_t *o = json_object();
+  json_t *sum = json_object();
+  json_object_set_new(sum, "lines_in", json_integer(left ? left->n_lines : 0));
+  json_object_set_new(sum, "lines_out", json_integer(right->n_lines));
+  json_object_set_new(sum, "fusion_ops", json_integer((json_int_t)c.fusion_ops));
+  json_object_set_new(sum, "carry", json_integer(carry));
+  const char *stage = hs_stage_name(hs_doc_stage(right));
+  json_object_set_new(sum, "stage", stage ? json_string(stage) : json_null());
+  json_t *partial = json_object();
+  json_object_set_new(partial, "left", left ? hs_partial_json(left) : json_null());
+  json_object_set_new(partial, "right", hs_partial_json(right));
+  json_object_set_new(sum, "partial", partial);
+  if (si.big >= 0) {
+    json_t *b = json_object();
+    json_object_set_new(b, "type", json_string(bigty));
+    json_object_set_new(b, "bytes", json_integer((json_int_t)hs_type_bytes(si.big_type)));
+    json_object_set_new(b, "memory_space", json_integer(hs_type_mem_space(si.big_type)));
+    json_object_set_new(sum, "big", b);
+  } else {
+    json_object_set_new(sum, "big", json_null());
+  }
+  /* "21 lines in -> 31 lines decided"; without a left side only the decided lines */
+  char stat[400], head[80];
+  if (left) snprintf(head, sizeof head, "%u lines in -> %u lines decided", left->n_lines, right->n_lines);
+  else snprintf(head, sizeof head, "%u lines decided", right->n_lines);
+  if (si.big >= 0)
+    snprintf(stat, sizeof stat, "%s \xC2\xB7 %zu fusion ops \xC2\xB7 %u carry %s", head, c.fusion_ops, carry, bigty);
+  else if (si.kept >= 0) {
+    char kt[160];
+    hs_type_format(si.kept_type, kt, sizeof kt);
+    snprintf(stat, sizeof stat,
+             "%s \xC2\xB7 %zu fusion ops \xC2\xB7 nothing crosses a kernel boundary (largest kept in a kernel: %s)",
+             head, c.fusion_ops, kt);
+  } else
+    snprintf(stat, sizeof stat, "%s \xC2\xB7 %zu fusion ops", head, c.fusion_ops);
+  json_object_set_new(sum, "stat", json_string(stat));
+  char ex[600];
+  hs_spills_explain(right, &si, ex, sizeof ex);
+  json_object_set_new(sum, "explanation", hs_json_bytes(ex, strlen(ex)));
+  json_object_set_new(o, "summary", sum);
+  json_object_set_new(o, "left", lj);
+  json_object_set_new(o, "right", rj);
+  return hs_json_finish(o, len);
+}

@@ -1,0 +1,87 @@
+/* A small protobuf wire-format reader: tags, varints, fixed32/64 and length-delimited fields,
+ * bounds-checked against the enclosing message. It holds no state beyond a cursor and never
+ * recurses: callers open a sub-reader over a length-delimited field themselves, so the depth
+ * of nesting is the depth of the caller's code (XSpace -> plane -> line -> event -> stat).
+ * Groups (wire types 3 and 4, deprecated) are refused as malformed. */
+#include "base/base.h"
+
+hs_pb hs_pb_open(const void *data, size_t len) {
+  hs_pb r;
+  r.base = data;
+  r.p = data;
+  r.end = data ? (const uint8_t *)data + len : NULL; /* NULL + 0 is undefined in C */
+  return r;
+}
+
+hs_pb hs_pb_sub(const hs_pb *parent, const hs_pb_field *f) {
+  hs_pb r;
+  r.base = parent->base;
+  r.p = f->data;
+  r.end = f->data ? f->data + f->len : f->data;
+  return r;
+}
+
+size_t hs_pb_offset(const hs_pb *r) { return (size_t)(r->p - r->base); }
+
+static bool read_varint(hs_pb *r, uint64_t *out) {
+  uint64_t v = 0;
+  const uint8_t *p = r->p;
+  for (unsigned shift = 0; shift < 70; shift += 7) {
+    if (p >= r->end) return false;
+    uint8_t c = *p++;
+    if (shift == 63 && c > 1) return false; /* more than 64 bits */
+    v |= (uint64_t)(c & 0x7f) << shift;
+    if (c < 0x80) {
+      r->p = p;
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+int hs_pb_next(hs_pb *r, hs_pb_field *f) {
+  if (r->p >= r->end) return 0;
+  const uint8_t *start = r->p;
+  uint64_t tag;
+  if (!read_varint(r, &tag) || (tag >> 3) == 0 || (tag >> 3) > 536870911u) goto bad;
+  f->field = (uint32_t)(tag >> 3);
+  f->wire = (uint8_t)(tag & 7);
+  f->u = 0;
+  f->data = NULL;
+  f->len = 0;
+  switch (f->wire) {
+    case HS_PB_VARINT:
+      if (!read_varint(r, &f->u)) goto bad;
+      return 1;
+    case HS_PB_FIXED64:
+      if (r->end - r->p < 8) goto bad;
+      for (int i = 7; i >= 0; i--) f->u = (f->u << 8) | r->p[i];
+      r->p += 8;
+      return 1;
+    case HS_PB_LEN: {
+      uint64_t n;
+      if (!read_varint(r, &n) || n > (uint64_t)(r->end - r->p)) goto bad;
+      f->data = r->p;
+      f->len = (size_t)n;
+      r->p += n;
+      return 1;
+    }
+    case HS_PB_FIXED32:
+      if (r->end - r->p < 4) goto bad;
+      for (int i = 3; i >= 0; i--) f->u = (f->u << 8) | r->p[i];
+      r->p += 4;
+      return 1;
+    default:
+      goto bad;
+  }
+bad:
+  r->p = start; /* the offset of the field that could not be read */
+  return -1;
+}
+
+double hs_pb_double(uint64_t bits) {
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}

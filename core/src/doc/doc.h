@@ -1,0 +1,311 @@
+/* doc: the document model every text reader builds (doc.c: builders, resolution, roles; names.c:
+ * name tables) and the readers of the three document formats: HLO (hlo/), StableHLO
+ * (stablehlo.c), jaxpr (jaxpr.c). Not installed; only core/src includes it. Uses types/ and
+ * base/ only.
+ *
+ * One document = one arena (types, small strings) plus a few flat, growable arrays
+ * (lines, computations, instructions, operands). Names and opcodes are slices: byte offsets
+ * into the text the caller keeps alive. Everything refers to everything else by index.
+ */
+#ifndef HS_DOC_H
+#define HS_DOC_H
+
+#include "types/types.h"
+
+/* ---- the document --------------------------------------------------------------------- */
+enum {
+  HS_LINE_BLANK = 0,
+  HS_LINE_MODULE,    /* HloModule / module @x */
+  HS_LINE_TABLE,     /* frame tables, #loc lines, attribute aliases */
+  HS_LINE_COMP,      /* computation / func header; ref = computation */
+  HS_LINE_INSTR,     /* instruction / op; ref = instruction */
+  HS_LINE_CLOSE,     /* closing brace of a computation; ref = computation */
+  HS_LINE_CONT,      /* continuation of a statement that spans lines; ref = instruction */
+  HS_LINE_REGION,    /* region structure (StableHLO: ^bb, cond {, } do {, })...) */
+  HS_LINE_COMMENT,
+  HS_LINE_OTHER
+};
+
+/* 8 bytes: a 100 MB dump has about a million lines */
+#define HS_LINE_REF_MAX ((1u << 28) - 1)
+typedef struct {
+  uint32_t off;       /* offset of the line's first byte */
+  uint32_t kind : 4;  /* HS_LINE_* */
+  uint32_t ref : 28;  /* computation or instruction index, per kind (at most HS_LINE_REF_MAX) */
+} hs_line;
+
+enum { HS_ROLE_ENTRY = 0, HS_ROLE_FUSED, HS_ROLE_CALLED, HS_ROLE_FUNCTION };
+
+typedef struct {
+  hs_slice name;
+  uint32_t line, end_line; /* 1-based; end_line 0 while open */
+  uint32_t module;
+  uint32_t first, count; /* instructions [first, first+count) */
+  hs_type *result;       /* declared result (header), may be NULL */
+  int32_t root;          /* instruction index of ROOT, -1 if none */
+  uint8_t is_entry;
+  uint8_t role;       /* HS_ROLE_*, decided after parsing */
+  /* HLO only (hs_resolve fills them; other formats keep -1 / 0): */
+  int32_t fused_by;   /* a fusion instruction calling this body, -1 if none */
+  uint8_t inner;      /* runs inside a kernel: a fused body, or a combiner (to_apply) */
+  uint32_t fusions;   /* HLO: its instructions whose opcode is fusion (the HLO reader counts them) */
+} hs_comp;
+
+typedef struct {
+  hs_slice name;   /* without '%' */
+  hs_slice opcode; /* "fusion", "stablehlo.add" */
+  uint32_t line;   /* 1-based */
+  uint32_t comp;
+  hs_type *type;   /* result type; may be NULL when unknown (StableHLO region ops) */
+  uint32_t op_first, op_count; /* operands in doc->operands */
+  union {
+    uint32_t call_first; /* called computation names in doc->calls (call_count of them) */
+    int32_t gte_index;   /* HS_SYNTH_GTE (which calls nothing): the tuple index it reads (typed
+                            from the tuple by hs_resolve) */
+  };
+  uint16_t call_count; /* at most HS_CALLS_MAX */
+  uint8_t is_root;
+  uint8_t synth;   /* HS_SYNTH_*: made by the reader, not written as a statement in the text */
+} hs_instr; /* 48 bytes: a 100 MB dump has about 700k instructions */
+#define HS_CALLS_MAX 65535u
+/* Instructions XLA's parser creates that the text has no statement for: a compact
+ * get-tuple-element operand ("%t#1": one per distinct tuple and index path in a computation,
+ * named "t_1" as XLA names it) and a nested operand ("f32[4] negate(f32[4] %x)", named
+ * "negate.anon"). Their names and opcodes live in d->synth; their line is where they are
+ * written. */
+enum { HS_SYNTH_NONE = 0, HS_SYNTH_GTE, HS_SYNTH_NESTED };
+
+/* What only HLO instructions carry: doc->hlo, indexed like doc->instrs (HLO documents only;
+ * read it through hs_hlo_of). */
+typedef struct {
+  hs_slice kind;             /* kind=kLoop (fusion) */
+  hs_slice custom_call_target;
+  hs_slice op_name;          /* metadata op_name (without quotes) */
+  hs_slice backend_config;   /* raw value (JSON object or quoted string) */
+} hs_hlo_instr;
+
+typedef struct {
+  hs_slice name;    /* operand name without '%' and without "#i" suffixes */
+  int32_t target;   /* resolved instruction index, -1 if unresolved (a compact get-tuple-element
+                       operand "%t#1" targets the instruction made for it) */
+} hs_operand;
+
+typedef struct {
+  hs_slice name;  /* called computation name, without '%' */
+  int32_t target; /* resolved computation index, -1 if unresolved */
+  uint32_t instr; /* the calling instruction */
+  uint8_t attr;   /* HS_CALL_* */
+  uint8_t by_fusion, by_call; /* the calling instruction is a fusion, a call (for the roles) */
+} hs_call;
+enum { HS_CALL_CALLS = 0, HS_CALL_TO_APPLY, HS_CALL_BODY, HS_CALL_CONDITION, HS_CALL_BRANCH, HS_CALL_OTHER };
+
+typedef struct {
+  hs_slice name;
+  uint32_t line;
+  uint32_t first_comp, comp_count;
+  uint32_t first_call; /* its calls are [first_call, the next module's first_call) */
+  int32_t entry;
+  uint8_t resolved; /* hs_resolve_module ran (the HLO reader resolves each module as it ends) */
+} hs_module;
+
+/* The growable arrays of a document, one line each: X(element type, field). Gives the fields
+ * `type *field; uint32_t n_field, cap_field;` of struct hs_doc, and hs_doc_free frees them all.
+ * The warnings are in the document's hs_diag (below). */
+#define HS_DOC_ARRAYS(X)      \
+  X(hs_line, lines)           \
+  X(hs_comp, comps)           \
+  X(hs_instr, instrs)         \
+  X(hs_hlo_instr, hlo)        \
+  X(hs_operand, operands)     \
+  X(hs_call, calls)           \
+  X(hs_module, modules)       \
+  X(char, synth)
+
+/* Names that resolve to nothing, counted as they are resolved (operands by the HLO reader as
+ * each computation closes, calls by module; hs_resolve warns once for the whole document):
+ * the line of the first unresolved operand and call. */
+typedef struct {
+  uint32_t ops, calls, first_op_line, first_call_line;
+} hs_unresolved;
+
+struct hs_doc {
+  const char *text;
+  size_t len;
+  hs_format format;
+  hs_arena arena;
+
+#define HS_DA_(type, field) \
+  type *field;              \
+  uint32_t n_##field, cap_##field;
+  HS_DOC_ARRAYS(HS_DA_)
+#undef HS_DA_
+  /* diagnostics: one hs_diag, also reachable by its field names (d->warnings, ...) */
+  union {
+    hs_diag diag;
+    struct {
+      HS_DIAG_FIELDS
+    };
+  };
+
+  /* HLO only: frame tables */
+  uint32_t stack_frames;    /* entries in StackFrames tables */
+  uint32_t frame_refs;      /* instructions with stack_frame_id= */
+  uint32_t frame_refs_dangling;
+  uint32_t first_dangling_line;
+  /* hs_resolve counted every instruction's fusions into its computation (hs_comp.fusions) */
+  bool fusions_counted;
+  hs_unresolved unresolved;
+};
+
+/* The HLO-only part of an instruction (all empty for other formats). */
+extern const hs_hlo_instr hs_hlo_none;
+static inline const hs_hlo_instr *hs_hlo_of(const hs_doc *d, const hs_instr *in) {
+  size_t i = (size_t)(in - d->instrs);
+  return i < d->n_hlo ? &d->hlo[i] : &hs_hlo_none;
+}
+
+/* The document formats' readers (HS_FORMAT_MAP names them; hloscope.h says what they return):
+ * the detector of each and the parser, which fills a fresh document whose text, len and format
+ * are set. The other formats' detectors are their own models' (memory.h, dumpset.h, llvm.h). */
+int hs_detect_hlo(const char *text, size_t len, size_t first);
+int hs_parse_hlo_text(hs_doc *d, hs_error *err);
+int hs_detect_stablehlo(const char *text, size_t len, size_t first);
+int hs_parse_stablehlo_text(hs_doc *d, hs_error *err);
+int hs_detect_jaxpr(const char *text, size_t len, size_t first);
+int hs_parse_jaxpr_text(hs_doc *d, hs_error *err);
+
+/* The document format the text reads as (HLO, StableHLO or jaxpr, as hs_detect_format decides
+ * among those three, which come first in HS_FORMAT_MAP), or HS_FORMAT_UNKNOWN; *score (may be
+ * NULL) the winner's confidence (0..100). */
+hs_format hs_doc_detect(const char *text, size_t len, int *score);
+/* Reads the text as format f (a document format), resolves it and finishes its warnings: what
+ * hs_parse does once it has detected the format. NULL with err filled (may be NULL). */
+hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err);
+
+/* ---- document builders, shared by every text reader (doc.c) -------------------------------
+ * Each returns the new index (or the new element), or -1 / NULL when memory runs out. */
+/* A module starting at `line` (1-based); name may be empty (an anonymous module). */
+int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line);
+/* A computation of `module` whose header is at `line`: no instructions yet, no root, the
+ * module's comp_count grows by one. */
+int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t line, uint8_t role);
+/* Ends computation `comp`: it holds the instructions added since it was opened. end_line 0
+ * leaves it open-ended (a dump cut inside it). */
+void hs_doc_close_comp(hs_doc *d, uint32_t comp, uint32_t end_line);
+/* An instruction of computation `comp` (zeroed; operands and calls start at the ends of those
+ * arrays). The pointer is valid until the next push. Inline: the readers' hottest builder. */
+static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opcode, uint32_t line, uint32_t comp) {
+  bool ok;
+  hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
+  if (!ok) return NULL;
+  memset(in, 0, sizeof *in);
+  in->name = name;
+  in->opcode = opcode;
+  in->line = line;
+  in->comp = comp;
+  in->op_first = d->n_operands;
+  in->call_first = d->n_calls;
+  return in;
+}
+/* A line of the text (its first byte's offset, HS_LINE_* kind, ref); false when memory runs
+ * out. Inline: called for every line. */
+static inline bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
+  bool ok;
+  if (ref > HS_LINE_REF_MAX) return false;
+  hs_line *l = HS_VEC_PUSH(d->lines, d->n_lines, d->cap_lines, ok);
+  if (!ok) return false;
+  l->off = off;
+  l->kind = kind;
+  l->ref = ref;
+  return true;
+}
+/* Records a warning (past HS_MAX_WARNINGS_PER_CODE per code, only counts it); out of memory
+ * sets d->nomem. */
+void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...);
+/* The one wording for "the text ends inside this line, which was skipped". */
+void hs_warn_truncated_line(hs_doc *d, uint32_t line);
+/* hs_set_error at an offset of the document's text. */
+#define hs_doc_error(err, code, d, offset, ...) hs_set_error((err), (code), (d)->text, (d)->len, (offset), __VA_ARGS__)
+/* The bytes of a document's slice. A slice points into the text, or (offsets past the text's
+ * end) into d->synth: the names and opcodes of instructions the reader made that the text does
+ * not spell out (a compact get-tuple-element "%t#1", a nested operand "f32[4] negate(%x)"). */
+static inline const char *hs_sp(const hs_doc *d, hs_slice s) {
+  return s.off > d->len ? d->synth + (s.off - d->len - 1) : d->text + s.off;
+}
+static inline bool hs_slice_eq(const hs_doc *d, hs_slice a, hs_slice b) {
+  return a.len == b.len && memcmp(hs_sp(d, a), hs_sp(d, b), a.len) == 0;
+}
+static inline bool hs_slice_is(const hs_doc *d, hs_slice a, const char *lit) {
+  size_t n = strlen(lit);
+  if (a.len != n) return false;
+  /* a loop over a literal's few bytes: unrolled in place (the wasm backend calls memcmp) */
+  const char *s = hs_sp(d, a);
+  for (size_t i = 0; i < n; i++)
+    if (s[i] != lit[i]) return false;
+  return true;
+}
+/* True when the slice is not in the text (made by the reader: see hs_sp). */
+static inline bool hs_slice_synth(const hs_doc *d, hs_slice s) { return s.off > d->len; }
+
+/* A document slice as a JSON string (invalid UTF-8 replaced). */
+json_t *hs_json_slice(const hs_doc *d, hs_slice s);
+
+/* ---- name tables (names.c): open addressing over slices (a module's computation names: unique per module).
+ * Entries are indexes from `base` on; a slot holds the index (low bits) and hash bits (high). */
+typedef struct {
+  uint32_t *slots; /* (hash & ~(cap-1)) | (index-base+1); 0 = empty */
+  uint32_t cap;    /* power of two */
+  uint32_t count;
+  uint32_t base;   /* the smallest index the table holds */
+  uint32_t dup;    /* set by a put whose name was there already: that entry's index + 1 (the caller clears it) */
+} hs_names;
+/* For `expected` entries with indexes from base on (the table stays small and dense). */
+bool hs_names_init_base(hs_names *m, uint32_t expected, uint32_t base);
+void hs_names_free(hs_names *m);
+/* get_key(ctx, idx) gives the slice of entry idx. Returns idx or -1. */
+typedef hs_slice (*hs_key_fn)(const hs_doc *d, uint32_t idx);
+/* Adds entry idx (>= base) unless its name is there already (the first definition wins);
+ * false when memory runs out. */
+bool hs_names_put(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx);
+/* Asks the cache for the slot a hash probes first (batched lookups hide the miss). */
+static inline void hs_names_prefetch(const hs_names *m, uint32_t hash) {
+  if (m->cap) hs_prefetch(&m->slots[hash & (m->cap - 1)]);
+}
+/* The same with the name's hs_hash_name computed by the caller: inline where the first empty
+ * slot comes before any slot with the same hash bits (nearly always); the rest (a table to
+ * grow, a possible duplicate) in hs_names_put_slow. */
+bool hs_names_put_slow(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash);
+static inline bool hs_names_put_hashed(hs_names *m, const hs_doc *d, hs_key_fn key, uint32_t idx, uint32_t hash) {
+  if (idx < m->base || m->count + 1 > m->cap - m->cap / 4 || idx - m->base + 1 > m->cap - 1)
+    return hs_names_put_slow(m, d, key, idx, hash);
+  uint32_t mask = m->cap - 1, tag = hash & ~mask, pos = hash & mask;
+  for (uint32_t v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask)
+    if ((v & ~mask) == tag) return hs_names_put_slow(m, d, key, idx, hash);
+  m->slots[pos] = tag | (idx - m->base + 1);
+  m->count++;
+  return true;
+}
+static inline int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs_key_fn key, const char *s, size_t n, uint32_t hash) {
+  if (!m->cap) return -1;
+  uint32_t mask = m->cap - 1, tag = hash & ~mask;
+  for (uint32_t pos = hash & mask, v; (v = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
+    if ((v & ~mask) != tag) continue;
+    uint32_t e = (v & mask) - 1 + m->base;
+    hs_slice o = key(d, e);
+    if (o.len == n && hs_bytes_eq(hs_sp(d, o), s, n)) return (int32_t)e;
+  }
+  return -1;
+}
+
+/* The column of a name on its line (a warning's), 0 when the line is not recorded yet. */
+uint32_t hs_doc_name_col(const hs_doc *d, uint32_t line, hs_slice name);
+/* True when computation comp runs inside a kernel (a fused body, or a combiner it calls). */
+bool hs_comp_in_fused(const hs_doc *d, uint32_t comp);
+/* Resolves call names within each module and assigns computation roles (the HLO reader has
+ * resolved the operands, computation by computation). */
+int hs_resolve(hs_doc *d);
+/* Resolves module m now, while its text is in the cache (a reader calls it when the module has
+ * ended: nothing is added to it after); hs_resolve then leaves it. */
+int hs_resolve_module(hs_doc *d, uint32_t m);
+
+#endif

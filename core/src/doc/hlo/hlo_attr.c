@@ -1,0 +1,809 @@
+/* The HLO reader's attributes (hlo_reader.h): ", key=value" lists after an instruction, a
+ * computation header or the module line. What hloscope uses is read (called computations, fusion
+ * kind, custom-call target, metadata's op_name, backend config); what XLA's parser would refuse
+ * is warned about at its line and column; everything else is skipped by its brackets. */
+#define HS_HLO_RULES_ATTRS
+#include "doc/hlo/hlo_reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- attributes ---------------------------------------------------------------------------- */
+
+static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
+  bool ok;
+  if (r->d->instrs[idx].call_count == HS_CALLS_MAX) {
+    if (r->capped != idx + 1) /* once per instruction */
+      hlo_warn_at(r, name.off, "%.*s: an instruction calling more than 65535 computations: hloscope follows the first 65535", r->t + name.off, name.len < 60 ? name.len : 60);
+    r->capped = idx + 1;
+    return true;
+  }
+  hs_call *c = HS_VEC_PUSH(r->d->calls, r->d->n_calls, r->d->cap_calls, ok);
+  if (!ok) return false;
+  hs_instr *in = &r->d->instrs[idx];
+  c->name = name;
+  c->target = -1;
+  c->instr = idx;
+  c->attr = attr;
+  c->by_fusion = hs_slice_is(r->d, in->opcode, "fusion");
+  c->by_call = hs_slice_is(r->d, in->opcode, "call");
+  in->call_count++;
+  return true;
+}
+
+/* A value that names one computation (%c) or a list of them ({%a, %b}). */
+static bool read_calls(reader *r, uint32_t idx, size_t s, size_t e, uint8_t attr) {
+  const char *t = r->t;
+  size_t p = s;
+  while (p < e) {
+    while (p < e && !(t[p] == '%' || is_name_char(t[p]))) p++;
+    if (p >= e) break;
+    hs_slice n = read_name(t, e, &p);
+    if (n.len && !add_call(r, idx, n, attr)) return false;
+    if (!n.len) p++;
+  }
+  return true;
+}
+
+/* A bracketed value at p ('{' or '['; brackets of every kind nest, strings are skipped whole):
+ * the position after its closing bracket, or NOWHERE when [p, end) ends first. */
+static size_t bracketed_end(const char *t, size_t p, size_t end) {
+  uint32_t depth = 0;
+  while (p < end) {
+    char c = t[p];
+    if (c == '"') {
+      p = skip_string(t, end, p);
+      continue;
+    }
+    if (c == '{' || c == '[' || c == '(') depth++;
+    else if ((c == '}' || c == ']' || c == ')') && --depth == 0) return p + 1;
+    p++;
+  }
+  return NOWHERE;
+}
+
+/* A {key=value ...} list (metadata, frontend_attributes, window, ...): calls each(key, value)
+ * for every pair. False, with *bad set to where, when a key has no '=' or no value. */
+typedef void (*pair_fn)(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve);
+static bool read_pairs(reader *r, size_t s, size_t e, pair_fn each, void *ctx, size_t *bad) {
+  const char *t = r->t;
+  size_t p = s + 1; /* after '{' */
+  e--;              /* the closing '}' */
+  for (;;) {
+    while (p < e && (is_space(t[p]) || t[p] == ',')) p++;
+    if (p >= e) return true;
+    size_t ks = p;
+    p = t[p] == '"' ? skip_string(t, e, p) : name_end(t, p, e);
+    size_t ke = p;
+    /* "key=" is one token to XLA's lexer: "op_name =" is refused ("expects attribute name") */
+    if (ke == ks || p >= e || t[p] != '=') {
+      *bad = p < e ? p : ks;
+      return false;
+    }
+    p++;
+    while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
+    size_t vs = p;
+    if (p < e && t[p] == '"') {
+      p = skip_string(t, e + 1, p);
+      if (p > e) p = e;
+    } else if (p < e && (t[p] == '{' || t[p] == '[')) {
+      p = bracketed_end(t, p, e);
+      if (p == NOWHERE) p = e;
+    } else {
+      while (p < e && !is_space(t[p]) && t[p] != ',') p++;
+    }
+    if (p == vs) {
+      *bad = vs;
+      return false;
+    }
+    if (each) each(r, ctx, ks, ke, vs, p);
+  }
+}
+
+/* The same list read from its '{' at s to its '}' in one pass (the value's end is found on the
+ * way): the position after '}', or NOWHERE when the list is malformed or the text ends in it
+ * (then the caller scans the value and read_pairs says where it went wrong). */
+static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
+  const char *t = r->t;
+  size_t len = r->len;
+  size_t p = s + 1;
+  for (;;) {
+    while (p < len && (is_space(t[p]) || t[p] == ',')) p++;
+    if (p >= len) return NOWHERE;
+    if (t[p] == '}') return p + 1;
+    size_t ks = p;
+    p = name_end(t, p, len);
+    size_t ke = p;
+    if (ke == ks || p >= len || t[p] != '=') return NOWHERE;
+    size_t vs = ++p;
+    if (p >= len) return NOWHERE;
+    if (t[p] == '"') {
+      p = skip_string(t, len, p);
+      if (p >= len) return NOWHERE;
+    } else if (t[p] == '{' || t[p] == '[') {
+      p = bracketed_end(t, p, len);
+      if (p == NOWHERE) return NOWHERE;
+    } else {
+      while (p < len && !is_space(t[p]) && t[p] != ',' && t[p] != '}') p++;
+    }
+    if (p == vs) return NOWHERE;
+    each(r, ctx, ks, ke, vs, p);
+  }
+}
+
+typedef struct {
+  hs_hlo_instr *h;
+  bool bad_number;
+  size_t bad_at;
+  bool frame;        /* a stack_frame_id= was read (counted once the list is read: count_frame_ref) */
+  uint64_t frame_id; /* its value */
+} meta_ctx;
+
+/* metadata={op_type="..." op_name="..." source_file="..." source_line=N stack_frame_id=N} */
+static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve) {
+  meta_ctx *m = ctx;
+  const char *t = r->t;
+  size_t kl = ke - ks;
+  if (kl == 7 && memcmp(t + ks, "op_name", 7) == 0 && t[vs] == '"' && ve - vs >= 2) {
+    m->h->op_name = hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2));
+  } else if ((kl >= 6 && memcmp(t + ks, "source", 6) == 0) || (kl == 14 && memcmp(t + ks, "stack_frame_id", 14) == 0)) {
+    /* source_line, source_end_line, source_column, ... and stack_frame_id are integers */
+    if (kl == 11 && memcmp(t + ks, "source_file", 11) == 0) return;
+    uint64_t v = 0;
+    size_t q = vs;
+    if (q < ve && t[q] == '-') q++;
+    if (q >= ve) m->bad_number = true;
+    for (; q < ve; q++) {
+      if (!is_digit(t[q])) {
+        m->bad_number = true;
+        break;
+      }
+      v = v * 10 + (uint64_t)(t[q] - '0');
+    }
+    if (m->bad_number) {
+      if (m->bad_at == NOWHERE) m->bad_at = vs;
+      return;
+    }
+    if (kl == 14) {
+      m->frame = true;
+      m->frame_id = v;
+    }
+  }
+}
+
+/* An instruction's metadata, read once to its end, referred to a stack frame: counted once per
+ * instruction (a list the fast path gave up on is read again from its start). */
+static void count_frame_ref(reader *r, const meta_ctx *m) {
+  if (!m->frame) return;
+  hs_doc *d = r->d;
+  if (!r->first_ref_line) r->first_ref_line = r->stmt_line;
+  d->frame_refs++;
+  if (m->frame_id > r->module_frames && r->module_frames > 0) {
+    if (!d->frame_refs_dangling) d->first_dangling_line = r->stmt_line;
+    d->frame_refs_dangling++;
+  }
+}
+
+static void frontend_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve) {
+  (void)ks;
+  (void)ke;
+  (void)ve;
+  size_t *bad = ctx; /* a value is a string or a braced text ({n = 1 : i32}, composite attributes) */
+  if (r->t[vs] != '"' && r->t[vs] != '{' && *bad == NOWHERE) *bad = vs;
+}
+
+/* ---- typed values: what XLA's parser refuses in the attributes most often written by hand ----- */
+
+/* An integer at p ("-?[0-9]+", XLA's kInt): its end, or p when there is none. */
+static size_t int_end(const char *t, size_t p, size_t e) {
+  size_t q = p < e && t[p] == '-' ? p + 1 : p;
+  size_t d = q;
+  while (q < e && is_digit(t[q])) q++;
+  return q > d ? q : p;
+}
+
+/* A braced list from its '{' at s to its '}' at e - 1, of items (item reads one at p and returns
+ * its end, or p) with a ',' between two, spaces and comments anywhere: NOWHERE when it reads,
+ * else where it went wrong. */
+typedef size_t (*item_fn)(reader *r, size_t p, size_t e);
+static size_t braced_list_bad(reader *r, size_t s, size_t e, item_fn item) {
+  const char *t = r->t;
+  if (e - s < 2 || t[s] != '{' || t[e - 1] != '}') return s;
+  e--;
+  size_t p = skip_ws(r, s + 1);
+  if (p >= e) return p == e ? NOWHERE : e;
+  for (;;) {
+    size_t q = item(r, p, e);
+    if (q == p) return p;
+    p = skip_ws(r, q);
+    if (p == e) return NOWHERE;
+    if (p > e || t[p] != ',') return p > e ? e : p;
+    p = skip_ws(r, p + 1);
+  }
+}
+
+static size_t int_item(reader *r, size_t p, size_t e) { return int_end(r->t, p, e); }
+
+/* An integer or a braced list of them (collective-permute's slice_sizes={{128,32},{64,32}}; a
+ * gather's are flat) */
+static size_t int_or_list_item(reader *r, size_t p, size_t e) {
+  const char *t = r->t;
+  if (t[p] != '{') return int_end(t, p, e);
+  size_t q = p + 1;
+  while (q < e && t[q] != '}' && t[q] != '{') q++;
+  if (q >= e || t[q] != '}') return p;
+  return braced_list_bad(r, p, q + 1, int_item) == NOWHERE ? q + 1 : p;
+}
+
+/* "[0:128]", "[0:128:2]": a slice's range */
+static size_t range_item(reader *r, size_t p, size_t e) {
+  const char *t = r->t;
+  if (t[p] != '[') return p;
+  size_t q = skip_ws(r, p + 1);
+  for (int k = 0; k < 3; k++) {
+    size_t x = int_end(t, q, e);
+    if (x == q) return p;
+    q = skip_ws(r, x);
+    if (q < e && t[q] == ']' && k >= 1) return q + 1;
+    if (q >= e || t[q] != ':' || k == 2) return p;
+    q = skip_ws(r, q + 1);
+  }
+  return p;
+}
+
+/* XLA's one-token forms: "3x3" (kDxD; one number is an int), "0_1x2_3" and "0_1_1" (kPad). */
+static bool dims_token(const char *t, size_t s, size_t e) {
+  for (size_t p = s;;) {
+    size_t q = int_end(t, p, e);
+    if (q == p || t[p] == '-') return false;
+    if (q == e) return true;
+    if (t[q] != 'x') return false;
+    p = q + 1;
+  }
+}
+static bool pad_token(const char *t, size_t s, size_t e, int parts) {
+  for (size_t p = s;;) {
+    for (int k = 0; k < parts; k++) { /* low_high, or low_high_interior (a pad's padding=) */
+      size_t q = int_end(t, p, e);
+      if (q == p) return false;
+      p = q;
+      if (k >= 1 && (p == e || t[p] == 'x')) break;
+      if (p >= e || t[p] != '_' || k == parts - 1) return false;
+      p++;
+    }
+    if (p == e) return true;
+    p++; /* 'x' */
+  }
+}
+
+/* window={size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1 rhs_reversal=0x1} */
+static size_t window_bad(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (e - s < 2 || t[s] != '{' || t[e - 1] != '}') return s;
+  size_t p = s + 1;
+  e--;
+  for (;;) {
+    p = skip_ws(r, p);
+    if (p == e) return NOWHERE;
+    if (p > e) return e;
+    size_t ks = p;
+    while (p < e && ((t[p] >= 'a' && t[p] <= 'z') || t[p] == '_')) p++;
+    size_t kl = p - ks;
+    if (p >= e || t[p] != '=') return ks;
+    bool pad = kl == 3 && memcmp(t + ks, "pad", 3) == 0;
+    if (!pad && !((kl == 4 && memcmp(t + ks, "size", 4) == 0) || (kl == 6 && memcmp(t + ks, "stride", 6) == 0) ||
+                  (kl == 10 && (memcmp(t + ks, "lhs_dilate", 10) == 0 || memcmp(t + ks, "rhs_dilate", 10) == 0)) ||
+                  (kl == 12 && memcmp(t + ks, "rhs_reversal", 12) == 0)))
+      return ks;
+    size_t vs = ++p;
+    while (p < e && !is_space(t[p]) && t[p] != '/') p++;
+    if (!(pad ? pad_token(t, vs, p, 2) : dims_token(t, vs, p))) return vs; /* a window's pad: low_high only */
+  }
+}
+
+/* control-predecessors={%a, %b}: each names an instruction of the computation defined before
+ * (XLA's parser: "instruction 'a' is not defined"). Past the small name table (a big computation,
+ * hlo_scope.c) names are known only at the close: not checked there. */
+static void check_predecessors(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (r->big_from || e - s < 2 || t[s] != '{') return;
+  for (size_t p = s + 1; p < e;) {
+    while (p < e && (t[p] == ' ' || t[p] == ',' || t[p] == '\n' || t[p] == '\t' || t[p] == '\r')) p++;
+    if (p >= e || t[p] == '}') return;
+    size_t ns = p;
+    hs_slice name = read_name(t, e, &p);
+    if (!name.len) return;
+    uint32_t unresolved = r->unresolved;
+    int32_t i = hlo_scope_operand(r, name);
+    r->unresolved = unresolved; /* a question, not an operand: nothing to look up at the close */
+    if (i < 0) {
+      hlo_warn_at(r, ns, "%.*s: control-predecessors names no instruction defined before this one: XLA's parser refuses this one "
+                  "(instruction is not defined)", t + name.off, name.len < 60 ? name.len : 60);
+      return;
+    }
+  }
+}
+
+/* Attributes hlo_check.c looks at once the instruction is read: noted in the reader (a
+ * conditional's branches, an async op's thread, a custom-call's operand layouts), or checked
+ * here (control-predecessors). By their keys' lengths first: */
+#define NOTED_LENGTHS (1ull << 16 | 1ull << 17 | 1ull << 19 | 1ull << 20 | 1ull << 22 | 1ull << 26)
+static void noted_attribute(reader *r, size_t ks, size_t kl, size_t vs, size_t ve, bool only_named) {
+  const char *t = r->t + ks;
+  switch (kl) {
+    case 16: if (hs_bytes_eq(t, "true_computation", 16)) r->attr_branches |= 2; break;
+    case 17: if (hs_bytes_eq(t, "false_computation", 17)) r->attr_branches |= 4; break;
+    case 19: if (hs_bytes_eq(t, "branch_computations", 19)) r->attr_branches |= 1; break;
+    case 20: if (!only_named && hs_bytes_eq(t, "control-predecessors", 20)) check_predecessors(r, vs, ve); break;
+    case 22: if (hs_bytes_eq(t, "async_execution_thread", 22)) r->attr_thread = hs_sl((uint32_t)vs, (uint32_t)(ve - vs)); break;
+    case 26: if (hs_bytes_eq(t, "operand_layout_constraints", 26)) r->attr_layouts = hs_sl((uint32_t)vs, (uint32_t)(ve - vs)); break;
+    default: break;
+  }
+}
+
+/* ---- the module's aliasing, an instruction's result accuracy ------------------------------------ */
+
+/* [s, s + n) is the word w, in any case */
+static bool word_nocase(const char *s, size_t n, const char *w) {
+  size_t k = 0;
+  for (; k < n && w[k]; k++) {
+    char c = s[k] >= 'a' && s[k] <= 'z' ? (char)(s[k] - 32) : s[k];
+    char d = w[k] >= 'a' && w[k] <= 'z' ? (char)(w[k] - 32) : w[k];
+    if (c != d) return false;
+  }
+  return k == n && !w[k];
+}
+
+/* The next token at p (spaces and comments skipped), or e */
+static size_t next_tok(reader *r, size_t p, size_t e) {
+  p = skip_ws(r, p);
+  return p < e ? p : e;
+}
+
+/* A shape index at p: "{}", "{0}", "{1, 0}": its end, or NOWHERE with *bad where it goes wrong */
+static size_t shape_index_end(reader *r, size_t p, size_t e, size_t *bad) {
+  const char *t = r->t;
+  p = next_tok(r, p, e);
+  if (p >= e || t[p] != '{') return *bad = p, NOWHERE;
+  p = next_tok(r, p + 1, e);
+  if (p < e && t[p] == '}') return p + 1;
+  for (;;) {
+    size_t q = int_end(t, p, e);
+    if (q == p || t[p] == '-') return *bad = p, NOWHERE;
+    p = next_tok(r, q, e);
+    if (p < e && t[p] == '}') return p + 1;
+    if (p >= e || t[p] != ',') return *bad = p, NOWHERE;
+    p = next_tok(r, p + 1, e);
+  }
+}
+
+/* "(param, {index})" or, aliasing, "(param, {index}, may-alias)" at p: its end, or NOWHERE */
+static size_t param_index_end(reader *r, size_t p, size_t e, bool kind, size_t *bad) {
+  const char *t = r->t;
+  if (p >= e || t[p] != '(') return *bad = p, NOWHERE;
+  p = next_tok(r, p + 1, e);
+  size_t q = int_end(t, p, e);
+  if (q == p || t[p] == '-') return *bad = p, NOWHERE;
+  p = next_tok(r, q, e);
+  if (p >= e || t[p] != ',') return *bad = p, NOWHERE;
+  p = shape_index_end(r, p + 1, e, bad);
+  if (p == NOWHERE) return NOWHERE;
+  p = next_tok(r, p, e);
+  if (kind && p < e && t[p] == ',') {
+    size_t w = next_tok(r, p + 1, e);
+    p = w;
+    while (p < e && (is_name_char(t[p]))) p++;
+    if (!word_nocase(t + w, p - w, "may-alias") && !word_nocase(t + w, p - w, "must-alias"))
+      return *bad = w, NOWHERE;
+    p = next_tok(r, p, e);
+  }
+  if (p >= e || t[p] != ')') return *bad = p, NOWHERE;
+  return p + 1;
+}
+
+/* input_output_alias={ {0}: (0, {0}, may-alias), {1}: 1 } and buffer_donor={ (0, {0}), (0, {1}) }
+ * (hlo_parser.cc ParseAliasing, ParseBufferDonor): where XLA's parser goes wrong, or NOWHERE */
+static size_t aliasing_bad(reader *r, size_t s, size_t e, bool donor) {
+  const char *t = r->t;
+  size_t bad = s;
+  if (t[s] != '{' || t[e - 1] != '}') return s;
+  e--;
+  size_t p = next_tok(r, s + 1, e);
+  while (p < e) {
+    if (!donor) {
+      p = shape_index_end(r, p, e, &bad);
+      if (p == NOWHERE) return bad;
+      p = next_tok(r, p, e);
+      if (p >= e || t[p] != ':') return p;
+      p = next_tok(r, p + 1, e);
+      if (p < e && is_digit(t[p])) p = int_end(t, p, e); /* "{1}: 1" */
+      else if ((p = param_index_end(r, p, e, true, &bad)) == NOWHERE) return bad;
+    } else if ((p = param_index_end(r, p, e, false, &bad)) == NOWHERE) {
+      return bad;
+    }
+    p = next_tok(r, p, e);
+    if (p >= e) break;
+    if (t[p] != ',') return p;
+    p = next_tok(r, p + 1, e);
+  }
+  return NOWHERE;
+}
+
+/* result_accuracy={mode=highest} or {tolerance={atol=1e-5,rtol=0,ulps=1}}: where XLA's parser goes
+ * wrong, or NOWHERE (asked of jaxlib: tests/cases/hlo-check-accuracy-*) */
+static size_t accuracy_bad(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (t[s] != '{' || t[e - 1] != '}') return s;
+  size_t p = next_tok(r, s + 1, e - 1);
+  if (e - 1 - p >= 5 && memcmp(t + p, "mode=", 5) == 0) {
+    size_t w = p + 5, q = w;
+    while (q < e && is_name_char(t[q])) q++;
+    if (!word_nocase(t + w, q - w, "highest") && !word_nocase(t + w, q - w, "default")) return w;
+    return next_tok(r, q, e - 1) == e - 1 ? NOWHERE : q;
+  }
+  if (e - 1 - p < 11 || memcmp(t + p, "tolerance={", 11) != 0) return p;
+  p = next_tok(r, p + 11, e - 1);
+  while (p < e - 1 && t[p] != '}') {
+    size_t k = p;
+    while (p < e && t[p] >= 'a' && t[p] <= 'z') p++;
+    if (!((p - k == 4 && (memcmp(t + k, "atol", 4) == 0 || memcmp(t + k, "rtol", 4) == 0 || memcmp(t + k, "ulps", 4) == 0)) && t[p] == '='))
+      return k;
+    size_t v = ++p;
+    while (p < e && (is_digit(t[p]) || t[p] == '.' || t[p] == 'e' || t[p] == 'E' || t[p] == '-' || t[p] == '+')) p++;
+    if (p == v || !hlo_literal_word(t, v, p)) return v;
+    p = next_tok(r, p, e - 1);
+    if (p < e - 1 && t[p] == ',') p = next_tok(r, p + 1, e - 1);
+  }
+  if (p >= e - 1) return p;
+  return next_tok(r, p + 1, e - 1) == e - 1 ? NOWHERE : p + 1;
+}
+
+/* (ATTR_METADATA to ATTR_SHARDING, in a row: the attributes every opcode takes) */
+enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, ATTR_FRONTEND, ATTR_SHARDING, ATTR_INT_LIST,
+       ATTR_INT_LISTS, ATTR_INT, ATTR_DIRECTION, ATTR_SLICE, ATTR_PADDING, ATTR_WINDOW, ATTR_ALIAS, ATTR_DONOR, ATTR_ACCURACY,
+       ATTR_API_VERSION };
+/* The attributes hloscope reads or checks, the most frequent first: X(key, ATTR_*, HS_CALL_*). */
+#define HLO_ATTRS(X)                                                  \
+  X("metadata", ATTR_METADATA, 0)                                     \
+  X("calls", ATTR_CALLS, HS_CALL_CALLS)                               \
+  X("to_apply", ATTR_CALLS, HS_CALL_TO_APPLY)                         \
+  X("body", ATTR_CALLS, HS_CALL_BODY)                                 \
+  X("condition", ATTR_CALLS, HS_CALL_CONDITION)                       \
+  X("branch_computations", ATTR_CALLS, HS_CALL_BRANCH)                \
+  X("true_computation", ATTR_CALLS, HS_CALL_BRANCH)                   \
+  X("false_computation", ATTR_CALLS, HS_CALL_BRANCH)                  \
+  X("called_computations", ATTR_CALLS, HS_CALL_OTHER)                 \
+  X("select", ATTR_CALLS, HS_CALL_OTHER)                              \
+  X("scatter", ATTR_CALLS, HS_CALL_OTHER)                             \
+  X("async_execution_thread_computation", ATTR_CALLS, HS_CALL_OTHER)  \
+  X("kind", ATTR_KIND, 0)                                             \
+  X("custom_call_target", ATTR_TARGET, 0)                             \
+  X("backend_config", ATTR_BACKEND_CONFIG, 0)                         \
+  X("frontend_attributes", ATTR_FRONTEND, 0)                          \
+  X("sharding", ATTR_SHARDING, 0)
+
+/* The attributes whose values are only checked (XLA's parser refuses them otherwise), in their own
+ * table, looked at only when an attribute is not one of HLO_ATTRS. */
+#define HLO_CHECKS(X)\
+  X("dimensions", ATTR_INT_LIST, 0)                                   \
+  X("lhs_contracting_dims", ATTR_INT_LIST, 0)                         \
+  X("rhs_contracting_dims", ATTR_INT_LIST, 0)                         \
+  X("lhs_batch_dims", ATTR_INT_LIST, 0)                               \
+  X("rhs_batch_dims", ATTR_INT_LIST, 0)                               \
+  X("offset_dims", ATTR_INT_LIST, 0)                                  \
+  X("collapsed_slice_dims", ATTR_INT_LIST, 0)                         \
+  X("start_index_map", ATTR_INT_LIST, 0)                              \
+  X("slice_sizes", ATTR_INT_LISTS, 0)                                 \
+  X("dynamic_slice_sizes", ATTR_INT_LIST, 0)                          \
+  X("update_window_dims", ATTR_INT_LIST, 0)                           \
+  X("inserted_window_dims", ATTR_INT_LIST, 0)                         \
+  X("scatter_dims_to_operand_dims", ATTR_INT_LIST, 0)                 \
+  X("index", ATTR_INT, 0)                                             \
+  X("iota_dimension", ATTR_INT, 0)                                    \
+  X("channel_id", ATTR_INT, 0)                                        \
+  X("index_vector_dim", ATTR_INT, 0)                                  \
+  X("feature_index", ATTR_INT, 0)                                     \
+  X("direction", ATTR_DIRECTION, 0)                                   \
+  X("slice", ATTR_SLICE, 0)                                           \
+  X("padding", ATTR_PADDING, 0)                                       \
+  X("window", ATTR_WINDOW, 0)                                         \
+  X("result_accuracy", ATTR_ACCURACY, 0)                              \
+  X("api_version", ATTR_API_VERSION, 0)                               \
+  X("input_output_alias", ATTR_ALIAS, 0)                              \
+  X("buffer_donor", ATTR_DONOR, 0)
+
+static const struct {
+  const char *key;
+  uint8_t len;
+  uint8_t action; /* ATTR_* */
+  uint8_t call;   /* HS_CALL_*, for ATTR_CALLS */
+} ATTRS[] = {
+#define A_(lit, action, call) {lit, sizeof(lit) - 1, action, call},
+    HLO_ATTRS(A_)
+#undef A_
+};
+
+_Static_assert(sizeof ATTRS / sizeof ATTRS[0] == HLO_ATTRS_COUNT, "hlo_rules.h numbers HLO_ATTRS: run fixtures/capture/parser_rules.py header");
+
+static int attr_index(const char *k, size_t kl) {
+  /* the keys' lengths, one bit each: most keys hloscope skips ("dimensions") are not looked for */
+#define L_(lit, action, call) | 1ull << (sizeof(lit) - 1) /* every key is shorter than 64 bytes */
+  static const uint64_t LENGTHS = 0 HLO_ATTRS(L_);
+#undef L_
+  if (kl >= 64 || !(LENGTHS >> kl & 1)) return -1;
+  for (size_t i = 0; i < sizeof ATTRS / sizeof ATTRS[0]; i++)
+    if (ATTRS[i].len == kl && ATTRS[i].key[0] == k[0] && memcmp(ATTRS[i].key, k, kl) == 0) return (int)i;
+  return -1;
+}
+
+static const struct {
+  const char *key;
+  uint8_t len;
+  uint8_t action; /* ATTR_* */
+} CHECKS[] = {
+#define C_(lit, action, call) {lit, sizeof(lit) - 1, action},
+    HLO_CHECKS(C_)
+#undef C_
+};
+#define L_(lit, action, call) | 1ull << (sizeof(lit) - 1)
+static const uint64_t CHECK_LENGTHS = 0 HLO_CHECKS(L_);
+#undef L_
+
+/* Words a sharding may start with (hlo_parser.cc ParseSharding). */
+static bool sharding_word(const char *s, size_t n) {
+  static const char *const W[] = {"replicated", "maximal", "devices", "manual", "unknown", "last_tile_dim_replicate",
+                                  "last_tile_dims", "shard_as", "shard_like", "unreduced", "metadata", "iota", "mesh"};
+  for (size_t i = 0; i < sizeof W / sizeof W[0]; i++)
+    if (strlen(W[i]) == n && memcmp(W[i], s, n) == 0) return true;
+  return false;
+}
+
+/* A value XLA's parser refuses: a warning at bad (the key and the value up to it, and what XLA
+ * expects there). True (it is no error of memory). */
+static bool bad_value(reader *r, size_t ks, size_t vs, size_t ve, size_t bad, const char *expects) {
+  char fmt[200];
+  snprintf(fmt, sizeof fmt, "%%.*s: XLA's parser refuses this value (%s)", expects);
+  size_t e = ve; /* the key and its value, on its first line, up to 60 bytes */
+  for (size_t q = vs; q < e; q++)
+    if (r->t[q] == '\n') e = q;
+  if (e < bad + 1 && bad < ve) e = bad + 1;
+  if (e - ks > 60) e = ks + 60;
+  hlo_warn_at(r, bad, fmt, r->t + ks, e - ks);
+  return true;
+}
+
+/* One attribute value [vs, ve) of instruction idx: read what hloscope uses, check what XLA
+ * would refuse (a warning). False when memory ran out. */
+static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs, size_t ve) {
+  const char *t = r->t;
+  hs_hlo_instr *h = &r->d->hlo[idx];
+  size_t kl = ATTRS[a].len;
+  switch (ATTRS[a].action) {
+    case ATTR_CALLS: return read_calls(r, idx, vs, ve, ATTRS[a].call);
+    case ATTR_KIND: {
+      h->kind = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
+      size_t n = ve - vs;
+      if (!((n == 5 && (memcmp(t + vs, "kLoop", 5) == 0)) || (n == 6 && memcmp(t + vs, "kInput", 6) == 0) ||
+            (n == 7 && (memcmp(t + vs, "kOutput", 7) == 0 || memcmp(t + vs, "kCustom", 7) == 0))))
+        return bad_value(r, ks, vs, ve, vs, "a fusion kind is kLoop, kInput, kOutput or kCustom");
+      break;
+    }
+    case ATTR_TARGET: {
+      size_t s = vs, e = ve;
+      if (e > s && t[s] == '"') s++;
+      if (e > s && t[e - 1] == '"') e--;
+      h->custom_call_target = hs_sl((uint32_t)s, (uint32_t)(e - s));
+      break;
+    }
+    case ATTR_METADATA: {
+      meta_ctx m = {h, false, NOWHERE, false, 0};
+      size_t bad = NOWHERE;
+      bool ok = t[vs] == '{' && t[ve - 1] == '}' && read_pairs(r, vs, ve, metadata_pair, &m, &bad);
+      count_frame_ref(r, &m);
+      if (!ok || m.bad_number) {
+        size_t at = bad != NOWHERE ? bad : m.bad_at != NOWHERE ? m.bad_at : vs;
+        hlo_warn_at(r, at, "%.*s is not a metadata value XLA reads ({key=value ...}, numbers where numbers go): XLA's parser refuses this instruction", t + ks, kl + 1 + (at - vs < 40 ? at - vs + 1 : 40));
+      }
+      break;
+    }
+    case ATTR_BACKEND_CONFIG:
+      h->backend_config = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
+      if (t[vs] != '"' && t[vs] != '{')
+        hlo_warn_at(r, vs, "%.*s: a backend_config is a quoted string or a {...} object: XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
+      break;
+    case ATTR_FRONTEND: {
+      size_t bad = NOWHERE, bad_value = NOWHERE;
+      if (t[vs] != '{' || t[ve - 1] != '}' || !read_pairs(r, vs, ve, frontend_pair, &bad_value, &bad) || bad_value != NOWHERE)
+        hlo_warn_at(r, bad != NOWHERE ? bad : bad_value != NOWHERE ? bad_value : vs, "%.*s: frontend attributes are {key=\"value\", ...}: XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
+      break;
+    }
+    case ATTR_SHARDING: {
+      size_t p = vs;
+      while (p < ve && (t[p] == '{' || is_space(t[p]))) p++;
+      size_t w = p;
+      while (p < ve && ((t[p] >= 'a' && t[p] <= 'z') || t[p] == '_')) p++;
+      if (t[vs] != '{' || (p > w && !sharding_word(t + w, p - w)))
+        hlo_warn_at(r, vs, "%.*s is not a sharding XLA reads ({replicated}, {maximal device=N}, {devices=[...]...}, {manual}, ...): XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
+      break;
+    }
+    default: break;
+  }
+  return true;
+}
+
+/* A value of one of HLO_CHECKS [vs, ve) (key at ks, ke): a warning where XLA's parser would refuse
+ * it. Out of line: most attributes are not looked at here. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void check_value(reader *r, bool module, size_t ks, size_t ke, size_t vs, size_t ve) {
+  const char *t = r->t;
+  size_t kl = ke - ks;
+  int action = -1;
+  for (size_t i = 0; i < sizeof CHECKS / sizeof CHECKS[0] && action < 0; i++)
+    if (CHECKS[i].len == kl && CHECKS[i].key[0] == t[ks] && hs_bytes_eq(CHECKS[i].key, t + ks, kl)) action = CHECKS[i].action;
+  if (module != (action == ATTR_ALIAS || action == ATTR_DONOR)) return; /* the module's attributes, and the instructions' */
+  switch (action) {
+    case ATTR_ALIAS:
+    case ATTR_DONOR: {
+      size_t bad = aliasing_bad(r, vs, ve, action == ATTR_DONOR);
+      if (bad != NOWHERE)
+        bad_value(r, ks, vs, ve, bad, action == ATTR_DONOR ? "expects { (parameter, {shape index}), ... }, as buffer_donor={ (0, {0}), (1, {}) }"
+                                                            : "expects { {output index}: (parameter, {shape index}), ... }, as "
+                                                              "input_output_alias={ {0}: (0, {}, may-alias) }");
+      break;
+    }
+    case ATTR_ACCURACY: {
+      size_t bad = accuracy_bad(r, vs, ve);
+      if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects {mode=highest}, {mode=default} or {tolerance={atol=1e-5,rtol=0,ulps=1}}");
+      break;
+    }
+    case ATTR_API_VERSION: {
+      static const char *const V[] = {"API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING", "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
+      bool ok = false;
+      for (int k = 0; k < 4; k++) ok |= word_nocase(t + vs, ve - vs, V[k]);
+      if (!ok) bad_value(r, ks, vs, ve, vs, "a custom-call's api_version is API_VERSION_ORIGINAL, API_VERSION_STATUS_RETURNING, API_VERSION_STATUS_RETURNING_UNIFIED or API_VERSION_TYPED_FFI");
+      break;
+    }
+    case ATTR_INT_LIST: {
+      if (ve - vs >= 2 && t[vs] == '{' && t[ve - 1] == '}') { /* most are "{0,1}": digits and commas up to '}' */
+        size_t p = vs + 1;
+        while (t[p] != '}' && is_digit(t[p])) {
+          while (is_digit(t[p])) p++;
+          if (t[p] == ',' && is_digit(t[p + 1])) p++;
+        }
+        if (p == ve - 1) break;
+      }
+      size_t bad = braced_list_bad(r, vs, ve, int_item);
+      if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects integers in braces, as dimensions={0,1}");
+      break;
+    }
+    case ATTR_INT_LISTS: {
+      size_t bad = braced_list_bad(r, vs, ve, int_or_list_item);
+      if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects integers in braces, as slice_sizes={1,8}, or lists of them, as {{128,32},{64,32}}");
+      break;
+    }
+    case ATTR_INT:
+      if (int_end(t, vs, ve) != ve) bad_value(r, ks, vs, ve, vs, "expects an integer");
+      break;
+    case ATTR_DIRECTION: {
+      size_t n = ve - vs;
+      static const char D[] = "EQNEGEGTLELT";
+      bool ok = false;
+      for (int k = 0; k < 6 && n == 2; k++) ok |= memcmp(t + vs, D + 2 * k, 2) == 0;
+      if (!ok) bad_value(r, ks, vs, ve, vs, "a comparison direction is EQ, NE, GE, GT, LE or LT");
+      break;
+    }
+    case ATTR_SLICE: {
+      size_t bad = braced_list_bad(r, vs, ve, range_item);
+      if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects ranges in braces, as slice={[0:8], [0:128:2]}");
+      break;
+    }
+    case ATTR_PADDING:
+      if (!pad_token(t, vs, ve, 3)) bad_value(r, ks, vs, ve, vs, "expects low_high padding per dimension, as padding=0_1x2_3 (or 0_1_1 with interior)");
+      break;
+    case ATTR_WINDOW: {
+      size_t bad = window_bad(r, vs, ve);
+      if (bad != NOWHERE) bad_value(r, ks, vs, ve, bad, "expects {size=3x3 stride=1x1 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1 rhs_reversal=0x0}");
+      break;
+    }
+    default: break;
+  }
+}
+
+/* The end of an instruction's attributes at end: the ones its opcode requires are checked */
+static size_t attributes_end(reader *r, int64_t idx, int rule, bool required, const uint64_t seen[2], size_t end) {
+  if (rule >= 0 && idx >= 0 && required) hlo_check_required(r, rule, r->d->instrs[idx].opcode.off, seen);
+  if (idx >= 0) memcpy(r->attr_seen, seen, sizeof r->attr_seen);
+  return end;
+}
+
+/* ", key=value" attributes from p (at ','); idx: the instruction they belong to, or -1 (module
+ * or computation attributes: only their aliasing is checked). only_named: stop before a ',' that is not followed by
+ * "key=" (a nested instruction's attributes, inside an operand list). Returns the end of the
+ * last value (or p), HLO_FAIL, or sets r->cut when the text ended inside a value. */
+size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, int rule, hlo_brief brief) {
+  const char *t = r->t;
+  size_t len = r->len;
+  size_t end = p;
+  uint32_t key_at[16], key_len[16], n_keys = 0; /* the first keys, for duplicates */
+  uint64_t seen[2] = {0, 0};                    /* the attributes hlo_rules.h numbers */
+  if (idx < 0) rule = -1;
+  else {
+    r->attr_thread = r->attr_layouts = hs_sl(0, 0);
+    r->attr_branches = 0;
+  }
+  for (;;) {
+    size_t c = skip_ws(r, p);
+    if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, (brief & HLO_BRIEF_REQUIRED), seen, end);
+    size_t ks = skip_ws(r, c + 1);
+    size_t ke = name_end(t, ks, len);
+    size_t eq = skip_ws(r, ke);
+    if (eq >= len) {
+      if (only_named && ke > ks) return attributes_end(r, idx, rule, (brief & HLO_BRIEF_REQUIRED), seen, end);
+      r->cut = true;
+      return len;
+    }
+    if (ke == ks || t[eq] != '=') {
+      if (only_named) return attributes_end(r, idx, rule, (brief & HLO_BRIEF_REQUIRED), seen, end);
+      return hlo_fail_syntax(r, ks < len ? ks : c, "expected an attribute 'name=value' after ','");
+    }
+    int a = idx >= 0 ? attr_index(t + ks, ke - ks) : -1;
+    /* metadata, backend_config, frontend_attributes, sharding: every opcode takes them, none
+       requires them (parser_rules.py header checks it): not looked up in hlo_rules.h */
+    if (rule >= 0 && (brief & (HLO_BRIEF_CHECKED | HLO_BRIEF_REQUIRED))) {
+      if (a < 0) hlo_check_attribute(r, rule, ks, ke, seen);
+      else if (ATTRS[a].action < ATTR_METADATA || ATTRS[a].action > ATTR_SHARDING) hlo_check_attribute_number(r, rule, ks, ke, HLO_ATTRS_NUMBER[a], seen);
+    }
+    if (eq != ke) /* "key=" is one token to XLA's lexer */
+      hlo_warn_at(r, ke, "%.*s: a space between an attribute's name and '=': XLA's parser refuses it (its lexer reads \"name=\" as one "
+                  "token: expects attribute name); write the name and '=' together", t + ks, eq + 1 - ks < 60 ? eq + 1 - ks : 60);
+    size_t vs = skip_ws(r, eq + 1);
+    if (vs >= len) {
+      r->cut = true;
+      return len;
+    }
+    bool open = false;
+    size_t ve = NOWHERE;
+    if (a >= 0 && ATTRS[a].action == ATTR_METADATA && t[vs] == '{') {
+      /* the largest attribute of most instructions: read in the pass that finds its end */
+      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE, false, 0};
+      ve = walk_pairs(r, vs, metadata_pair, &m);
+      if (ve != NOWHERE && m.bad_number) {
+        ve = NOWHERE; /* read again below, to say where */
+      } else if (ve != NOWHERE) {
+        count_frame_ref(r, &m);
+        a = -1; /* done */
+      }
+    }
+    if (ve == NOWHERE) ve = hlo_scan_value(r, vs, &open);
+    if (open) {
+      r->cut = true;
+      end = len;
+    } else if (ve == vs) {
+      return hlo_fail_syntax(r, vs, "expected a value after '=' (XLA's parser refuses an attribute without one)");
+    }
+    for (uint32_t k = 0; k < n_keys; k++)
+      if (key_len[k] == ke - ks && memcmp(t + key_at[k], t + ks, ke - ks) == 0) {
+        hlo_warn_at(r, ks, "attribute %.*s is given twice: XLA's parser refuses this", t + ks, ke - ks);
+        break;
+      }
+    if (n_keys < 16) {
+      key_at[n_keys] = (uint32_t)ks;
+      key_len[n_keys++] = (uint32_t)(ke - ks);
+    }
+    if (!open && ve > vs && t[ve - 1] == '}') { /* no search for a line break: the byte before the brace's spaces says */
+      size_t b = ve - 1;
+      while (b > vs && (t[b - 1] == ' ' || t[b - 1] == '\t')) b--;
+      if (b > vs && t[b - 1] == '\n') {
+        r->suspect_line = hlo_line_of(r, ks);
+        r->suspect_key = ks;
+      }
+    }
+    if (idx >= 0 && !open && ke - ks < 64 && (NOTED_LENGTHS >> (ke - ks) & 1)) noted_attribute(r, ks, ke - ks, vs, ve, only_named);
+    if (a >= 0 && !read_attribute(r, (uint32_t)idx, a, ks, vs, ve)) return hlo_fail_oom(r);
+    if (a < 0 && !open && ke - ks < 64 && (CHECK_LENGTHS >> (ke - ks) & 1)) check_value(r, idx < 0, ks, ke, vs, ve);
+    if (open) return len;
+    end = p = ve;
+  }
+}

@@ -1,0 +1,511 @@
+/* The XSpace protobuf reader (.xplane.pb, what jax.profiler writes): planes, lines and the
+ * events worth counting, with their stats (hlo_op, hlo_module, program_id, run_id, the TPU
+ * device_offset_ps/device_duration_ps) resolved through the plane's stat and event metadata.
+ * /host:metadata names the programs (event metadata "jit_f(<id>)") and holds their
+ * HloModuleProtos (stat "Hlo Proto").
+ *
+ * Field numbers (tsl/profiler/protobuf/xplane.proto): XSpace.planes 1; XPlane.name 2, lines 3,
+ * event_metadata 4, stat_metadata 5; XLine.name 2, timestamp_ns 3, events 4, display_name 11;
+ * XEvent.metadata_id 1, offset_ps 2, duration_ps 3, stats 4; XStat.metadata_id 1, double 2,
+ * uint64 3, int64 4, str 5, bytes 6, ref 7. The maps are read in one pass before the lines,
+ * because XPlane writes them after the lines. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "profile/profile.h"
+
+enum { ST_NONE = 0, ST_HLO_OP, ST_HLO_MODULE, ST_PROGRAM_ID, ST_RUN_ID, ST_DEV_OFF, ST_DEV_DUR, ST_CATEGORY, ST_HLO_PROTO };
+
+typedef struct {
+  uint64_t id;
+  const uint8_t *name;
+  size_t name_len;
+  uint8_t code;
+} smeta;
+
+typedef struct {
+  uint64_t id;
+  const uint8_t *name, *display, *stats; /* stats: the XEventMetadata bytes (stats are field 5) */
+  size_t name_len, display_len, stats_len;
+  /* resolved on first use */
+  uint8_t resolved, has_pid;
+  uint32_t op, module, category;
+  uint64_t pid;
+} emeta;
+
+typedef struct {
+  smeta *sm;
+  uint32_t n_sm, cap_sm;
+  emeta *em;
+  uint32_t n_em, cap_em;
+  hs_pb_field *lines;
+  uint32_t n_lines, cap_lines;
+  uint32_t seen[256]; /* string id + 1 of the stat strings met last, by a cheap key (see cached) */
+} plane_tmp;
+
+/* hs_prof_intern for the op, module and category strings of every event: a big profile names
+ * the same few ops millions of times, and hashing each (FNV, byte by byte) was the reader's
+ * hottest loop. A direct-mapped cache keyed by the length and the first and last 8 bytes
+ * finds the string id with one compare; a miss interns as before. */
+static uint32_t cached(hs_profile *p, plane_tmp *t, const void *sv, size_t n) {
+  const uint8_t *s = sv;
+  uint64_t a = 0, b = 0;
+  memcpy(&a, s, n < 8 ? n : 8);
+  memcpy(&b, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+  uint64_t k = (a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL;
+  uint32_t slot = (uint32_t)(k >> 56);
+  uint32_t id = t->seen[slot];
+  if (id && p->strs[id - 1].len == n && memcmp(p->strs[id - 1].s, s, n) == 0) return id - 1;
+  uint32_t got = hs_prof_intern(p, s, n);
+  if (got != HS_NONE) t->seen[slot] = got + 1;
+  return got;
+}
+
+static int cmp_sm(const void *a, const void *b) {
+  uint64_t x = ((const smeta *)a)->id, y = ((const smeta *)b)->id;
+  return x < y ? -1 : x > y;
+}
+static int cmp_em(const void *a, const void *b) {
+  uint64_t x = ((const emeta *)a)->id, y = ((const emeta *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+static const smeta *find_sm(const plane_tmp *t, uint64_t id) {
+  uint32_t lo = 0, hi = t->n_sm;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (t->sm[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < t->n_sm && t->sm[lo].id == id ? &t->sm[lo] : NULL;
+}
+
+static emeta *find_em(plane_tmp *t, uint64_t id) {
+  uint32_t lo = 0, hi = t->n_em;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (t->em[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < t->n_em && t->em[lo].id == id ? &t->em[lo] : NULL;
+}
+
+static uint8_t stat_code(const uint8_t *s, size_t n) {
+  static const struct {
+    const char *name;
+    uint8_t code;
+  } known[] = {{"hlo_op", ST_HLO_OP},
+               {"hlo_module", ST_HLO_MODULE},
+               {"program_id", ST_PROGRAM_ID},
+               {"run_id", ST_RUN_ID},
+               {"device_offset_ps", ST_DEV_OFF},
+               {"device_duration_ps", ST_DEV_DUR},
+               {"hlo_category", ST_CATEGORY},
+               {"Hlo Proto", ST_HLO_PROTO}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (strlen(known[i].name) == n && memcmp(known[i].name, s, n) == 0) return known[i].code;
+  return ST_NONE;
+}
+
+/* One decoded XStat: which known stat it is, and its value as bytes or as a number. */
+typedef struct {
+  uint8_t code;
+  const uint8_t *str;
+  size_t str_len;
+  bool has_num;
+  uint64_t num;
+} stat_val;
+
+static bool decode_stat(const plane_tmp *t, hs_pb *r, stat_val *v) {
+  hs_pb_field f;
+  int rc;
+  uint64_t mid = 0;
+  memset(v, 0, sizeof *v);
+  while ((rc = hs_pb_next(r, &f)) > 0) {
+    switch (f.field) {
+      case 1: mid = f.u; break;
+      case 2: {
+        double d = hs_pb_double(f.u);
+        if (isfinite(d) && d >= 0 && d < 1.8e19) {
+          v->num = (uint64_t)d;
+          v->has_num = true;
+        }
+        break;
+      }
+      case 3:
+      case 4:
+        v->num = f.u;
+        v->has_num = true;
+        break;
+      case 5:
+      case 6:
+        if (f.wire == HS_PB_LEN) {
+          v->str = f.data;
+          v->str_len = f.len;
+        }
+        break;
+      case 7: {
+        const smeta *ref = find_sm(t, f.u);
+        if (ref) {
+          v->str = ref->name;
+          v->str_len = ref->name_len;
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+  if (rc < 0) return false;
+  const smeta *m = find_sm(t, mid);
+  v->code = m ? m->code : ST_NONE;
+  if (v->str && !v->has_num) v->has_num = hs_prof_parse_u64((const char *)v->str, v->str_len, &v->num);
+  return true;
+}
+
+/* The op name, module, category and program id an event metadata entry carries. */
+static void resolve_em(hs_profile *p, plane_tmp *t, emeta *m) {
+  if (m->resolved) return;
+  m->resolved = 1;
+  m->op = m->module = m->category = HS_NONE;
+  const char *s = (const char *)(m->display_len ? m->display : m->name);
+  size_t n = m->display_len ? m->display_len : m->name_len;
+  hs_prof_op_from_hlo_text(&s, &n);
+  m->op = hs_prof_intern(p, s, n);
+  hs_pb r = hs_pb_open(m->stats, m->stats_len);
+  hs_pb_field f;
+  while (hs_pb_next(&r, &f) > 0) {
+    if (f.field != 5 || f.wire != HS_PB_LEN) continue;
+    hs_pb sr = hs_pb_sub(&r, &f);
+    stat_val v;
+    if (!decode_stat(t, &sr, &v)) continue;
+    if (v.code == ST_CATEGORY && v.str) m->category = hs_prof_intern(p, v.str, v.str_len);
+    else if (v.code == ST_PROGRAM_ID && v.has_num) m->pid = v.num, m->has_pid = 1;
+    else if (v.code == ST_HLO_MODULE && v.str) m->module = hs_prof_intern(p, v.str, v.str_len);
+    else if (v.code == ST_HLO_OP && v.str) {
+      const char *o = (const char *)v.str;
+      size_t on = v.str_len;
+      hs_prof_op_from_stack(&o, &on);
+      m->op = hs_prof_intern(p, o, on);
+    }
+  }
+}
+
+/* One map entry (key = 1, value = 2) of event_metadata / stat_metadata. */
+static bool map_entry(hs_pb *r, const hs_pb_field *f, uint64_t *key, hs_pb_field *value) {
+  hs_pb er = hs_pb_sub(r, f);
+  hs_pb_field g;
+  int rc;
+  *key = 0;
+  value->data = NULL;
+  value->len = 0;
+  while ((rc = hs_pb_next(&er, &g)) > 0) {
+    if (g.field == 1 && g.wire == HS_PB_VARINT) *key = g.u;
+    else if (g.field == 2 && g.wire == HS_PB_LEN) *value = g;
+  }
+  return rc == 0;
+}
+
+static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb *lr, uint32_t line, int kind,
+                       uint64_t line_ts_ps) {
+  hs_pb r = hs_pb_sub(lr, ef);
+  hs_pb_field f;
+  int rc;
+  uint64_t mid = 0, off = 0, dur = 0, dev_off = 0, dev_dur = 0, pid = 0, run = 0;
+  bool has_dev_off = false, has_dev_dur = false, has_pid = false, has_run = false;
+  uint32_t op = HS_NONE, module = HS_NONE, category = HS_NONE;
+  while ((rc = hs_pb_next(&r, &f)) > 0) {
+    if (f.field == 1 && f.wire == HS_PB_VARINT) mid = f.u;
+    else if (f.field == 2 && f.wire == HS_PB_VARINT) off = f.u;
+    else if (f.field == 3 && f.wire == HS_PB_VARINT) dur = f.u;
+    else if (f.field == 4 && f.wire == HS_PB_LEN && kind != HS_PK_TPU_MODULES) {
+      hs_pb sr = hs_pb_sub(&r, &f);
+      stat_val v;
+      if (!decode_stat(t, &sr, &v)) continue;
+      switch (v.code) {
+        case ST_HLO_OP:
+          if (v.str) {
+            const char *o = (const char *)v.str;
+            size_t on = v.str_len;
+            hs_prof_op_from_stack(&o, &on);
+            op = cached(p, t, o, on);
+          }
+          break;
+        case ST_HLO_MODULE:
+          if (v.str) module = cached(p, t, v.str, v.str_len);
+          break;
+        case ST_CATEGORY:
+          if (v.str) category = cached(p, t, v.str, v.str_len);
+          break;
+        case ST_PROGRAM_ID: pid = v.num, has_pid = v.has_num; break;
+        case ST_RUN_ID: run = v.num, has_run = v.has_num; break;
+        case ST_DEV_OFF: dev_off = v.num, has_dev_off = v.has_num; break;
+        case ST_DEV_DUR: dev_dur = v.num, has_dev_dur = v.has_num; break;
+        default: break;
+      }
+    }
+  }
+  if (rc < 0) {
+    hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed event at byte %zu was skipped", hs_pb_offset(&r));
+    return;
+  }
+  emeta *m = find_em(t, mid);
+  if (kind == HS_PK_TPU_MODULES) {
+    if (!m) return;
+    hs_prof_event *e = hs_prof_add_event(p);
+    if (!e) return;
+    e->kind = (uint8_t)kind;
+    e->line = line;
+    size_t nl;
+    uint64_t id;
+    if (hs_prof_split_program((const char *)m->name, m->name_len, &nl, &id)) {
+      e->name = hs_prof_intern(p, m->name, nl);
+      e->pid = hs_prof_id_of(p, id);
+      if (e->name != HS_NONE && !hs_u64map_put(&p->pid_names, id, e->name)) p->diag.nomem = true;
+    } else {
+      e->name = hs_prof_intern(p, m->name, m->name_len);
+    }
+    e->start = e->raw_start = hs_sat_add(line_ts_ps, off);
+    e->dur = dur;
+    return;
+  }
+  if ((kind == HS_PK_GPU || kind == HS_PK_CPU) && op == HS_NONE) return; /* not an HLO op's event */
+  if (m) {
+    resolve_em(p, t, m);
+    if (op == HS_NONE) op = m->op;
+    if (module == HS_NONE) module = m->module;
+    if (category == HS_NONE) category = m->category;
+    if (!has_pid && m->has_pid) pid = m->pid, has_pid = true;
+  }
+  if (op == HS_NONE) return;
+  hs_prof_event *e = hs_prof_add_event(p);
+  if (!e) return;
+  e->kind = (uint8_t)kind;
+  e->line = line;
+  e->name = op;
+  e->module = module;
+  e->category = category;
+  if (has_pid) e->pid = hs_prof_id_of(p, pid);
+  if (has_run) e->run = hs_prof_id_of(p, run);
+  e->raw_start = hs_sat_add(line_ts_ps, off);
+  e->start = kind == HS_PK_TPU_OPS && has_dev_off ? hs_sat_add(line_ts_ps, dev_off) : e->raw_start;
+  e->dur = kind == HS_PK_TPU_OPS && has_dev_dur ? dev_dur : dur;
+}
+
+static void read_line(hs_profile *p, plane_tmp *t, uint32_t plane, hs_pb *pr, const hs_pb_field *lf) {
+  hs_pb r = hs_pb_sub(pr, lf);
+  hs_pb_field f;
+  int rc;
+  const uint8_t *name = NULL, *display = NULL;
+  size_t name_len = 0, display_len = 0;
+  uint64_t ts_ns = 0, events = 0;
+  while ((rc = hs_pb_next(&r, &f)) > 0) {
+    if (f.field == 2 && f.wire == HS_PB_LEN) name = f.data, name_len = f.len;
+    else if (f.field == 11 && f.wire == HS_PB_LEN) display = f.data, display_len = f.len;
+    else if (f.field == 3 && f.wire == HS_PB_VARINT) ts_ns = f.u;
+    else if (f.field == 4 && f.wire == HS_PB_LEN) events++;
+  }
+  if (rc < 0) {
+    hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed line at byte %zu of plane '%s' was skipped", hs_pb_offset(&r),
+         p->strs[p->planes[plane].name].s);
+    return;
+  }
+  if (!name_len && display_len) name = display, name_len = display_len;
+  uint32_t lname = hs_prof_intern(p, name ? (const char *)name : "", name_len);
+  if (lname == HS_NONE) return;
+  uint32_t li = hs_prof_add_line(p, plane, lname);
+  if (li == HS_NONE) return;
+  p->lines[li].events = events;
+  int kind = hs_prof_line_kind(p, plane, p->strs[lname].s, p->strs[lname].len);
+  if (kind == HS_PK_OTHER || !events) return;
+  if ((kind == HS_PK_TPU_OPS || kind == HS_PK_TPU_MODULES) && p->tpu_plane != (int32_t)plane) return;
+  uint64_t ts_ps = ts_ns > UINT64_MAX / 1000 ? UINT64_MAX : ts_ns * 1000;
+  r = hs_pb_sub(pr, lf);
+  while (hs_pb_next(&r, &f) > 0 && !p->diag.nomem)
+    if (f.field == 4 && f.wire == HS_PB_LEN) read_event(p, t, &f, &r, li, kind, ts_ps);
+}
+
+static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tmp *t) {
+  t->n_sm = t->n_em = t->n_lines = 0;
+  hs_pb r = hs_pb_sub(sr, pf);
+  hs_pb_field f;
+  int rc;
+  const uint8_t *name = NULL;
+  size_t name_len = 0;
+  bool ok = true;
+  /* pass 1: the name, the line slices and both metadata maps (they follow the lines) */
+  while ((rc = hs_pb_next(&r, &f)) > 0 && ok) {
+    if (f.wire != HS_PB_LEN) continue;
+    if (f.field == 2) {
+      name = f.data;
+      name_len = f.len;
+    } else if (f.field == 3) {
+      hs_pb_field *slot = HS_VEC_PUSH(t->lines, t->n_lines, t->cap_lines, ok);
+      (void)ok;
+      if (slot) *slot = f;
+    } else if (f.field == 4 || f.field == 5) {
+      uint64_t key;
+      hs_pb_field val;
+      if (!map_entry(&r, &f, &key, &val)) {
+        hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed metadata entry at byte %zu was skipped", (size_t)(f.data - r.base));
+        continue;
+      }
+      hs_pb vr = hs_pb_open(val.data ? val.data : f.data, val.data ? val.len : 0);
+      vr.base = r.base;
+      hs_pb_field g;
+      int vrc;
+      if (f.field == 4) {
+        emeta *m = HS_VEC_PUSH(t->em, t->n_em, t->cap_em, ok);
+        (void)ok;
+        if (!m) break;
+        memset(m, 0, sizeof *m);
+        m->id = key;
+        m->stats = val.data;
+        m->stats_len = val.len;
+        while ((vrc = hs_pb_next(&vr, &g)) > 0) {
+          if (g.wire != HS_PB_LEN) continue;
+          if (g.field == 2) m->name = g.data, m->name_len = g.len;
+          else if (g.field == 4) m->display = g.data, m->display_len = g.len;
+        }
+        if (vrc < 0) {
+          t->n_em--;
+          hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed event metadata at byte %zu was skipped", hs_pb_offset(&vr));
+        }
+      } else {
+        smeta *m = HS_VEC_PUSH(t->sm, t->n_sm, t->cap_sm, ok);
+        (void)ok;
+        if (!m) break;
+        memset(m, 0, sizeof *m);
+        m->id = key;
+        while ((vrc = hs_pb_next(&vr, &g)) > 0)
+          if (g.field == 2 && g.wire == HS_PB_LEN) m->name = g.data, m->name_len = g.len;
+        if (vrc < 0) {
+          t->n_sm--;
+          hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed stat metadata at byte %zu was skipped", hs_pb_offset(&vr));
+        } else {
+          m->code = stat_code(m->name, m->name_len);
+        }
+      }
+    }
+  }
+  if (!ok) {
+    p->diag.nomem = true;
+    return;
+  }
+  if (rc < 0) {
+    hs_prof_warn(p, HS_W_TRUNCATED, "plane at byte %zu is malformed from byte %zu on: read what came before",
+         (size_t)(pf->data - sr->base), hs_pb_offset(&r));
+  }
+  if (t->n_sm > 1) qsort(t->sm, t->n_sm, sizeof *t->sm, cmp_sm);
+  if (t->n_em > 1) qsort(t->em, t->n_em, sizeof *t->em, cmp_em);
+  uint32_t pname = hs_prof_intern(p, name ? (const char *)name : "", name_len);
+  if (pname == HS_NONE) return;
+  uint32_t pi = hs_prof_add_plane(p, pname);
+  if (pi == HS_NONE) return;
+  const hs_prof_str *pn = &p->strs[pname];
+  if (p->tpu_plane < 0 && hs_prof_starts_with(pn->s, pn->len, "/device:TPU:")) {
+    for (uint32_t i = 0; i < t->n_lines; i++) {
+      hs_pb lr = hs_pb_sub(&r, &t->lines[i]);
+      hs_pb_field g;
+      while (hs_pb_next(&lr, &g) > 0) {
+        if (g.field == 2 && g.wire == HS_PB_LEN && g.len == 7 && memcmp(g.data, "XLA Ops", 7) == 0) {
+          p->tpu_plane = (int32_t)pi;
+          break;
+        }
+      }
+      if (p->tpu_plane >= 0) break;
+    }
+  }
+  if (pn->len == 14 && memcmp(pn->s, "/host:metadata", 14) == 0) {
+    /* event metadata id = program id, name "jit_f(<id>)", stat "Hlo Proto" */
+    for (uint32_t i = 0; i < t->n_em && !p->diag.nomem; i++) {
+      emeta *m = &t->em[i];
+      size_t nl;
+      uint64_t id = m->id; /* the event metadata id is the program id */
+      if (hs_prof_split_program((const char *)m->name, m->name_len, &nl, &id)) {
+        uint32_t s = hs_prof_intern(p, m->name, nl);
+        if (s != HS_NONE && !hs_u64map_put(&p->pid_names, id, s)) p->diag.nomem = true;
+      }
+      hs_pb er = hs_pb_open(m->stats, m->stats_len);
+      hs_pb_field g;
+      while (hs_pb_next(&er, &g) > 0) {
+        if (g.field != 5 || g.wire != HS_PB_LEN) continue;
+        hs_pb sr2 = hs_pb_sub(&er, &g);
+        stat_val v;
+        if (decode_stat(t, &sr2, &v) && v.code == ST_HLO_PROTO && v.str) hs_prof_read_hlo_proto(p, v.str, v.str_len, true, id);
+      }
+    }
+  }
+  for (uint32_t i = 0; i < t->n_lines && !p->diag.nomem; i++) read_line(p, t, pi, &r, &t->lines[i]);
+}
+
+/* An upper bound on the events kept: the events of every line whose kind is counted, found by
+ * skipping over the events without decoding them. Reserving them at once spares the doubling
+ * copies of the event array (in wasm, a realloc copies: old and new arrays live together). */
+static uint64_t count_events(const uint8_t *data, size_t len) {
+  hs_pb r = hs_pb_open(data, len);
+  hs_pb_field f;
+  uint64_t n = 0;
+  while (hs_pb_next(&r, &f) > 0) {
+    if (f.field != 1 || f.wire != HS_PB_LEN) continue;
+    hs_pb pr = hs_pb_sub(&r, &f), pr2 = pr;
+    hs_pb_field g;
+    const char *pname = "";
+    size_t pnlen = 0;
+    while (hs_pb_next(&pr, &g) > 0)
+      if (g.field == 2 && g.wire == HS_PB_LEN) pname = (const char *)g.data, pnlen = g.len;
+    if (hs_prof_line_kind_of(pname, pnlen, "Stream #", 8) == HS_PK_OTHER &&
+        hs_prof_line_kind_of(pname, pnlen, "XLA Ops", 7) == HS_PK_OTHER)
+      continue; /* no line of this plane is counted */
+    while (hs_pb_next(&pr2, &g) > 0) {
+      if (g.field != 3 || g.wire != HS_PB_LEN) continue;
+      hs_pb lr = hs_pb_sub(&pr2, &g), lr2 = lr;
+      hs_pb_field h;
+      const char *lname = "", *disp = "";
+      size_t lnlen = 0, dlen = 0;
+      uint64_t k = 0;
+      while (hs_pb_next(&lr, &h) > 0) {
+        if (h.field == 2 && h.wire == HS_PB_LEN) lname = (const char *)h.data, lnlen = h.len;
+        else if (h.field == 11 && h.wire == HS_PB_LEN) disp = (const char *)h.data, dlen = h.len;
+      }
+      if (!lnlen) lname = disp, lnlen = dlen;
+      if (hs_prof_line_kind_of(pname, pnlen, lname, lnlen) == HS_PK_OTHER) continue;
+      while (hs_pb_next(&lr2, &h) > 0) k += h.field == 4 && h.wire == HS_PB_LEN;
+      n += k;
+    }
+  }
+  return n;
+}
+
+int hs_xplane_read(hs_profile *p, const uint8_t *data, size_t len, hs_error *err) {
+  hs_pb r = hs_pb_open(data, len);
+  hs_pb_field f;
+  int rc;
+  plane_tmp t = {0};
+  (void)hs_prof_reserve_events(p, count_events(data, len));
+  while ((rc = hs_pb_next(&r, &f)) > 0 && !p->diag.nomem) {
+    if (f.field == 1 && f.wire == HS_PB_LEN) read_plane(p, &r, &f, &t);
+  }
+  free(t.sm);
+  free(t.em);
+  free(t.lines);
+  if (p->diag.nomem) {
+    hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory reading the profile");
+    return HS_E_NOMEM;
+  }
+  if (rc < 0) {
+    size_t at = hs_pb_offset(&r);
+    if (!p->n_planes) {
+      hs_set_error(err, HS_E_SYNTAX, NULL, 0, at,
+                   "not a readable XSpace protobuf: the field at byte %zu is truncated or malformed", at);
+      return HS_E_SYNTAX;
+    }
+    hs_prof_warn(p, HS_W_TRUNCATED, "the file is truncated or malformed at byte %zu of %zu: the planes before it were read", at,
+         len);
+  }
+  if (!p->n_planes) {
+    hs_set_error(err, HS_E_FORMAT, NULL, 0, 0, "no planes: not an XSpace (.xplane.pb) profile");
+    return HS_E_FORMAT;
+  }
+  return 0;
+}
