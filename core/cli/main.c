@@ -21,40 +21,26 @@
 int hs_cli_passes(int argc, char **argv); /* passes.c */
 char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len); /* passes.c */
 
+/* The usage text, from the core's command table: each row's usage, then its help beside it
+ * (from column 22; a usage too long for that ends its line and the help starts the next). */
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: hloscope <command> [--json] FILE...\n"
-          "\n"
-          "  summary FILE        format, module, lines, computations, instructions, warnings\n"
-          "  fusions FILE        the fusion census: fused computations, fusion ops, what each holds\n"
-          "  spills FILE         the big intermediate, the lines that carry it, HBM traffic\n"
-          "  computations FILE   every computation with its instructions and result types\n"
-          "  xray LEFT RIGHT     StableHLO (LEFT) beside optimized HLO (RIGHT), line by line\n"
-          "  profile FILE        per-op device time from a jax.profiler trace: .xplane.pb or\n"
-          "                      .trace.json (a .gz file is decompressed first)\n"
-          "  passes PATH...      a dump folder (--xla_dump_to), its .tar.gz/.zip, or an `ls` listing:\n"
-          "                      modules, pass steps, pipelines, the layout watershed, per-step counts\n"
-          "  passes --compare A B  the passes only in A, only in B, and in both, per pipeline\n"
-          "  layout 'TYPE'       one type's layout in words, with its padding (quote the type)\n"
-          "  layouts FILE        a module's padding table: each value's tiled against logical size\n"
-          "  memory FILE [HLO]   an XLA out-of-memory message, a *-buffer-assignment.txt or a\n"
-          "                      *-memory-usage-report.txt read into numbers, joined to the\n"
-          "                      optimized HLO (HLO, or the dump's own beside FILE)\n"
-          "  timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]\n"
-          "                      per program: runs and envelope; per op: time per run, share,\n"
-          "                      kind, who wrote it, its HLO line; async copies: hidden or exposed\n"
-          "  decisions FILE      upcasts, downcasts, broadcasts, remat marks, transposes and\n"
-          "                      layout copies in a jaxpr, StableHLO or HLO, by line\n"
-          "  llvm FILE [--hlo DUMP]  an XLA LLVM IR file (.ll): kernels, parameters, loops with trip\n"
-          "                      counts, loads/stores, vector widths, ops, calls; with --hlo (the\n"
-          "                      after_optimizations HLO, or the dump folder holding it) each kernel\n"
-          "                      is joined to its fusion and what the lowering dropped is listed\n"
-          "  version             print the version\n"
-          "  registry            the formats, result kinds and codes the core knows (JSON)\n"
-          "\n"
-          "FILE may be - for standard input. --json prints the JSON the JS API returns.\n"
-          "Get the inputs from jax: jax.jit(f).lower(x).as_text() (StableHLO) and\n"
-          "jax.jit(f).lower(x).compile().as_text() (optimized HLO).\n");
+  fprintf(f, "usage: hloscope <command> [--json] FILE...\n\n");
+  for (size_t i = 0; i < hs_command_count(); i++) {
+    const hs_command *c = hs_command_at(i);
+    size_t n = strlen(c->usage);
+    if (n <= 18) fprintf(f, "  %-20s", c->usage);
+    else if (n <= 40) fprintf(f, "  %s  ", c->usage);
+    else fprintf(f, "  %s\n%22s", c->usage, "");
+    for (const char *h = c->help; *h; h++) {
+      fputc(*h, f);
+      if (*h == '\n') fprintf(f, "%22s", "");
+    }
+    fputc('\n', f);
+  }
+  fprintf(f, "\n"
+             "FILE may be - for standard input. --json prints the JSON the JS API returns.\n"
+             "Get the inputs from jax: jax.jit(f).lower(x).as_text() (StableHLO) and\n"
+             "jax.jit(f).lower(x).compile().as_text() (optimized HLO).\n");
 }
 
 static char *read_all(const char *path, size_t *len) {
@@ -343,7 +329,6 @@ static void human_timeline(json_t *j, const char *path) {
   print_warnings(json_object_get(j, "warnings"), path);
 }
 
-/* hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] */
 /* Prints a result: its JSON as is, or read back and told by `human`. Frees `out`. */
 static int emit(char *out, size_t n, int json, void (*human)(json_t *, const char *), const char *path) {
   if (!out) {
@@ -363,10 +348,12 @@ static int emit(char *out, size_t n, int json, void (*human)(json_t *, const cha
   return 0;
 }
 
+/* hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json]
+ * (argv[0] is "timeline") */
 static int cmd_timeline(int argc, char **argv) {
   const char *path = NULL, *hlo_path = NULL, *shlo_path = NULL, *program = NULL;
   int json = 0;
-  for (int i = 2; i < argc; i++) {
+  for (int i = 1; i < argc; i++) {
     const char **opt = strcmp(argv[i], "--hlo") == 0         ? &hlo_path
                        : strcmp(argv[i], "--stablehlo") == 0 ? &shlo_path
                        : strcmp(argv[i], "--program") == 0   ? &program
@@ -752,10 +739,131 @@ static int cmd_llvm(int argc, char **argv) {
   return rc;
 }
 
+/* ---- dispatch: one handler per row of the core's command table -------------------------- */
+/* Commands over one document: the row's result kind, and how a person reads it. */
+static int cmd_document(const hs_command *c, const char *path, int json) {
+  static const struct {
+    const char *kind;
+    void (*human)(json_t *);
+  } HUMAN[] = {{"fusions", human_fusions}, {"spills", human_spills}, {"computations", human_computations},
+               {"layouts", human_layouts}, {"decisions", human_decisions}};
+  int kind = 0;
+  while (hs_kind_name(kind) && strcmp(hs_kind_name(kind), c->kind) != 0) kind++;
+  input a = {0};
+  int rc = open_input(&a, path);
+  if (rc) {
+    close_input(&a);
+    return rc;
+  }
+  size_t n = 0;
+  char *out = hs_kind_json(a.doc, kind, &n);
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    rc = 1;
+  } else if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    if (strcmp(c->kind, "summary") == 0) human_summary(j, path);
+    for (size_t i = 0; i < sizeof HUMAN / sizeof HUMAN[0]; i++)
+      if (strcmp(HUMAN[i].kind, c->kind) == 0) HUMAN[i].human(j);
+    json_decref(j);
+  }
+  hs_free(out);
+  close_input(&a);
+  return rc;
+}
+
+static int cmd_xray(const char *left, const char *right, int json) {
+  input a = {0}, b = {0};
+  int rc = open_left(&a, left);
+  if (!rc) rc = open_input(&b, right);
+  if (rc) {
+    close_input(&a);
+    close_input(&b);
+    return rc;
+  }
+  size_t n = 0;
+  char *out = hs_xray_json(a.doc, b.doc, &n);
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    rc = 1;
+  } else if (json) {
+    fwrite(out, 1, n, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, n, 0, &e);
+    /* the texts need NUL termination for the line walk */
+    char *lt = malloc(a.len + 1), *rt = malloc(b.len + 1);
+    if (lt && rt) {
+      memcpy(lt, a.text, a.len);
+      lt[a.len] = 0;
+      memcpy(rt, b.text, b.len);
+      rt[b.len] = 0;
+      human_xray(j, left, right, lt, rt);
+    }
+    free(lt);
+    free(rt);
+    json_decref(j);
+  }
+  hs_free(out);
+  close_input(&a);
+  close_input(&b);
+  return rc;
+}
+
+static int cmd_registry(void) {
+  size_t n = 0;
+  char *r = hs_registry_json(&n);
+  if (!r) return 1;
+  fwrite(r, 1, n, stdout);
+  fputc('\n', stdout);
+  hs_free(r);
+  return 0;
+}
+
+/* A handler takes the row's positional inputs (args[0..nargs)) after the generic options;
+ * a handler with `argv` set reads the whole command line itself (its options take values). */
+typedef struct {
+  const char *name;
+  int (*argv)(int argc, char **argv); /* argv[0] is the command's name */
+  int (*args)(const hs_command *c, const char **args, int nargs, int json);
+} handler;
+
+static int passes_argv(int argc, char **argv) { return hs_cli_passes(argc - 1, argv + 1); }
+static int llvm_argv(int argc, char **argv) { return cmd_llvm(argc - 1, argv + 1); }
+static int document_args(const hs_command *c, const char **a, int n, int json) { return cmd_document(c, a[0], json); }
+static int xray_args(const hs_command *c, const char **a, int n, int json) { return cmd_xray(a[0], a[1], json); }
+static int profile_args(const hs_command *c, const char **a, int n, int json) { return cmd_profile(a[0], json); }
+static int layout_args(const hs_command *c, const char **a, int n, int json) { return cmd_layout(a[0], json); }
+static int memory_args(const hs_command *c, const char **a, int n, int json) { return cmd_memory(a[0], n > 1 ? a[1] : NULL, json); }
+static int version_args(const hs_command *c, const char **a, int n, int json) {
+  printf("hloscope %s\n", HS_VERSION);
+  return 0;
+}
+static int registry_args(const hs_command *c, const char **a, int n, int json) { return cmd_registry(); }
+
+static const handler HANDLERS[] = {
+    {"summary", NULL, document_args},      {"fusions", NULL, document_args}, {"spills", NULL, document_args},
+    {"computations", NULL, document_args}, {"layouts", NULL, document_args}, {"decisions", NULL, document_args},
+    {"xray", NULL, xray_args},             {"profile", NULL, profile_args},  {"layout", NULL, layout_args},
+    {"memory", NULL, memory_args},         {"version", NULL, version_args},  {"registry", NULL, registry_args},
+    {"passes", passes_argv, NULL},         {"timeline", cmd_timeline, NULL}, {"llvm", llvm_argv, NULL},
+};
+
+static const handler *handler_for(const char *name) {
+  for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0]; i++)
+    if (strcmp(HANDLERS[i].name, name) == 0) return &HANDLERS[i];
+  return NULL;
+}
+
 int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "passes") == 0) return hs_cli_passes(argc - 2, argv + 2);
-  if (argc >= 2 && strcmp(argv[1], "timeline") == 0) return cmd_timeline(argc, argv);
-  if (argc > 1 && strcmp(argv[1], "llvm") == 0) return cmd_llvm(argc - 2, argv + 2);
+  /* a command that reads its own options (they take values) sees the whole line */
+  const handler *h = argc > 1 && hs_command_find(argv[1], NULL) ? handler_for(argv[1]) : NULL;
+  if (h && h->argv) return h->argv(argc - 1, argv + 1);
   int json = 0;
   const char *args[4];
   int nargs = 0;
@@ -777,92 +885,20 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 1;
   }
-  const char *cmd = args[0];
-  if (strcmp(cmd, "version") == 0) {
-    printf("hloscope %s\n", HS_VERSION);
-    return 0;
-  }
-  if (strcmp(cmd, "registry") == 0) {
-    size_t n = 0;
-    char *r = hs_registry_json(&n);
-    if (!r) return 1;
-    fwrite(r, 1, n, stdout);
-    fputc('\n', stdout);
-    hs_free(r);
-    return 0;
-  }
-  if (strcmp(cmd, "profile") == 0) {
-    if (nargs != 2) {
-      usage(stderr);
-      return 1;
-    }
-    return cmd_profile(args[1], json);
-  }
-  if (strcmp(cmd, "layout") == 0 || strcmp(cmd, "memory") == 0) {
-    if (nargs != 2 && !(nargs == 3 && cmd[0] == 'm')) {
-      usage(stderr);
-      return 1;
-    }
-    return cmd[0] == 'l' ? cmd_layout(args[1], json) : cmd_memory(args[1], nargs == 3 ? args[2] : NULL, json);
-  }
-  int is_xray = strcmp(cmd, "xray") == 0;
-  if ((is_xray && nargs != 3) || (!is_xray && nargs != 2)) {
+  const hs_command *c = hs_command_find(args[0], NULL);
+  h = c ? handler_for(c->name) : NULL;
+  if (!h) {
+    fprintf(stderr, "hloscope: unknown command '%s'\n", args[0]);
     usage(stderr);
     return 1;
   }
-  char *(*fn)(const hs_doc *, size_t *) = NULL;
-  void (*human)(json_t *) = NULL;
-  if (strcmp(cmd, "summary") == 0) fn = hs_summary_json;
-  else if (strcmp(cmd, "fusions") == 0) fn = hs_fusions_json, human = human_fusions;
-  else if (strcmp(cmd, "spills") == 0) fn = hs_spills_json, human = human_spills;
-  else if (strcmp(cmd, "computations") == 0) fn = hs_computations_json, human = human_computations;
-  else if (strcmp(cmd, "layouts") == 0) fn = hs_layouts_json, human = human_layouts;
-  else if (strcmp(cmd, "decisions") == 0) fn = hs_decisions_json, human = human_decisions;
-  else if (!is_xray) {
-    fprintf(stderr, "hloscope: unknown command '%s'\n", cmd);
+  /* the row's positional inputs: the required ones, and at most all of them */
+  int need = 0, most = 0;
+  for (size_t i = 0; i < c->n_inputs; i++)
+    if (!c->inputs[i].flag) most++, need += !c->inputs[i].optional;
+  if (nargs - 1 < need || nargs - 1 > most) {
     usage(stderr);
     return 1;
   }
-  input a = {0}, b = {0};
-  int rc = is_xray ? open_left(&a, args[1]) : open_input(&a, args[1]);
-  if (rc) {
-    close_input(&a);
-    return rc;
-  }
-  if (is_xray && (rc = open_input(&b, args[2])) != 0) {
-    close_input(&a);
-    close_input(&b);
-    return rc;
-  }
-  size_t n = 0;
-  char *out = is_xray ? hs_xray_json(a.doc, b.doc, &n) : fn(a.doc, &n);
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    rc = 1;
-  } else if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    if (fn == hs_summary_json) human_summary(j, args[1]);
-    else if (is_xray) {
-      /* the texts need NUL termination for the line walk */
-      char *lt = malloc(a.len + 1), *rt = malloc(b.len + 1);
-      if (lt && rt) {
-        memcpy(lt, a.text, a.len);
-        lt[a.len] = 0;
-        memcpy(rt, b.text, b.len);
-        rt[b.len] = 0;
-        human_xray(j, args[1], args[2], lt, rt);
-      }
-      free(lt);
-      free(rt);
-    } else human(j);
-    json_decref(j);
-  }
-  hs_free(out);
-  close_input(&a);
-  close_input(&b);
-  return rc;
+  return h->args(c, args + 1, nargs - 1, json);
 }
