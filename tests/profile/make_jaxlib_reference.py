@@ -4,9 +4,14 @@ XLA's C++ XSpace reader bound to Python), no code shared with the core. Writes p
 planes in file order, each with its lines and the number of events on each line, for
 tests/native/test_timeline.c to hold the core's `planes` against; and, for the XLA:CPU fixtures
 the timeline drill uses, each op's total time on /host:CPU (what the drill's "which op took the
-most device time per run?" is checked against in tests/browser/timeline.test.mjs).
+most device time per run?" was checked against), and each op's self time there: its duration minus
+the durations of the op events directly inside it on the same thread line (XLA:CPU's `call.N`
+thunk encloses the kernel that does the work), what the drill's "which op spent the most time
+in its own code?" is checked against in tests/browser/timeline.test.mjs and
+tests/node/timeline-drill.test.mjs.
 
-    /work/cache/venv-0.12/bin/python tests/profile/make_jaxlib_reference.py > tests/profile/jaxlib_reference.json
+    bash fixtures/capture/run.sh --venvs --version 0.12.0.1
+    build/capture/venv-0.12.0.1/bin/python tests/profile/make_jaxlib_reference.py > tests/profile/jaxlib_reference.json
 
 (any Python with jax >= 0.4.36 installed works: ProfileData ships in jaxlib.)
 """
@@ -48,6 +53,36 @@ def host_op_totals(path):
     return tot
 
 
+def host_op_selfs(path):
+    """XLA:CPU profiles: self time (ps) of the /host:CPU op events per (hlo_module, hlo_op): each
+    event's duration minus the durations of the op events it directly encloses on its line."""
+    d = ProfileData.from_file(path)
+    tot = {}
+    for p in d.planes:
+        if p.name != '/host:CPU':
+            continue
+        for l in p.lines:
+            evs = []
+            for e in l.events:
+                st = dict(e.stats)
+                if 'hlo_op' not in st:
+                    continue
+                start, dur = int(round(e.start_ns * 1000)), int(round(e.duration_ns * 1000))
+                evs.append([start, start + dur, dur,
+                            '%s|%s' % (st.get('hlo_module'), str(st['hlo_op']).split('::')[-1])])
+            evs.sort(key=lambda x: (x[0], -x[1]))
+            stack = []
+            for ev in evs:
+                while stack and not (ev[0] >= stack[-1][0] and ev[1] <= stack[-1][1]):
+                    stack.pop()
+                if stack:
+                    stack[-1][2] -= ev[1] - ev[0]
+                stack.append(ev)
+            for ev in evs:
+                tot[ev[3]] = tot.get(ev[3], 0) + max(ev[2], 0)
+    return tot
+
+
 def main():
     keys = ['shared/' + os.path.basename(p) for p in sorted(glob.glob(os.path.join(SHARED, '*.xplane.pb')))]
     keys += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'fixtures', '*', '*', 'profile.xplane.pb')))
@@ -58,6 +93,7 @@ def main():
         out['profiles'][k] = {'planes': read(path)}
         if k.startswith('fixtures/cpu-jax-0.4.38/'):
             out['profiles'][k]['host_op_total_ps'] = host_op_totals(path)
+            out['profiles'][k]['host_op_self_ps'] = host_op_selfs(path)
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write('\n')
 
