@@ -28,6 +28,12 @@ test('pickProfile: the newest run of a log folder, the .xplane.pb first, and say
   assert.equal(r.run, '2024_05_02_09_00_00');
   assert.match(r.note, /newest of 2 runs: 2024_05_02_09_00_00/);
   assert.match(r.note, /1 other file of that run left aside/);
+  // a picked profile/ folder (no plugins/ above it) or one run's folder: its run still named
+  const picked = pickProfile([f('profile/2024_05_01_10_00_00/host.xplane.pb'), f('profile/2024_05_02_09_00_00/host.xplane.pb')]);
+  assert.equal(picked.entry.path, 'profile/2024_05_02_09_00_00/host.xplane.pb');
+  assert.match(picked.note, /newest of 2 runs: 2024_05_02_09_00_00/);
+  assert.match(pickProfile([f('2024_05_02_09_00_00/host.xplane.pb')]).note, /\(run 2024_05_02_09_00_00\)$/);
+  assert.equal(pickProfile([f('mine/a.xplane.pb')]).run, null);
   assert.equal(pickProfile([f('notes.txt')]), null);
   assert.equal(pickProfile([f('a.trace.json.gz')]).entry.path, 'a.trace.json.gz');
 });
