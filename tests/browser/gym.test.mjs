@@ -88,6 +88,15 @@ async function verdict(page, sel, re) {
   await page.waitForFunction(([s, src]) => new RegExp(src).test(document.querySelector(s)?.shadowRoot?.querySelector('.verdict')?.textContent || ''), [sel, re.source], { timeout: 5000 });
 }
 
+/** Opens the gym with GYM·13's "drill me on my dump" box unfolded: { gym, page, fc }. */
+async function ownDumpBox() {
+  const gym = await openPage(chrome.browser, gymUrl);
+  const fc = '#gym-13';
+  await fcRound(gym.page, fc);
+  await gym.page.locator(`${fc} details.own summary`).click();
+  return { gym, page: gym.page, fc };
+}
+
 async function tickedItems(page, sel) {
   return page.locator(`${sel} .item[data-done="true"]`).evaluateAll((els) => els.map((e) => e.dataset.item));
 }
@@ -230,12 +239,8 @@ test('GYM·07: softmax is right exactly when the picks are the carrying fusion l
 });
 
 test('drill me on my dump: a pasted module becomes a round; markup in it stays text', { skip }, async () => {
-  const gym = await openPage(chrome.browser, gymUrl);
+  const { gym, page, fc } = await ownDumpBox();
   try {
-    const { page } = gym;
-    const fc = '#gym-13';
-    await fcRound(page, fc);
-    await page.locator(`${fc} details.own summary`).click();
     const text = readFileSync(join(capDir, 'softmax', 'after_optimizations.txt'), 'utf8');
     await page.locator(`${fc} details.own textarea`).fill(text);
     await page.locator(`${fc} button.own-go`).click();
@@ -274,12 +279,8 @@ function fusedBodiesInText(text) {
 }
 
 async function countRounds(text, n, label) {
-  const gym = await openPage(chrome.browser, gymUrl);
+  const { gym, page, fc } = await ownDumpBox();
   try {
-    const { page } = gym;
-    const fc = '#gym-13';
-    await fcRound(page, fc);
-    await page.locator(`${fc} details.own summary`).click();
     // (set as the value: typing a megabyte through fill() takes longer than the test may)
     await page.locator(`${fc} details.own textarea`).evaluate((ta, v) => { ta.value = v; }, text);
     for (let k = 1; k <= 4; k++) {

@@ -36,28 +36,10 @@ def read(path):
     return planes
 
 
-def host_op_totals(path):
-    """XLA:CPU profiles: total duration (ps) of the /host:CPU events per (hlo_module, hlo_op)."""
+def host_op_lines(path):
+    """XLA:CPU profiles: per /host:CPU line, its op events as [start_ps, end_ps, key], where key
+    is 'hlo_module|hlo_op'."""
     d = ProfileData.from_file(path)
-    tot = {}
-    for p in d.planes:
-        if p.name != '/host:CPU':
-            continue
-        for l in p.lines:
-            for e in l.events:
-                st = dict(e.stats)
-                if 'hlo_op' not in st:
-                    continue
-                k = '%s|%s' % (st.get('hlo_module'), str(st['hlo_op']).split('::')[-1])
-                tot[k] = tot.get(k, 0) + int(round(e.duration_ns * 1000))
-    return tot
-
-
-def host_op_selfs(path):
-    """XLA:CPU profiles: self time (ps) of the /host:CPU op events per (hlo_module, hlo_op): each
-    event's duration minus the durations of the op events it directly encloses on its line."""
-    d = ProfileData.from_file(path)
-    tot = {}
     for p in d.planes:
         if p.name != '/host:CPU':
             continue
@@ -67,19 +49,37 @@ def host_op_selfs(path):
                 st = dict(e.stats)
                 if 'hlo_op' not in st:
                     continue
-                start, dur = int(round(e.start_ns * 1000)), int(round(e.duration_ns * 1000))
-                evs.append([start, start + dur, dur,
+                start = int(round(e.start_ns * 1000))
+                evs.append([start, start + int(round(e.duration_ns * 1000)),
                             '%s|%s' % (st.get('hlo_module'), str(st['hlo_op']).split('::')[-1])])
-            evs.sort(key=lambda x: (x[0], -x[1]))
-            stack = []
-            for ev in evs:
-                while stack and not (ev[0] >= stack[-1][0] and ev[1] <= stack[-1][1]):
-                    stack.pop()
-                if stack:
-                    stack[-1][2] -= ev[1] - ev[0]
-                stack.append(ev)
-            for ev in evs:
-                tot[ev[3]] = tot.get(ev[3], 0) + max(ev[2], 0)
+            yield evs
+
+
+def host_op_totals(path):
+    """Total duration (ps) of the /host:CPU op events per (hlo_module, hlo_op)."""
+    tot = {}
+    for evs in host_op_lines(path):
+        for start, end, k in evs:
+            tot[k] = tot.get(k, 0) + end - start
+    return tot
+
+
+def host_op_selfs(path):
+    """Self time (ps) of the /host:CPU op events per (hlo_module, hlo_op): each event's duration
+    minus the durations of the op events it directly encloses on its line."""
+    tot = {}
+    for evs in host_op_lines(path):
+        evs.sort(key=lambda x: (x[0], -x[1]))
+        own = [end - start for start, end, _ in evs]
+        stack = []  # indexes of the open events, innermost last
+        for i, (start, end, _) in enumerate(evs):
+            while stack and not (start >= evs[stack[-1]][0] and end <= evs[stack[-1]][1]):
+                stack.pop()
+            if stack:
+                own[stack[-1]] -= end - start
+            stack.append(i)
+        for (_, _, k), o in zip(evs, own):
+            tot[k] = tot.get(k, 0) + max(o, 0)
     return tot
 
 
