@@ -92,6 +92,27 @@ test('naive attention: the answer is the kernel, not the call that wraps it', { 
   assert.match(r.why, new RegExp(`${wrapper.replace('.', '\\.')} [^,]* of its own \\([^)]* in all, the rest in the ops it encloses\\)`));
 });
 
+// On real accelerators: the same round on the shared TPU v6e and MI300X profiles; XProf's own
+// hlo_stats (tests/profile/xprof_reference.json, self time per program id and op) names the
+// same op. The core counts the first TPU plane, XProf all four: the ranking is what is compared.
+test('TPU and GPU profiles: the op with the most self time is the one XProf\'s hlo_stats names', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpu) && 'SKIPPED: ../shared/captures is absent') }, () => {
+  const xprof = JSON.parse(readFileSync(path.join(root, 'tests/profile/xprof_reference.json'), 'utf8')).profiles;
+  let rounds = 0;
+  for (const [key, { rows }] of Object.entries(xprof)) {
+    if (!key.startsWith('shared/')) continue;
+    const prof = api.parseProfile(readFileSync(path.resolve(root, '../shared/captures/profiles', key.slice('shared/'.length))));
+    const t = prof.timeline();
+    prof.free();
+    const r = topOpRound(t);
+    if (!r) continue; // a program of one op gives no round
+    const top = t.programs.reduce((a, b) => (b.envelope_ps > a.envelope_ps ? b : a));
+    const theirs = rows.filter((x) => x.program_id === top.program_id).sort((a, b) => b.self_us - a.self_us);
+    assert.equal(r.answer, theirs[0].name, `${key}: ${r.answer}, XProf ${theirs[0].name}`);
+    rounds++;
+  }
+  assert.ok(rounds >= 2, `${rounds} rounds`);
+});
+
 test('the TPU sample gives a "did this copy hide?" round whose answer follows its numbers', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpu) && 'SKIPPED: ../shared/captures is absent') }, () => {
   const prof = api.parseProfile(readFileSync(tpu));
   const t = prof.timeline();

@@ -21,7 +21,7 @@ function topProgram(t) {
 /**
  * "which op spent the most time in its own code per run?": self time (`self_ps`, the op's time
  * minus the ops it encloses: XLA:CPU's `call` wraps the kernel that does the work), since the
- * op with the most time in all may only wait on another. The top op must lead strictly. The
+ * op with the most time in all may only wrap another. The top op must lead strictly. The
  * choices are the three with the most self time, and the one with the most time in all when it
  * is another (the op a reading of total time would name).
  */
