@@ -241,6 +241,12 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
       else assert.match(c.note, new RegExp(`^from ${files[k].replace(/[.]/g, '\\.')}: shortened`));
     }
     assert.ok(shown.some((c) => c.note), 'the long names say they were shortened');
+    // A file named like a name code cells cannot use (print is the notebook's own): numbered, and said why.
+    const other = await addCell(p.page, 'dump');
+    await p.page.setInputFiles(`${cell(other)} [data-testid=dump-file]`, { name: 'print.txt', mimeType: 'text/plain', buffer: readFileSync(join(dir, files[0])) });
+    await waitForDump(p.page, other);
+    assert.equal(await p.page.inputValue(`${cell(other)} input.name`), 'print_2');
+    assert.match(await p.page.textContent(`${cell(other)} .name-note`), /^from print\.txt: "print" is taken/);
     clean(p);
   });
 

@@ -23,7 +23,7 @@ let uid = 0;
  * `list` shuffled (a new array), with `last` moved to the end when it is in it, so that a
  * round rarely repeats the one before.
  */
-export function shuffle(list, last) {
+function shuffle(list, last) {
   const a = [...list];
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
@@ -79,7 +79,7 @@ function ownInput(id, { summary = 'drill me on my dump', label, placeholder = ''
       if (f) go(f);
     });
   }
-  return { el, input, error(words) { err.textContent = words; } };
+  return { el, error(words) { err.textContent = words; } };
 }
 
 export class XlaDrill extends HTMLElement {
@@ -222,7 +222,7 @@ export class XlaDrill extends HTMLElement {
       loading() {
         return h('p', { class: 'k loading', text: 'loading the core…' });
       },
-      /** "drill me on my dump" (see ownInput above): `{ el, input, error(words) }`. */
+      /** "drill me on my dump" (see ownInput above): `{ el, error(words) }`. */
       ownInput(opts) {
         return ownInput(`${el._id}-own`, opts);
       },

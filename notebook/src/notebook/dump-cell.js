@@ -47,7 +47,7 @@ export function nameForFile(fileName, taken) {
     if (nameProblem(name) || taken.has(name)) continue;
     const why = [];
     if (base !== full) why.push('shortened');
-    if (k > 1) why.push(`${base} is another dump's name`);
+    if (k > 1) why.push(taken.has(base) ? `${base} is another dump's name` : nameProblem(base));
     return { name, note: why.length ? `from ${fileName}: ${why.join('; ')}` : null };
   }
   return null;
