@@ -5,9 +5,12 @@
 // every ancestor's opacity blended in) against the first opaque background behind it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, openPage, repoRoot, serveDist, skipWithoutChromium, waitForNotebook, waitForXray, cellIds } from './harness.mjs';
+import {
+  addCell, cell, launch, openPage, pasteInto, repoRoot, runWithShiftEnter, serveDist, setDumpName, shared, sharedDir, skipWithoutChromium,
+  typeInto, waitForDump, waitForNotebook, waitForXray, cellIds,
+} from './harness.mjs';
 
 /** Runs in the page: [{ text, ratio, need, fg, bg }] for every visible text below AA. */
 function lowContrast() {
@@ -61,6 +64,52 @@ function lowContrast() {
     for (const x of root.querySelectorAll('*')) if (x.shadowRoot) walk(x.shadowRoot);
   };
   walk(document);
+  return bad;
+}
+
+/**
+ * Runs in the page: what is wrong at this width with the cells matching `sel`, as strings:
+ * an element (shadow roots included) that runs past its cell's right edge outside a box that
+ * scrolls; a line break between two letters or digits inside an op name or a shape (`names`:
+ * selectors, searched in shadow roots too); and the header's rows of controls.
+ */
+function narrowFaults([sel, names]) {
+  const bad = [];
+  const scrolls = (e) => ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX);
+  const parentOf = (e) => e.parentElement || (e.getRootNode() instanceof ShadowRoot ? e.getRootNode().host : null);
+  const inScroller = (e, stop) => { for (let x = parentOf(e); x && x !== stop; x = parentOf(x)) if (scrolls(x)) return true; return false; };
+  const all = (root, q) => [...root.querySelectorAll(q), ...[...root.querySelectorAll('*')].filter((x) => x.shadowRoot).flatMap((x) => all(x.shadowRoot, q))];
+  for (const c of document.querySelectorAll(sel)) {
+    const right = c.getBoundingClientRect().right;
+    for (const e of all(c, '*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width && r.right > right + 0.5 && !inScroller(e, c)) bad.push(`${e.tagName.toLowerCase()}.${e.className} ends at ${r.right.toFixed(1)}, past the cell (${right.toFixed(1)})`);
+    }
+    for (const e of all(c, names)) {
+      const text = e.textContent;
+      const tops = [];
+      const tw = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+      for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+        for (let i = 0; i < n.length; i++) {
+          const range = document.createRange();
+          range.setStart(n, i);
+          range.setEnd(n, i + 1);
+          tops.push(Math.round(range.getBoundingClientRect().top));
+        }
+      }
+      for (let i = 1; i < tops.length; i++) {
+        if (tops[i] > tops[i - 1] && /[A-Za-z0-9]/.test(text[i - 1]) && /[A-Za-z0-9]/.test(text[i])) {
+          bad.push(`${JSON.stringify(text)} breaks inside a word: ${JSON.stringify(text.slice(0, i))} | ${JSON.stringify(text.slice(i))}`);
+          break;
+        }
+      }
+    }
+  }
+  // rows of the header: its controls' vertical middles, those within a few pixels one row
+  const middles = [...document.querySelectorAll('.toolbar > *, .toolbar .actions > *')]
+    .map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0).map((r) => r.top + r.height / 2).sort((a, b) => a - b);
+  const rows = middles.filter((m, i) => i === 0 || m - middles[i - 1] > 6).length;
+  if (rows > 2) bad.push(`the header takes ${rows} rows`);
   return bad;
 }
 
@@ -146,5 +195,39 @@ describe('one design, readable', { skip: skipWithoutChromium ?? false, timeout: 
         assert.deepEqual(p.errors, []);
       });
     }
+  }
+
+  // Phone width with a profile and a memory report open: the program <select> stays in its
+  // cell, op names and shapes wrap between their parts (never mid-word), and the header takes
+  // two lines. Our own captures (naive attention's profile, the transformer step's buffer
+  // assignment), then the shared TPU profile and TPU out-of-memory message when ../shared is here.
+  const tpuProfile = shared('captures/profiles/xprof_tpu_inference_2.xplane.pb');
+  const tpuOom = shared('captures/memory/01_tpu_hbm_easydel_166.txt');
+  for (const [name, profile, memory, why] of [
+    ['our captures', join(repoRoot, 'fixtures/cpu-jax-0.4.38/naive_attention/profile.xplane.pb'),
+      join(repoRoot, 'fixtures/cpu-jax-0.4.38/transformer_step/dump/module_0001.jit_transformer_step.cpu_after_optimizations-buffer-assignment.txt'), null],
+    ['TPU captures', tpuProfile, tpuOom, !(tpuProfile && tpuOom) && `SKIPPED: ${sharedDir}/captures is absent`],
+  ]) {
+    test(`notebook at 390 px with a profile and a memory report open (${name}): nothing past its cell, no word cut, a two-line header`, { skip: why || (!existsSync(profile) && `${profile} is missing`) }, async (t) => {
+      const p = await open(t, '', { width: 390 });
+      const { page } = p;
+      const prof = await addCell(page, 'profile');
+      await page.setInputFiles(`${cell(prof)} [data-testid=profile-file]`, profile);
+      await page.waitForFunction((s) => document.querySelector(`${s} xla-timeline`)?.shadowRoot?.querySelectorAll('tr.op').length > 0, cell(prof), { timeout: 60000 });
+      const mem = await addCell(page, 'dump');
+      await setDumpName(page, mem, 'report');
+      await pasteInto(page, mem, readFileSync(memory, 'utf8'));
+      await waitForDump(page, mem);
+      const code = await addCell(page, 'code');
+      await typeInto(page, code, 'show.memory(report)');
+      await runWithShiftEnter(page, code);
+      await page.waitForFunction((s) => document.querySelector(`${s} xla-memory`)?.shadowRoot?.querySelector('tr[data-testid=allocation]'), cell(code), { timeout: 30000 });
+      await page.screenshot({ path: `test-results/notebook-390-profile-${name.split(' ')[0]}.png`, fullPage: true }).catch(() => {});
+      const faults = await page.evaluate(narrowFaults, [`${cell(prof)}, ${cell(code)}`, 'td.name button, tr[data-testid=allocation] td:nth-child(3)']);
+      assert.deepEqual(faults, []);
+      const o = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
+      assert.ok(o.scroll <= o.view, `the notebook is ${o.scroll} px wide in a ${o.view} px window`);
+      assert.deepEqual(p.errors, []);
+    });
   }
 });

@@ -207,3 +207,15 @@ export async function deepCount(page, selector) {
     return n;
   }, selector);
 }
+
+// ---------------------------------------------------------------- drill helpers
+/**
+ * The GYM·13 answer button (`<xla-drill skill="fusioncount">` at `sel`) whose range holds the
+ * count `n`, or with `holds` false one whose range does not, as a locator; fails when none does.
+ */
+export async function countChoice(page, sel, n, holds = true) {
+  const ranges = await page.locator(`${sel} .choice`).evaluateAll((bs) => bs.map((b) => ({ value: b.dataset.value, lo: Number(b.dataset.lo), hi: Number(b.dataset.hi) })));
+  const c = ranges.find((r) => (r.lo <= n && n <= r.hi) === holds);
+  if (!c) throw new Error(`${sel}: no choice ${holds ? 'holds' : 'leaves out'} ${n}: ${JSON.stringify(ranges)}`);
+  return page.locator(`${sel} .choice[data-value="${c.value}"]`);
+}

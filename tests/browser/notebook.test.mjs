@@ -212,6 +212,44 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     clean(p);
   });
 
+  // The files of one XLA dump folder start alike (module_0001.jit_softmax.cpu_after_optimizations…);
+  // cut to 40 characters they all read the same. Each cell must get its own name, and say
+  // when the name is not the file's.
+  test('uploading a dump folder\'s files: one cell each, every name its own, shortened ones say so', async (t) => {
+    const dir = join(repoRoot, 'fixtures/cpu-jax-0.4.38/softmax/dump');
+    const files = readFileSync(join(dir, 'FILES.txt'), 'utf8').split('\n').filter((f) => f.endsWith('.txt') && f !== 'FILES.txt');
+    assert.ok(files.length >= 4, files.join());
+    const p = await open(t);
+    const first = await addCell(p.page, 'dump');
+    const before = (await cellIds(p.page)).indexOf(first);
+    await p.page.setInputFiles(`${cell(first)} [data-testid=dump-file]`, files.map((f) => join(dir, f)));
+    await p.page.waitForFunction(([n, at]) => {
+      const cells = [...document.querySelectorAll('.cells > .cell')].slice(at, at + n);
+      return cells.length === n && cells.every((c) => /lines/.test(c.querySelector('[data-testid=dump-meta]')?.textContent || ''));
+    }, [files.length, before], { timeout: 60000 });
+    const shown = await p.page.$$eval('.cells > .cell', (cs, [n, at]) => cs.slice(at, at + n).map((c) => ({
+      name: c.querySelector('input.name').value, note: c.querySelector('.name-note').textContent, title: c.querySelector('input.name').title,
+    })), [files.length, before]);
+    const names = shown.map((c) => c.name);
+    assert.equal(new Set(names).size, files.length, `names ${names}`);
+    for (const [k, c] of shown.entries()) {
+      assert.doesNotMatch(c.name, /^dump\d+$/, `${files[k]} kept a placeholder name`);
+      assert.ok(c.name.length <= 42, c.name);
+      assert.equal(c.title, files[k], 'the name shows the file it came from');
+      const whole = files[k].replace(/\.txt$/, '').replace(/[^\w$]+/g, '_');
+      if (c.name === whole) assert.equal(c.note, '');
+      else assert.match(c.note, new RegExp(`^from ${files[k].replace(/[.]/g, '\\.')}: shortened`));
+    }
+    assert.ok(shown.some((c) => c.note), 'the long names say they were shortened');
+    // A file named like a name code cells cannot use (print is the notebook's own): numbered, and said why.
+    const other = await addCell(p.page, 'dump');
+    await p.page.setInputFiles(`${cell(other)} [data-testid=dump-file]`, { name: 'print.txt', mimeType: 'text/plain', buffer: readFileSync(join(dir, files[0])) });
+    await waitForDump(p.page, other);
+    assert.equal(await p.page.inputValue(`${cell(other)} input.name`), 'print_2');
+    assert.match(await p.page.textContent(`${cell(other)} .name-note`), /^from print\.txt: "print" is taken/);
+    clean(p);
+  });
+
   test('reload restores the notebook exactly', async (t) => {
     const p = await open(t);
     await p.page.fill('input.title', 'my attention notes');

@@ -78,6 +78,47 @@ test('a dropped log folder shows the newest run\'s timeline; a click shows the H
   }
 });
 
+// The folder a learner picks may be the run's profile/ folder (what TensorBoard's log folder
+// shows under plugins/) or one run's own folder: the cell still finds the runs, shows the newest
+// and names it. And with no warning to give, it draws no warning box.
+test('a picked profile/ folder or run folder names its run; no empty warning box', { skip }, async () => {
+  // the newer run: jax 0.12's softmax, whose profile has run ids (the core warns of nothing);
+  // the older: jax 0.4.38's exp (no run ids: the core says how it counted the runs)
+  const profile = join(tmp, 'picked', 'profile');
+  for (const [run, from] of [['2024_01_01_10_00_00', join(cap, 'exp')], ['2024_01_02_09_30_00', join(repoRoot, 'fixtures/cpu-jax-0.12.0.1/softmax')]]) {
+    mkdirSync(join(profile, run), { recursive: true });
+    copyFileSync(join(from, 'profile.xplane.pb'), join(profile, run, 'host.xplane.pb'));
+  }
+  const p = await openPage(chrome.browser, `${server.url}index.html`);
+  try {
+    const { page } = p;
+    await waitForNotebook(page);
+    const prof = await addCell(page, 'profile');
+    const box = async () => page.locator(`${cell(prof)} [data-testid=profile-error]`).evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { text: e.textContent, height: r.height, border: getComputedStyle(e).borderTopWidth };
+    });
+    assert.deepEqual(await box(), { text: '', height: 0, border: '0px' }, 'nothing to say, no box, before a profile');
+    await page.setInputFiles(`${cell(prof)} [data-testid=profile-folder]`, profile);
+    await timelineShown(page, prof);
+    const note = await page.textContent(`${cell(prof)} [data-testid=profile-note]`);
+    assert.match(note, /the newest of 2 runs: 2024_01_02_09_30_00/);
+    assert.match(await page.locator(`${cell(prof)} xla-timeline .reading`).textContent(), /^jit_softmax ran 5 times/);
+    assert.deepEqual(await box(), { text: '', height: 0, border: '0px' }, 'a profile without warnings draws no warning box');
+
+    await page.setInputFiles(`${cell(prof)} [data-testid=profile-folder]`, join(profile, '2024_01_01_10_00_00'));
+    await page.waitForFunction((s) => /\(run 2024_01_01_10_00_00\)/.test(document.querySelector(`${s} [data-testid=profile-note]`)?.textContent || ''), cell(prof), { timeout: 60000 });
+    await page.waitForFunction((s) => /^jit_exp/.test(document.querySelector(`${s} xla-timeline`)?.shadowRoot?.querySelector('.reading')?.textContent || ''), cell(prof), { timeout: 60000 });
+    const warned = await box();
+    assert.match(warned.text, /^warning: 1 program without run ids/);
+    assert.ok(warned.height > 0 && warned.border !== '0px', 'a warning is drawn in its box');
+    assert.deepEqual(p.errors, []);
+    assert.deepEqual(p.external, []);
+  } finally {
+    await p.close();
+  }
+});
+
 test('a garbled profile: a clear message, the cell stays; a truncated one: the timeline of what was read, with a warning', { skip }, async () => {
   const p = await openPage(chrome.browser, `${server.url}index.html`);
   try {

@@ -3,7 +3,8 @@
 // No wasm needed: the probe kind scores "right" and "wrong" buttons directly.
 //
 //   right adds one, wrong resets current to 0 and keeps best
-//   two instances on one page show one record; the path ticks at its goal and unticks on reset
+//   two instances on one page show one record; the path ticks at its goal and keeps the tick
+//   when a wrong answer resets the streak (best, not current), the current streak beside it
 //   two pages: the record is there after navigating to another page of the site
 //   two tabs: the other tab updates live (storage event), without a reload
 //   corrupt and foreign stored values: repaired, no error, the page works
@@ -62,6 +63,8 @@ async function ticked(page) {
   return page.locator('#path .item[data-done="true"]').evaluateAll((els) => els.map((e) => e.dataset.item));
 }
 
+const progressOf = (page, item) => page.locator(`#path .item[data-item="${item}"] .progress`).textContent();
+
 test('right adds one, wrong resets to 0 and keeps best; both instances and the path follow', { skip }, async () => {
   const { page, errors, external, close } = await openPage(chrome.browser, url);
   try {
@@ -84,7 +87,16 @@ test('right adds one, wrong resets to 0 and keeps best; both instances and the p
     await page.locator('#p2 button.wrong').click();
     await expectStreak(page, 0);
     assert.equal(await bestOf(page, 'p1'), '5');
-    assert.deepEqual(await ticked(page), []);
+    // The goals were reached: the ticks stay, the current streak shows beside them.
+    assert.deepEqual(await ticked(page), ['probe-2', 'probe-5']);
+    assert.match(await page.locator('#path .summary').textContent(), /· 2\/2/);
+    assert.equal(await progressOf(page, 'probe-5'), 'reached 5 · streak now 0');
+    await page.locator('#p1 button.right').click();
+    await expectStreak(page, 1);
+    assert.equal(await progressOf(page, 'probe-2'), 'reached 2 · streak now 1');
+    assert.equal(await page.locator('#path .item[data-item="probe-2"]').getAttribute('data-current'), '1');
+    await page.locator('#p1 button.wrong').click();
+    await expectStreak(page, 0);
     await page.waitForFunction(() => /streak back to 0 \(best 5\)/.test(document.querySelector('#p2').shadowRoot.querySelector('.verdict').textContent));
     const stored = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), KEY));
     assert.equal(stored.v, 1);
@@ -150,7 +162,8 @@ test('two tabs: a streak changed in one tab shows in the other without a reload'
     assert.deepEqual(await ticked(b), ['probe-2']);
     await b.locator('#p2 button.wrong').click();
     await expectStreak(a.page, 0);
-    assert.deepEqual(await ticked(a.page), []);
+    assert.deepEqual(await ticked(a.page), ['probe-2']);
+    assert.equal(await progressOf(a.page, 'probe-2'), 'reached 2 · streak now 0');
     assert.equal(await bestOf(a.page, 'p1'), '2');
     assert.deepEqual(a.errors, []);
   } finally {

@@ -4,8 +4,10 @@
 // Acceptance: five right answers give streak 5 on every timeline drill (the gym's and both of
 // the course page's, open in another tab). The answers the test clicks come from outside our
 // code: jaxlib's profile data API read the same captured profiles
-// (tests/profile/jaxlib_reference.json, host_op_total_ps: each op's total time, so the op with
-// the most time per run of its program is the one with the most total time).
+// (tests/profile/jaxlib_reference.json, host_op_self_ps: each op's self time, so the op with
+// the most self time per run of its program is the one with the most self time in all). Before
+// an answer the drill says nothing that names it (the core's reading, which names the op with
+// the most time, comes after).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,9 +37,9 @@ after(async () => {
   await server?.close();
 });
 
-/** The op jaxlib's reading gives the most total time, among the offered choices. */
+/** The op jaxlib's reading gives the most self time, among the offered choices. */
 function rightChoice(id, choices, module = `jit_${id}`) {
-  const totals = ref.profiles[`fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`]?.host_op_total_ps;
+  const totals = ref.profiles[`fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`]?.host_op_self_ps;
   assert.ok(totals, `no jaxlib reading of ${id}`);
   let best = null;
   for (const c of choices) {
@@ -81,10 +83,21 @@ test('GYM·08: five right answers give streak 5 on every timeline drill (gym and
       const r = await round(page, sel);
       assert.equal(r.type, 'top', `round ${k}: ${r.type}`);
       const want = rightChoice(r.id, r.choices, r.module);
+      // Nothing on the drill names the answer before it is given.
+      const before = await page.locator(sel).evaluate((d) => {
+        const shown = d.shadowRoot.querySelector('.drill').cloneNode(true);
+        shown.querySelector('.choices').remove();
+        shown.querySelectorAll('[hidden]').forEach((e) => e.remove());
+        return shown.textContent;
+      });
+      assert.doesNotMatch(before, /most device time|took the most/, `round ${k} on ${r.id} says before the answer: ${before}`);
+      assert.ok(!before.includes(want), `round ${k} on ${r.id}: ${want} is named outside its button before the answer: ${before}`);
       await page.locator(`${sel} .choice[data-value="${want}"]`).click();
       await page.waitForFunction((s) => /^right: streak/.test(document.querySelector(s)?.shadowRoot?.querySelector('.verdict')?.textContent || ''), sel, { timeout: 5000 })
         .catch(async () => assert.fail(`round ${k} on ${r.id}: ${await page.locator(`${sel} .verdict`).textContent()}`));
       await streakIs(page, sel, k);
+      // After it, the caption gives the core's reading of the profile.
+      assert.match(await page.locator(`${sel} .caption`).textContent(), /read by the hloscope core at run time: jit_\w+ ran \d+ times/);
       if (k < 5) await page.locator(`${sel} .next`).click();
     }
     await streakIs(course, '#first', 5);

@@ -28,6 +28,12 @@ test('pickProfile: the newest run of a log folder, the .xplane.pb first, and say
   assert.equal(r.run, '2024_05_02_09_00_00');
   assert.match(r.note, /newest of 2 runs: 2024_05_02_09_00_00/);
   assert.match(r.note, /1 other file of that run left aside/);
+  // a picked profile/ folder (no plugins/ above it) or one run's folder: its run still named
+  const picked = pickProfile([f('profile/2024_05_01_10_00_00/host.xplane.pb'), f('profile/2024_05_02_09_00_00/host.xplane.pb')]);
+  assert.equal(picked.entry.path, 'profile/2024_05_02_09_00_00/host.xplane.pb');
+  assert.match(picked.note, /newest of 2 runs: 2024_05_02_09_00_00/);
+  assert.match(pickProfile([f('2024_05_02_09_00_00/host.xplane.pb')]).note, /\(run 2024_05_02_09_00_00\)$/);
+  assert.equal(pickProfile([f('mine/a.xplane.pb')]).run, null);
   assert.equal(pickProfile([f('notes.txt')]), null);
   assert.equal(pickProfile([f('a.trace.json.gz')]).entry.path, 'a.trace.json.gz');
 });
@@ -41,22 +47,70 @@ test('defineLine: the dump line that defines %name, numbered as the text numbers
   assert.equal(defineLine(dump, 'no_such_op'), null);
 });
 
-test('rounds of the built-in captures: the top op is the one jaxlib gives the most time', { skip: !wasmBuilt && 'wasm not built' }, () => {
+// The op with the most self time per run, as jaxlib's own events give it (host_op_self_ps:
+// each op event's duration minus the op events it encloses; tests/profile/make_jaxlib_reference.py).
+function jaxlibTopSelf(id, program) {
   const ref = JSON.parse(readFileSync(path.join(root, 'tests/profile/jaxlib_reference.json'), 'utf8'));
-  for (const id of ['softmax', 'attention', 'mlp', 'layernorm']) {
+  const selfs = ref.profiles[`fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`].host_op_self_ps;
+  const theirs = Object.entries(selfs).filter(([k]) => k.startsWith(`${program}|`)).sort((a, b) => b[1] - a[1]);
+  return { top: theirs[0][0].slice(program.length + 1), totals: Object.fromEntries(theirs) };
+}
+
+test('rounds of the built-in captures: the top op is the one jaxlib gives the most self time', { skip: !wasmBuilt && 'wasm not built' }, () => {
+  let seen = 0;
+  for (const id of ['softmax', 'attention', 'naive_attention', 'mlp', 'layernorm']) {
     const file = path.join(root, `fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`);
-    if (!existsSync(file)) continue;
+    assert.ok(existsSync(file), `${file} is missing`);
     const prof = api.parseProfile(readFileSync(file));
     const t = prof.timeline();
     prof.free();
     const r = topOpRound(t);
     assert.ok(r, `${id}: no round`);
-    const totals = ref.profiles[`fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`].host_op_total_ps;
-    const theirs = Object.entries(totals).filter(([k]) => k.startsWith(`${r.program}|`)).sort((a, b) => b[1] - a[1]);
-    assert.equal(`${r.program}|${r.answer}`, theirs[0][0], `${id}: ${r.answer} vs jaxlib ${theirs[0][0]}`);
+    assert.equal(r.answer, jaxlibTopSelf(id, r.program).top, `${id}: ${r.answer}`);
     assert.ok(r.choices.some((c) => c.value === r.answer));
+    assert.match(r.prompt, /self time/);
     assert.ok(timelineRounds(t).length >= 1);
+    seen++;
   }
+  assert.equal(seen, 5);
+});
+
+// Naive attention on XLA:CPU: call.3 encloses reduce-window.clone, which does the work. The op
+// with the most time in all (inclusive) is the wrapper; the round asks about self time, and
+// offers the wrapper beside the answer.
+test('naive attention: the answer is the kernel, not the call that wraps it', { skip: !wasmBuilt && 'wasm not built' }, () => {
+  const prof = api.parseProfile(readFileSync(path.join(root, 'fixtures/cpu-jax-0.4.38/naive_attention/profile.xplane.pb')));
+  const t = prof.timeline();
+  prof.free();
+  const r = topOpRound(t);
+  const ref = JSON.parse(readFileSync(path.join(root, 'tests/profile/jaxlib_reference.json'), 'utf8')).profiles['fixtures/cpu-jax-0.4.38/naive_attention/profile.xplane.pb'];
+  const [inclusive] = Object.entries(ref.host_op_total_ps).sort((a, b) => b[1] - a[1])[0];
+  const wrapper = inclusive.split('|')[1];
+  assert.equal(r.answer, jaxlibTopSelf('naive_attention', r.program).top);
+  assert.notEqual(r.answer, wrapper, 'the answer must not be the op with the most inclusive time');
+  assert.ok(r.choices.some((c) => c.value === wrapper), `the wrapper ${wrapper} is offered: ${r.choices.map((c) => c.value)}`);
+  assert.match(r.why, new RegExp(`${wrapper.replace('.', '\\.')} [^,]* of its own \\([^)]* in all, the rest in the ops it encloses\\)`));
+});
+
+// On real accelerators: the same round on the shared TPU v6e and MI300X profiles; XProf's own
+// hlo_stats (tests/profile/xprof_reference.json, self time per program id and op) names the
+// same op. The core counts the first TPU plane, XProf all four: the ranking is what is compared.
+test('TPU and GPU profiles: the op with the most self time is the one XProf\'s hlo_stats names', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpu) && 'SKIPPED: ../shared/captures is absent') }, () => {
+  const xprof = JSON.parse(readFileSync(path.join(root, 'tests/profile/xprof_reference.json'), 'utf8')).profiles;
+  let rounds = 0;
+  for (const [key, { rows }] of Object.entries(xprof)) {
+    if (!key.startsWith('shared/')) continue;
+    const prof = api.parseProfile(readFileSync(path.resolve(root, '../shared/captures/profiles', key.slice('shared/'.length))));
+    const t = prof.timeline();
+    prof.free();
+    const r = topOpRound(t);
+    if (!r) continue; // a program of one op gives no round
+    const top = t.programs.reduce((a, b) => (b.envelope_ps > a.envelope_ps ? b : a));
+    const theirs = rows.filter((x) => x.program_id === top.program_id).sort((a, b) => b.self_us - a.self_us);
+    assert.equal(r.answer, theirs[0].name, `${key}: ${r.answer}, XProf ${theirs[0].name}`);
+    rounds++;
+  }
+  assert.ok(rounds >= 2, `${rounds} rounds`);
 });
 
 test('the TPU sample gives a "did this copy hide?" round whose answer follows its numbers', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpu) && 'SKIPPED: ../shared/captures is absent') }, () => {

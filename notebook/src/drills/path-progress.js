@@ -1,9 +1,11 @@
 // <xla-path-progress>: "the xla path · N/M", and the items that tick themselves.
 //
 // The path is notebook/path.json (chapters of items `{id, label, skill, goal}`), packed in at
-// build time; a page may set `element.path = {...}` to show another. An item is ticked while
-// its skill's current streak is at least its goal, the rule the course's path uses; it
-// updates as soon as any streak changes, on this page or in another tab.
+// build time; a page may set `element.path = {...}` to show another. An item ticks itself
+// when its skill's streak reaches its goal and stays ticked (the skill's best streak is at
+// least the goal: a later wrong answer resets the current streak, not what was reached); the
+// current streak shows beside it. It updates as soon as any streak changes, on this page or
+// in another tab.
 //
 // Attributes: compact (only the summary line, the list folded under it), controls (export
 // and import of progress as a JSON file), heading-level (2..6, default 2).
@@ -44,9 +46,16 @@ export function pathItems(path) {
   return out;
 }
 
-/** The ticked items: current streak of the item's skill >= its goal. */
-export function ticked(path, streakOf = (s) => getStreak(s).current) {
-  return pathItems(path).filter((it) => streakOf(it.skill) >= it.goal);
+/** The ticked items: the best streak of the item's skill reached its goal. */
+export function ticked(path, bestOf = (s) => getStreak(s).best) {
+  return pathItems(path).filter((it) => bestOf(it.skill) >= it.goal);
+}
+
+/** The words beside an item: how far the streak is, and, once ticked, what it is now. */
+export function progressWords(record, goal) {
+  const { current, best } = record;
+  if (best >= goal) return current >= goal ? `streak ${current} (goal ${goal})` : `reached ${goal} · streak now ${current}`;
+  return `streak ${current}/${goal}${best > current ? ` · best ${best}` : ''}`;
 }
 
 export class XlaPathProgress extends HTMLElement {
@@ -153,19 +162,20 @@ export class XlaPathProgress extends HTMLElement {
     if (!this._summary) return;
     const items = pathItems(this._path);
     const cache = new Map();
-    const cur = (s) => { if (!cache.has(s)) cache.set(s, getStreak(s).current); return cache.get(s); };
-    let done = 0;
+    const record = (s) => { if (!cache.has(s)) cache.set(s, getStreak(s)); return cache.get(s); };
+    const on = new Set(ticked(this._path, (s) => record(s).best).map((it) => it.id));
+    const done = on.size;
     for (const it of items) {
       const r = this._rows.get(it.id);
-      const c = cur(it.skill);
-      const ok = c >= it.goal;
-      if (ok) done++;
       if (!r) continue;
+      const rec = record(it.skill);
+      const ok = on.has(it.id);
       r.row.classList.toggle('done', ok);
       r.row.dataset.done = ok ? 'true' : 'false';
+      r.row.dataset.current = String(rec.current);
       r.mark.textContent = ok ? '✓' : '○';
       r.state.textContent = ok ? 'done: ' : 'to do: ';
-      r.progress.textContent = `streak ${Math.min(c, it.goal)}/${it.goal}`;
+      r.progress.textContent = progressWords(rec, it.goal);
     }
     const title = this._path?.title || 'the path';
     fill(this._summary, `${title} · `, h('span', { class: 'count', text: `${done}/${items.length}` }));

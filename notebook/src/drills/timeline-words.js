@@ -18,21 +18,36 @@ function topProgram(t) {
   return { program: p, rows: t.rows.filter((r) => programKey(r) === key) };
 }
 
-/** "which op took the most device time per run?": the top op must lead strictly. */
+/**
+ * "which op spent the most time in its own code per run?": self time (`self_ps`, the op's time
+ * minus the ops it encloses: XLA:CPU's `call` wraps the kernel that does the work), since the
+ * op with the most time in all may only wrap another. The top op must lead strictly. The
+ * choices are the three with the most self time, and the one with the most time in all when it
+ * is another (the op a reading of total time would name).
+ */
 export function topOpRound(t) {
   const top = topProgram(t);
   if (!top || top.rows.length < 2) return null;
-  const rows = [...top.rows].sort((a, b) => b.per_run_ps - a.per_run_ps || a.name.localeCompare(b.name));
-  if (rows[0].per_run_ps === rows[1].per_run_ps) return null;
-  const picks = rows.slice(0, 4);
+  const runs = top.program.runs || 1;
+  const bySelf = [...top.rows].sort((a, b) => b.self_ps - a.self_ps || a.name.localeCompare(b.name));
+  if (bySelf[0].self_ps === bySelf[1].self_ps) return null;
+  const byTotal = [...top.rows].sort((a, b) => b.per_run_ps - a.per_run_ps || a.name.localeCompare(b.name));
+  const picks = bySelf.slice(0, 3);
+  if (!picks.includes(byTotal[0])) picks.push(byTotal[0]);
+  else if (bySelf.length > 3) picks.push(bySelf[3]);
+  const self = (r) => r.self_ps / runs;
+  const best = bySelf[0];
+  const words = (r) => (r.per_run_ps > self(r)
+    ? `${r.name} ${us(self(r))} of its own (${us(r.per_run_ps)} in all, the rest in the ops it encloses)`
+    : `${r.name} ${us(self(r))}`);
   return {
     type: 'top',
     program: top.program.name,
-    prompt: `which op took the most device time per run of ${top.program.name}?`,
+    prompt: `which op spent the most time in its own code (self time) per run of ${top.program.name}?`,
     choices: picks.map((r) => ({ value: r.name, label: r.name })),
-    answer: rows[0].name,
-    why: `${rows[0].name} took ${us(rows[0].per_run_ps)} per run, ${(100 * rows[0].share).toFixed(1)}% of the run (${us(top.program.per_run_ps)}); ` +
-      picks.slice(1).map((r) => `${r.name} ${us(r.per_run_ps)}`).join(', ') + '.',
+    answer: best.name,
+    why: `${best.name} spent ${us(self(best))} per run in its own code, ${(100 * self(best) / (top.program.per_run_ps || 1)).toFixed(1)}% of the run (${us(top.program.per_run_ps)}); ` +
+      picks.filter((r) => r !== best).map(words).join(', ') + '.',
   };
 }
 

@@ -73,8 +73,30 @@ export function explainCensus(census, computations) {
       sentences.push(`Outside the fusions the module runs ${countedWords(standalone)} as ${standalone.length === 1 ? 'an op' : 'ops'} of ${standalone.length === 1 ? 'its' : 'their'} own${n > 1 ? ': the fused passes cannot cross them' : ''}.`);
     }
   }
-  if (n >= 3) sentences.push('"3 or more" is the button for this one.');
   return sentences.join(' ');
+}
+
+/**
+ * The four choices of GYM·13 for a module of `n` fused computations: adjacent ranges of one
+ * width, exactly one holding `n`, as `{ lo, hi, value: 'lo-hi', label }`. The width is drawn
+ * between a twentieth and a quarter of `n` (at least 1: single counts for small modules), so
+ * that telling the ranges apart takes counting at any size and the width says little of
+ * where `n` is among them. The range
+ * holding `n` sits at a random place among the four and `n` at a random place inside it, so
+ * neither the order nor the middle of a range gives it away; no range goes below 0.
+ * `random` returns numbers in [0, 1).
+ */
+export function countChoices(n, random = Math.random) {
+  const pick = (k) => Math.min(k - 1, Math.floor(random() * k));
+  const w = Math.max(1, Math.round(n * (0.05 + 0.2 * random())));
+  const at = pick(Math.min(3, Math.floor(n / w)) + 1); // the place of n's range among the four
+  const into = pick(Math.min(w - 1, n - at * w) + 1); // the place of n inside it
+  const first = n - into - at * w;
+  return [0, 1, 2, 3].map((k) => {
+    const lo = first + k * w;
+    const hi = lo + w - 1;
+    return { lo, hi, value: `${lo}-${hi}`, label: lo === hi ? String(lo) : `${lo}–${hi}` };
+  });
 }
 
 /** A memory space in words (one wording for every page: ../core-words.js). */

@@ -19,6 +19,69 @@ import { STYLE } from './style.js';
 
 let uid = 0;
 
+/**
+ * `list` shuffled (a new array), with `last` moved to the end when it is in it, so that a
+ * round rarely repeats the one before.
+ */
+function shuffle(list, last) {
+  const a = [...list];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  const k = last === undefined ? -1 : a.indexOf(last);
+  if (k >= 0 && a.length > 1) a.push(a.splice(k, 1)[0]);
+  return a;
+}
+
+/**
+ * One tab stop for a list of `.ln` lines: arrows, Page Up / Page Down (20 lines), Home and
+ * End move the focus; the line that has it keeps tabindex 0.
+ */
+function roving(list) {
+  list.addEventListener('keydown', (e) => {
+    const items = [...list.querySelectorAll('.ln')];
+    const i = items.indexOf(e.target.closest('.ln'));
+    if (i < 0) return;
+    const last = items.length - 1;
+    const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: last, PageDown: i + 20, PageUp: i - 20 }[e.key];
+    if (to === undefined) return;
+    const j = Math.max(0, Math.min(last, to));
+    e.preventDefault();
+    items[i].tabIndex = -1;
+    items[j].tabIndex = 0;
+    items[j].focus();
+  });
+}
+
+/**
+ * The folded "drill me on my dump" box: a textarea (or, with `accept`, a file picker that
+ * also takes a drop), a button, and a line for errors. `go(text)` (or `go(file)`) runs on the
+ * button (on a pick or drop); `error(words)` says why it gives no round, `error('')` clears it.
+ */
+function ownInput(id, { summary = 'drill me on my dump', label, placeholder = '', button = 'drill me on this dump', accept = null, go }) {
+  const err = h('p', { class: 'error', role: 'alert' });
+  let input;
+  let parts;
+  if (accept) {
+    input = h('input', { id, type: 'file', accept, onchange: () => { if (input.files[0]) go(input.files[0]); } });
+    parts = [input];
+  } else {
+    input = h('textarea', { id, spellcheck: 'false', autocomplete: 'off', placeholder });
+    parts = [input, h('div', { class: 'actions' }, h('button', { type: 'button', class: 'own-go', onclick: () => go(input.value) }, button))];
+  }
+  const el = h('details', { class: 'own' }, h('summary', {}, summary), h('label', { for: id, text: label }), parts, err);
+  if (accept) {
+    el.addEventListener('dragover', (e) => { e.preventDefault(); });
+    el.addEventListener('drop', (e) => {
+      e.preventDefault();
+      const f = e.dataTransfer?.files?.[0];
+      if (f) go(f);
+    });
+  }
+  return { el, error(words) { err.textContent = words; } };
+}
+
 export class XlaDrill extends HTMLElement {
   static get observedAttributes() {
     return ['skill'];
@@ -146,7 +209,25 @@ export class XlaDrill extends HTMLElement {
       host: el,
       skill: kind.skill,
       body: el._body,
+      /** A short id, unique on the page, for the ids a kind gives its elements. */
+      uid: el._id,
       attr: (name) => el.getAttribute(name),
+      /** The programs to draw rounds from: `program` (one), else `programs` (comma-separated), else `defaults`. */
+      pool(defaults) {
+        const pinned = (el.getAttribute('program') || '').trim();
+        const listed = (el.getAttribute('programs') || '').split(',').map((s) => s.trim()).filter(Boolean);
+        return pinned ? [pinned] : listed.length ? listed : [...defaults];
+      },
+      /** The status line a kind shows until its first round: "loading the core…". */
+      loading() {
+        return h('p', { class: 'k loading', text: 'loading the core…' });
+      },
+      /** "drill me on my dump" (see ownInput above): `{ el, error(words) }`. */
+      ownInput(opts) {
+        return ownInput(`${el._id}-own`, opts);
+      },
+      roving,
+      shuffle,
       /** Scores the answer, announces it, returns the new record. */
       verdict(right, words = '') {
         const record = recordAnswer(kind.skill, !!right);

@@ -12,9 +12,51 @@ import { errorWhere, kernelsDecided, partialWords, stageFromFileName } from '../
 /** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
 export const LARGE = 2_000_000;
 
+/** The longest name a file gives a dump (before a `_2` that keeps it unique). */
+export const NAME_MAX = 40;
+
+/**
+ * The dump name a file gives, unique among `taken` (a Set of names), as `{ name, note }`;
+ * `note` says how the name differs from the file's (shortened, numbered), null when it does
+ * not; null when the file's name gives no usable name. A long name keeps its first and last
+ * words (`__` marks the cut), after dropping XLA's `module_0001.` numbering, so that dumps of
+ * one folder (a long common start) still tell themselves apart.
+ */
+export function nameForFile(fileName, taken) {
+  const full = fileName.replace(/\.(txt|mlir|hlo|stablehlo|pb)$/i, '').replace(/[^\w$]+/g, '_').replace(/^(\d)/, '_$1');
+  if (!/[A-Za-z0-9$]/.test(full)) return null;
+  let base = full;
+  if (base.length > NAME_MAX) base = base.replace(/^module_\d+_(?=.)/, '');
+  if (base.length > NAME_MAX) {
+    const words = base.split('_');
+    const head = [];
+    const tail = [];
+    const len = () => head.join('_').length + 2 + tail.join('_').length;
+    for (let i = 0, j = words.length - 1, turn = 0, stuck = 0; i <= j && stuck < 2; turn ^= 1) {
+      const side = turn ? tail : head;
+      const w = turn ? words[j] : words[i];
+      side[turn ? 'unshift' : 'push'](w);
+      if (len() > NAME_MAX) { side[turn ? 'shift' : 'pop'](); stuck++; continue; }
+      stuck = 0;
+      if (turn) j--; else i++;
+    }
+    base = head.length ? `${head.join('_')}__${tail.join('_')}` : full.slice(0, NAME_MAX);
+  }
+  for (let k = 1; k < 1000; k++) {
+    const name = k === 1 ? base : `${base}_${k}`;
+    if (nameProblem(name) || taken.has(name)) continue;
+    const why = [];
+    if (base !== full) why.push('shortened');
+    if (k > 1) why.push(taken.has(base) ? `${base} is another dump's name` : nameProblem(base));
+    return { name, note: why.length ? `from ${fileName}: ${why.join('; ')}` : null };
+  }
+  return null;
+}
+
 export class DumpCell extends Cell {
   /** @type {HTMLInputElement} */ nameInput = null;
-  /** @type {HTMLElement} why the name cannot be used, if it cannot */ nameNote = null;
+  /** @type {HTMLElement} why the name cannot be used, if it cannot; else how a file named it */ nameNote = null;
+  /** @type {string|null} how the file the dump came from named it (shortened, numbered), until the name is edited */ nameFrom = null;
   /** @type {HTMLElement} the status line: format, size, counts, error */ meta = null;
   /** @type {HTMLElement} upload button and hint */ tools = null;
   /** @type {HTMLElement} the suggested views (suggest.js fills it) */ suggest = null;
@@ -37,6 +79,7 @@ export class DumpCell extends Cell {
     this.meta = el('span', { class: 'meta', 'data-testid': 'dump-meta' });
     this.nameInput.addEventListener('input', () => {
       this.name = this.nameInput.value.trim();
+      this.nameFrom = null;
       this.checkName();
       this.page.store.cellChanged(this.id);
       this.page.refreshSuggestions();
@@ -101,8 +144,10 @@ export class DumpCell extends Cell {
   checkName() {
     const problem = nameProblem(this.name);
     const dup = !problem && this.page.cells.some((c) => c !== this && c.kind === 'dump' && c.name === this.name);
-    this.nameNote.textContent = problem || (dup ? `another dump is also named ${this.name}` : '');
-    this.nameInput.classList.toggle('bad', !!(problem || dup));
+    const bad = problem || (dup ? `another dump is also named ${this.name}` : '');
+    this.nameNote.textContent = bad || this.nameFrom || '';
+    this.nameNote.classList.toggle('info', !bad);
+    this.nameInput.classList.toggle('bad', !!bad);
   }
 
   edited(text) {
@@ -198,10 +243,12 @@ export class DumpCell extends Cell {
     }
     this.fileName = file.name || null;
     if (!this.name || /^dump\d+$/.test(this.name)) {
-      const base = file.name.replace(/\.(txt|mlir|hlo|stablehlo|pb)$/i, '').replace(/[^\w$]+/g, '_').replace(/^(\d)/, '_$1').slice(0, 40);
-      if (base && !nameProblem(base) && !this.page.cells.some((c) => c !== this && c.name === base)) {
-        this.name = base;
-        this.nameInput.value = base;
+      const named = nameForFile(file.name, new Set(this.page.cells.filter((c) => c !== this).map((c) => c.name)));
+      if (named) {
+        this.name = named.name;
+        this.nameFrom = named.note;
+        this.nameInput.value = named.name;
+        this.nameInput.title = file.name;
         this.checkName();
       }
     }

@@ -53,6 +53,7 @@ export class NotebookPage {
       el('span', { class: 'brand', text: 'hloscope' }),
       ui.title,
       el('span', { class: 'grow' }),
+      el('div', { class: 'actions' },
       button('▶ Run all', 'run-all', { title: 'run every cell, top to bottom' }),
       button('+ Markdown', 'add-markdown'),
       button('+ Dump', 'add-dump'),
@@ -61,7 +62,7 @@ export class NotebookPage {
       button('+ Profile', 'add-profile', { title: 'a jax.profiler capture: where each run spent its time' }),
       button('Export', 'export', { title: 'save the notebook as a file' }),
       button('Import', 'import', { title: 'open a notebook file (replaces this one; undo is offered)' }),
-      button('Example', 'example', { title: 'replace this notebook by the example (undo is offered)' }),
+      button('Example', 'example', { title: 'replace this notebook by the example (undo is offered)' })),
       el('a', { class: 'gym', href: 'gym.html', title: 'drills on reading what XLA did' }, 'Gym'),
       ui.save,
       ui.import);

@@ -1,7 +1,9 @@
 // Which file of a drop or a picked folder is the profile: pure functions over [{ path, file }]
 // (no DOM), so node tests run them. A jax.profiler log folder holds
 // plugins/profile/<run>/<host>.xplane.pb (and <host>.trace.json.gz); runs are named by their
-// start time (2024_05_01_12_30_59), so the newest run sorts last.
+// start time (2024_05_01_12_30_59), so the newest run sorts last. The folder picked may be the
+// log folder, its plugins/ or profile/ folder, or one run's folder: a run is the folder under
+// plugins/profile/, or a folder named as jax.profiler names runs.
 
 const PROFILE_RE = /\.(xplane\.pb|trace\.json\.gz|trace\.json|json\.gz|pb)$/i;
 
@@ -19,7 +21,7 @@ export function pickProfile(entries) {
   const cands = entries.filter((e) => PROFILE_RE.test(e.path));
   if (!cands.length) return null;
   const runOf = (p) => {
-    const m = /(?:^|\/)plugins\/profile\/([^/]+)\//.exec(p);
+    const m = /(?:^|\/)plugins\/profile\/([^/]+)\//.exec(p) || /(?:^|\/)(\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d)\/[^/]+$/.exec(p);
     return m ? m[1] : null;
   };
   const runs = [...new Set(cands.map((e) => runOf(e.path)).filter(Boolean))].sort();

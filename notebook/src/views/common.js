@@ -41,6 +41,18 @@ export function formatInt(n) {
   return n == null ? '' : Number(n).toLocaleString('en-US');
 }
 
+/**
+ * `text` as text nodes with a line-break opportunity (<wbr>) between its parts, so that a
+ * narrow column wraps an op name (broadcast_add_fusion.1) or a shape
+ * (f32[32,4096,4096]{1,2,0:T(8,128)}) between parts, never inside one: after `_ - / , :` and
+ * before `{ (` and a `.` that starts a word (`.clone`, not `.1`). Put it into an element whose
+ * `overflow-wrap` is not `anywhere`.
+ */
+export function breakable(text) {
+  const parts = String(text ?? '').split(/(?<=[_\-/,:])|(?=[{(])|(?=\.[A-Za-z])/);
+  return parts.flatMap((t, k) => (k ? [el('wbr'), t] : [t])).filter((x) => x !== '');
+}
+
 /** Reads a URL attribute's text (same-origin pages only; the notebook's CSP allows 'self'). */
 export async function fetchText(url) {
   const r = await fetch(url);

@@ -6,7 +6,7 @@
 // Inputs (any one): el.data = readMemory(text) result; el.text = the message (read here, on the
 // page's thread: these texts are small); <xla-memory src="oom.txt">; <xla-memory paste> adds a
 // box to paste a message into.
-import { adoptStyles, defineOnce, el, fetchText, formatInt, theme } from './common.js';
+import { adoptStyles, breakable, defineOnce, el, fetchText, formatInt, theme } from './common.js';
 import * as api from 'hs:api';
 
 const css = theme + `
@@ -22,7 +22,8 @@ const css = theme + `
   .legend { font-size: 12px; color: var(--dim); font-family: var(--mono); }
   table { border-collapse: collapse; width: 100%; margin-top: .6rem; font-size: 12px; }
   th { text-align: left; color: var(--dim); font-weight: 500; border-bottom: 1px solid var(--line); padding: .2rem .4rem; }
-  td { border-bottom: 1px solid #f1efe9; padding: .2rem .4rem; vertical-align: top; font-family: var(--mono); overflow-wrap: anywhere; }
+  .scroll { overflow-x: auto; }
+  td { border-bottom: 1px solid #f1efe9; padding: .2rem .4rem; vertical-align: top; font-family: var(--mono); overflow-wrap: break-word; }
   td.num { text-align: right; white-space: nowrap; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .5rem 0 0; font-size: 12px; }
   dt { color: var(--dim); }
@@ -153,13 +154,14 @@ class XlaMemory extends HTMLElement {
       const rows = allocs.slice(0, 25).map((a) => el('tr', { 'data-testid': 'allocation' },
         el('td', { class: 'num', text: String(a.rank) }),
         el('td', { class: 'num', text: formatBinary(a.bytes), title: `${formatInt(a.bytes)} bytes` }),
-        el('td', { text: a.shape ?? '' }),
+        el('td', {}, breakable(a.shape ?? '')),
         el('td', { text: a.kind ?? '' }),
-        el('td', { text: [lastPart(a.op_name), a.label].filter(Boolean).join(' · '), title: a.op_name ?? '' }),
-        el('td', { text: a.source ? a.source.split('/').pop() : '', title: a.source ?? '' })));
-      this._card.append(el('table', { part: 'allocations' },
+        el('td', { title: a.op_name ?? '' }, breakable([lastPart(a.op_name), a.label].filter(Boolean).join(' · '))),
+        el('td', { title: a.source ?? '' }, breakable(a.source ? a.source.split('/').pop() : ''))));
+      // (a narrow screen scrolls the table sideways rather than cut a shape into letters)
+      this._card.append(el('div', { class: 'scroll' }, el('table', { part: 'allocations' },
         el('thead', {}, el('tr', {}, ['#', 'size', 'shape', 'kind', 'what produced it', 'source'].map((h) => el('th', { text: h })))),
-        el('tbody', {}, rows)));
+        el('tbody', {}, rows))));
       if (allocs.length > 25) this._card.append(el('div', { class: 'legend', text: `… ${allocs.length - 25} more allocations` }));
     }
     if (d.explanation) this._card.append(el('p', { class: 'expl', 'data-testid': 'explanation', text: d.explanation }));

@@ -11,7 +11,7 @@
 //
 // Inputs: el.data = { timeline, name? } (or el.timeline = the JSON object). Text is set with
 // textContent only. Events: `xla-timeline-select` {row} when a row is opened.
-import { adoptStyles, defineOnce, el, formatInt, theme } from './common.js';
+import { adoptStyles, breakable, defineOnce, el, formatInt, theme } from './common.js';
 
 const KIND_WORDS = {
   fusion: 'a fusion: one kernel XLA generated from several ops',
@@ -30,6 +30,8 @@ const BY_WORDS = {
 const css = theme + `
   :host { display: block; font-size: 13px; }
   .bar-head { display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: baseline; margin: 0 0 .5rem; }
+  .bar-head label { display: inline-flex; gap: .3rem; align-items: baseline; min-width: 0; max-width: 100%; }
+  .bar-head select { min-width: 0; max-width: 100%; }
   .env { font-family: var(--mono); color: var(--ink); }
   .reading { margin: .5rem 0; }
   table { border-collapse: collapse; width: 100%; }
@@ -39,7 +41,7 @@ const css = theme + `
   td { padding: .15rem .4rem .15rem 0; vertical-align: middle; }
   tr.op { cursor: pointer; }
   tr.op:hover td, tr.op:focus-within td { background: var(--copper-bg); }
-  td.name button { font-family: var(--mono); font-size: 12.5px; background: none; border: 0; padding: 0; cursor: pointer; text-align: left; color: var(--ink); overflow-wrap: anywhere; }
+  td.name button { font-family: var(--mono); font-size: 12.5px; background: none; border: 0; padding: 0; cursor: pointer; text-align: left; color: var(--ink); overflow-wrap: break-word; }
   td.barcell { width: 35%; }
   .bar { height: .7rem; background: var(--copper); border-radius: 2px; min-width: 1px; }
   td.us, td.count { font-family: var(--mono); white-space: nowrap; text-align: right; }
@@ -166,7 +168,7 @@ export class XlaTimeline extends HTMLElement {
     for (const r of rows) {
       const id = `${rowProgramKey(r)}|${r.name}`;
       const tr = el('tr', { class: 'op', title: explainRow(r), dataset: { op: r.name } },
-        el('td', { class: 'name' }, el('button', { type: 'button', 'aria-expanded': String(this._open === id), onclick: () => { this._open = this._open === id ? null : id; this._render(); this._emit(r); } }, r.name)),
+        el('td', { class: 'name' }, el('button', { type: 'button', 'aria-expanded': String(this._open === id), onclick: () => { this._open = this._open === id ? null : id; this._render(); this._emit(r); } }, breakable(r.name))),
         el('td', { class: 'barcell' }, bar(100 * (r.per_run_ps || 0) / max)),
         el('td', { class: 'us' }, us(r.per_run_ps)),
         el('td', {}, el('span', { class: `tag ${r.written_by}`, text: r.kind }), r.written_by === 'compiler' || r.written_by === 'library' ? el('span', { class: `tag ${r.written_by}`, text: r.written_by }) : null),

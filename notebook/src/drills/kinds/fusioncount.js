@@ -1,9 +1,12 @@
 // GYM·13 count the fusions (skill `fusioncount`).
 //
-// A one-line program; "how many fusion computations does the optimized module hold?";
-// buttons 0, 1, 2, "3 or more". The answer is counted by the core at run time from the
-// captured optimized module (`parse(text).fusions().fusion_computations`), never stored.
-// The reveal says why, in words built from the census, and lists what each fusion holds.
+// A one-line program; "how many fusion computations does the optimized module hold?"; four
+// buttons, adjacent ranges of counts drawn around the answer at random (words.js
+// `countChoices`: single counts for small modules, wider ranges for big ones, the right one at
+// any place), so that the choices tell counts apart on a real dump of any size. The answer is
+// counted by the core at run time from the captured optimized module
+// (`parse(text).fusions().fusion_computations`), never stored. The reveal says why, in words
+// built from the census, and lists what each fusion holds.
 // "drill me on my dump": paste an optimized HLO and get a round on it.
 //
 // Attributes read: program (pin one capture id), programs (comma-separated ids to draw
@@ -12,28 +15,9 @@
 // view of the program opens in place).
 
 import { h, fill, plural } from '../dom.js';
-import { explainCensus } from '../words.js';
+import { explainCensus, countChoices } from '../words.js';
 import { core, errorWords } from '../core.js';
 import { FUSIONCOUNT_PROGRAMS, CAPTURE_DIR, optimizedHlo, stablehlo, program, manifest, provenance } from '../corpus.js';
-
-const CHOICES = [
-  { value: 0, label: '0' },
-  { value: 1, label: '1' },
-  { value: 2, label: '2' },
-  { value: 3, label: '3 or more' },
-];
-
-/** The pool shuffled, with `last` moved to the end so a round rarely repeats the previous one. */
-function order(list, last) {
-  const a = [...list];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  const k = a.indexOf(last);
-  if (k >= 0 && a.length > 1) a.push(a.splice(k, 1)[0]);
-  return a;
-}
 
 function xrayLink(ctx, id) {
   const tpl = ctx.attr('xray-href');
@@ -47,51 +31,42 @@ export default {
   title: 'count the fusions',
 
   async mount(ctx) {
-    const uid = Math.random().toString(36).slice(2, 8);
-    const pinned = (ctx.attr('program') || '').trim();
-    const listed = (ctx.attr('programs') || '').split(',').map((s) => s.trim()).filter(Boolean);
-    const pool = pinned ? [pinned] : listed.length ? listed : FUSIONCOUNT_PROGRAMS;
+    const pool = ctx.pool(FUSIONCOUNT_PROGRAMS);
 
     const titleEl = h('span', { class: 'k' });
     const codeEl = h('code', { class: 'code' });
     const argsEl = h('span', { class: 'args' });
     const programEl = h('div', { class: 'prog program' }, titleEl, codeEl, argsEl);
-    const promptId = `fc-prompt-${uid}`;
+    const promptId = `${ctx.uid}-prompt`;
     const prompt = h('p', { class: 'prompt', id: promptId, text: 'how many fusion computations does the optimized module hold?' });
-    const buttons = CHOICES.map((c) => h('button', {
-      type: 'button', class: 'choice', 'data-value': c.value, 'aria-disabled': 'true',
-      onclick: () => answer(c.value),
-    }, c.label));
-    const choices = h('div', { class: 'choices', role: 'group', 'aria-labelledby': promptId }, buttons);
+    const choices = h('div', { class: 'choices', role: 'group', 'aria-labelledby': promptId });
+    let buttons = [];
     const why = h('p', { class: 'why' });
     const holdsHead = h('span', { class: 'k', text: 'what each fusion holds' });
     const bodies = h('ul', { class: 'bodies' });
     const linkP = h('div', { class: 'links' });
     const next = h('button', { type: 'button', class: 'next', onclick: () => nextRound(true) }, 'next program →');
     const reveal = h('div', { class: 'reveal', hidden: true }, why, holdsHead, bodies, linkP, h('div', { class: 'actions' }, next));
-    const status = h('p', { class: 'k loading', text: 'loading the core…' });
+    const status = ctx.loading();
+    const own = ctx.ownInput({
+      label: 'paste an optimized HLO module (after_optimizations.txt, or compiled.as_text())',
+      placeholder: 'HloModule jit_f, entry_computation_layout=…',
+      go: (text) => ownRound(text),
+    });
 
-    // Drill me on my dump.
-    const ownId = `fc-own-${uid}`;
-    const ownText = h('textarea', { id: ownId, spellcheck: 'false', autocomplete: 'off', placeholder: 'HloModule jit_f, entry_computation_layout=…' });
-    const ownErr = h('p', { class: 'error', role: 'alert' });
-    const ownGo = h('button', { type: 'button', class: 'own-go', onclick: () => ownRound() }, 'drill me on this dump');
-    const own = h('details', { class: 'own' },
-      h('summary', {}, 'drill me on my dump'),
-      h('label', { for: ownId, text: 'paste an optimized HLO module (after_optimizations.txt, or compiled.as_text())' }),
-      ownText, h('div', { class: 'actions' }, ownGo), ownErr);
-
-    fill(ctx.body, programEl, status, prompt, choices, reveal, own);
+    fill(ctx.body, programEl, status, prompt, choices, reveal, own.el);
 
     let round = null; // { id, census, computations, answered }
     let last = null;
     let token = 0;
 
-    function setChoicesEnabled(on) {
-      for (const b of buttons) {
-        b.setAttribute('aria-disabled', on ? 'false' : 'true');
-        b.classList.remove('correct', 'wrong', 'dim');
-      }
+    /** This round's four ranges as buttons (none before the first round). */
+    function drawChoices(n) {
+      buttons = countChoices(n).map((c) => h('button', {
+        type: 'button', class: 'choice', 'data-value': c.value, 'data-lo': c.lo, 'data-hi': c.hi, 'aria-disabled': 'false',
+        onclick: () => answer(c),
+      }, c.label));
+      fill(choices, buttons);
     }
 
     async function load(id) {
@@ -107,7 +82,7 @@ export default {
 
     async function nextRound(focus) {
       const my = ++token;
-      setChoicesEnabled(false);
+      for (const b of buttons) b.setAttribute('aria-disabled', 'true');
       reveal.hidden = true;
       ctx.clearVerdict();
       status.hidden = false;
@@ -115,7 +90,7 @@ export default {
       // Try the pool in random order (the last program last) until one capture loads.
       let r = null;
       let lastErr = null;
-      for (const id of order(pool, last)) {
+      for (const id of ctx.shuffle(pool, last)) {
         try { r = await load(id); break; } catch (e) { lastErr = e; }
       }
       if (my !== token) return;
@@ -138,7 +113,7 @@ export default {
       argsEl.textContent = r.prog.args || '';
       argsEl.hidden = !r.prog.args;
       status.hidden = true;
-      setChoicesEnabled(true);
+      drawChoices(r.census.fusion_computations);
       ctx.round({ program: r.id });
     }
 
@@ -150,16 +125,15 @@ export default {
         ' · a different backend draws these boundaries differently, which is the point of reading your own dump');
     }
 
-    function answer(value) {
+    function answer(c) {
       if (!round || round.answered) return;
       round.answered = true;
       const n = round.census.fusion_computations;
-      const truth = Math.min(n, 3);
-      const right = value === truth;
+      const right = c.lo <= n && n <= c.hi;
       for (const b of buttons) {
-        const v = Number(b.dataset.value);
+        const holds = Number(b.dataset.lo) <= n && n <= Number(b.dataset.hi);
         b.setAttribute('aria-disabled', 'true');
-        b.classList.add(v === truth ? 'correct' : v === value ? 'wrong' : 'dim');
+        b.classList.add(holds ? 'correct' : b.dataset.value === c.value ? 'wrong' : 'dim');
       }
       why.textContent = explainCensus(round.census, round.computations);
       const items = round.census.fusions.map((f) => h('li', {},
@@ -198,10 +172,9 @@ export default {
       return d;
     }
 
-    async function ownRound() {
-      ownErr.textContent = '';
-      const text = ownText.value;
-      if (!text.trim()) { ownErr.textContent = 'paste a dump first'; return; }
+    async function ownRound(text) {
+      own.error('');
+      if (!text.trim()) { own.error('paste a dump first'); return; }
       let r;
       try {
         const hs = await core();
@@ -219,7 +192,7 @@ export default {
           doc.free();
         }
       } catch (e) {
-        ownErr.textContent = errorWords(e);
+        own.error(errorWords(e));
         return;
       }
       ++token;

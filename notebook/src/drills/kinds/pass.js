@@ -31,15 +31,6 @@ async function fetchListing(url) {
   return await r.text();
 }
 
-function shuffle(list) {
-  const a = [...list];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-
 /** The two sides of the drill: [{ listing, label, credit }] x 2. */
 async function sides(ctx) {
   const own = async (side) => {
@@ -69,9 +60,8 @@ export default {
   title: 'which pipeline filed this pass?',
 
   async mount(ctx) {
-    const uid = Math.random().toString(36).slice(2, 8);
     const passEl = h('code', { class: 'code pass-name' });
-    const promptId = `pass-prompt-${uid}`;
+    const promptId = `${ctx.uid}-prompt`;
     const prompt = h('p', { class: 'prompt', id: promptId });
     const buttons = ['a', 'b', 'both'].map((v) => h('button', {
       type: 'button', class: 'choice', 'data-value': v, 'aria-disabled': 'true', onclick: () => answer(v),
@@ -80,7 +70,7 @@ export default {
     const why = h('p', { class: 'why' });
     const next = h('button', { type: 'button', class: 'next', onclick: () => nextRound(true) }, 'next pass →');
     const reveal = h('div', { class: 'reveal', hidden: true }, why, h('div', { class: 'actions' }, next));
-    const status = h('p', { class: 'k loading', text: 'loading the core…' });
+    const status = ctx.loading();
     fill(ctx.body, h('div', { class: 'prog program' }, h('span', { class: 'k', text: 'pass' }), passEl), status, prompt, choices, reveal);
 
     let cmp = null;
@@ -92,7 +82,7 @@ export default {
     function nextRound(focus) {
       ++token;
       if (!cmp || !cmp.passes.length) return;
-      if (!queue.length) queue = shuffle(cmp.passes);
+      if (!queue.length) queue = ctx.shuffle(cmp.passes);
       round = { ...queue.pop(), answered: false };
       passEl.textContent = round.pass;
       passEl.dataset.origin = ''; // the answer is not in the page before it is given

@@ -28,17 +28,6 @@ const VIEWS = [
 const MAX_LINES = 20000;
 const MAX_SHOWN = 400;
 
-function shuffled(list, last) {
-  const a = [...list];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  const k = a.indexOf(last);
-  if (k >= 0 && a.length > 1) a.push(a.splice(k, 1)[0]);
-  return a;
-}
-
 function splitLines(text) {
   const lines = text.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
@@ -63,15 +52,12 @@ export default {
   title: 'spot the decision',
 
   async mount(ctx) {
-    const uid = Math.random().toString(36).slice(2, 8);
-    const pinned = (ctx.attr('program') || '').trim();
-    const listed = (ctx.attr('programs') || '').split(',').map((s) => s.trim()).filter(Boolean);
-    const pool = pinned ? [pinned] : listed.length ? listed : XRAY_PROGRAMS;
+    const pool = ctx.pool(XRAY_PROGRAMS);
 
     const titleEl = h('span', { class: 'k' });
     const codeEl = h('code', { class: 'code' });
     const programEl = h('div', { class: 'prog program' }, titleEl, codeEl);
-    const promptId = `spot-prompt-${uid}`;
+    const promptId = `${ctx.uid}-prompt`;
     const prompt = h('p', { class: 'prompt', id: promptId });
     const viewButtons = VIEWS.map((v) => h('button', {
       type: 'button', class: 'view', 'data-view': v.view, 'aria-pressed': 'false', onclick: () => setView(v.view),
@@ -83,41 +69,21 @@ export default {
     const wrong = h('p', { class: 'why wrong-pick' });
     const next = h('button', { type: 'button', class: 'next', onclick: () => nextRound(true) }, 'next round →');
     const reveal = h('div', { class: 'reveal', hidden: true }, why, wrong, h('div', { class: 'actions' }, next));
-    const status = h('p', { class: 'k loading', text: 'loading the core…' });
+    const status = ctx.loading();
+    const own = ctx.ownInput({
+      label: 'paste a jaxpr (str(jax.make_jaxpr(f)(*args))), a StableHLO module or an optimized HLO module',
+      placeholder: '{ lambda ; a:bf16[64,256]. let …',
+      go: (text) => ownRound(text),
+    });
 
-    const ownId = `spot-own-${uid}`;
-    const ownText = h('textarea', { id: ownId, spellcheck: 'false', autocomplete: 'off', placeholder: '{ lambda ; a:bf16[64,256]. let …' });
-    const ownErr = h('p', { class: 'error', role: 'alert' });
-    const ownGo = h('button', { type: 'button', class: 'own-go', onclick: () => ownRound() }, 'drill me on this dump');
-    const own = h('details', { class: 'own' },
-      h('summary', {}, 'drill me on my dump'),
-      h('label', { for: ownId, text: 'paste a jaxpr (str(jax.make_jaxpr(f)(*args))), a StableHLO module or an optimized HLO module' }),
-      ownText, h('div', { class: 'actions' }, ownGo), ownErr);
-
-    fill(ctx.body, programEl, status, prompt, views, viewNote, list, reveal, own);
+    fill(ctx.body, programEl, status, prompt, views, viewNote, list, reveal, own.el);
 
     let round = null; // { id, prog, target, views: {view: {text, decisions}}, view, pick: {view, line} | null }
     let last = null;
     let token = 0;
     let ownQueue = []; // rounds left from the learner's dump
 
-    list.addEventListener('keydown', (e) => {
-      const items = [...list.querySelectorAll('.ln')];
-      const i = items.indexOf(e.target.closest('.ln'));
-      if (i < 0) return;
-      let j = null;
-      if (e.key === 'ArrowDown') j = Math.min(items.length - 1, i + 1);
-      else if (e.key === 'ArrowUp') j = Math.max(0, i - 1);
-      else if (e.key === 'Home') j = 0;
-      else if (e.key === 'End') j = items.length - 1;
-      else if (e.key === 'PageDown') j = Math.min(items.length - 1, i + 20);
-      else if (e.key === 'PageUp') j = Math.max(0, i - 20);
-      if (j === null) return;
-      e.preventDefault();
-      items[i].tabIndex = -1;
-      items[j].tabIndex = 0;
-      items[j].focus();
-    });
+    ctx.roving(list);
 
     function draw() {
       const v = round.views[round.view];
@@ -196,7 +162,7 @@ export default {
       status.textContent = 'loading…';
       let r = null;
       let lastErr = null;
-      for (const id of shuffled(pool, last?.id)) {
+      for (const id of ctx.shuffle(pool, last?.id)) {
         try {
           const got = await load(id);
           const targets = targetsOf(got.views.jaxpr.decisions);
@@ -252,20 +218,19 @@ export default {
       next.focus();
     }
 
-    async function ownRound() {
-      ownErr.textContent = '';
-      const text = ownText.value;
-      if (!text.trim()) { ownErr.textContent = 'paste a dump first'; return; }
+    async function ownRound(text) {
+      own.error('');
+      if (!text.trim()) { own.error('paste a dump first'); return; }
       let v;
       try {
         v = await readView(text);
       } catch (e) {
-        ownErr.textContent = errorWords(e);
+        own.error(errorWords(e));
         return;
       }
       const targets = targetsOf(v.decisions);
       if (!targets.length) {
-        ownErr.textContent = `no upcast, broadcast or recomputation mark in this ${v.format}: nothing to spot`;
+        own.error(`no upcast, broadcast or recomputation mark in this ${v.format}: nothing to spot`);
         return;
       }
       const view = VIEWS.some((x) => x.view === v.format) ? v.format : 'jaxpr';

@@ -1,10 +1,11 @@
 // GYM·08 read the timeline (skill `timeline`).
 //
 // A round is drawn from the timeline of a real profile, computed by the core at run time
-// (`parseProfile(bytes).timeline()`), never stored: "which op took the most device time per
-// run?", "which kernel did no line of the program ask for?" (when the profile has one),
-// "did this copy hide behind compute?" (when it has async copies). The words are pure
-// functions in ../timeline-words.js.
+// (`parseProfile(bytes).timeline()`), never stored: "which op spent the most time in its own
+// code per run?" (self time), "which kernel did no line of the program ask for?" (when the
+// profile has one), "did this copy hide behind compute?" (when it has async copies). The words
+// are pure functions in ../timeline-words.js. The core's reading of the profile names the op
+// with the most time, so the caption shows it only after the answer.
 //
 // Profiles: the project's own captures (../profiles.js), or the page's own with `src=` (the
 // URL of a .xplane.pb, or a .trace.json; same origin), or the learner's: drop or pick a file.
@@ -18,15 +19,6 @@ import { core, errorWords } from '../core.js';
 import { timelineRounds } from '../timeline-words.js';
 import { TIMELINE_PROGRAMS, PROFILE_DIR, profileBytes } from '../profiles.js';
 
-function shuffle(list) {
-  const a = [...list];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-
 async function gunzipIfNeeded(bytes) {
   if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   const hs = await core();
@@ -39,37 +31,27 @@ export default {
   title: 'read the timeline',
 
   async mount(ctx) {
-    const uid = Math.random().toString(36).slice(2, 8);
-    const pinned = (ctx.attr('program') || '').trim();
     const src = (ctx.attr('src') || '').trim();
     const hloSrc = (ctx.attr('hlo') || '').trim();
     const stablehloSrc = (ctx.attr('stablehlo') || '').trim();
-    const pool = pinned ? [pinned] : TIMELINE_PROGRAMS;
+    const pool = ctx.pool(TIMELINE_PROGRAMS);
 
     const sourceEl = h('p', { class: 'k program' });
-    const promptId = `tl-prompt-${uid}`;
+    const promptId = `${ctx.uid}-prompt`;
     const prompt = h('p', { class: 'prompt', id: promptId });
     const choices = h('div', { class: 'choices', role: 'group', 'aria-labelledby': promptId });
     const why = h('p', { class: 'why' });
     const next = h('button', { type: 'button', class: 'next', onclick: () => nextRound(true) }, 'next round →');
     const reveal = h('div', { class: 'reveal', hidden: true }, why, h('div', { class: 'actions' }, next));
-    const status = h('p', { class: 'k loading', text: 'loading the core…' });
-
-    const fileId = `tl-file-${uid}`;
-    const fileInput = h('input', { id: fileId, type: 'file', accept: '.pb,.json,.gz', onchange: () => { if (fileInput.files[0]) ownFile(fileInput.files[0]); } });
-    const ownErr = h('p', { class: 'error', role: 'alert' });
-    const own = h('details', { class: 'own' },
-      h('summary', {}, 'drill me on my profile'),
-      h('label', { for: fileId, text: 'pick or drop a jax.profiler file (.xplane.pb, .trace.json, .trace.json.gz)' }),
-      fileInput, ownErr);
-    own.addEventListener('dragover', (e) => { e.preventDefault(); });
-    own.addEventListener('drop', (e) => {
-      e.preventDefault();
-      const f = e.dataTransfer?.files?.[0];
-      if (f) ownFile(f);
+    const status = ctx.loading();
+    const own = ctx.ownInput({
+      summary: 'drill me on my profile',
+      label: 'pick or drop a jax.profiler file (.xplane.pb, .trace.json, .trace.json.gz)',
+      accept: '.pb,.json,.gz',
+      go: (file) => ownFile(file),
     });
 
-    fill(ctx.body, sourceEl, status, prompt, choices, reveal, own);
+    fill(ctx.body, sourceEl, status, prompt, choices, reveal, own.el);
 
     let round = null;
     let last = null;
@@ -121,7 +103,7 @@ export default {
         q = pick(r.timeline, round?.q?.type);
         if (!q) lastErr = new Error(r.timeline.reading || 'this profile gives no round');
       } else {
-        const ids = src ? ['src'] : shuffle(pool).sort((a, b) => (a === last) - (b === last));
+        const ids = src ? ['src'] : ctx.shuffle(pool, last);
         for (const id of ids) {
           try {
             r = await load(id);
@@ -150,12 +132,13 @@ export default {
       sourceEl.dataset.program = r.id ?? '';
       prompt.textContent = q.prompt;
       prompt.dataset.type = q.type;
-      const buttons = shuffle(q.choices).map((c) => h('button', {
+      const buttons = ctx.shuffle(q.choices).map((c) => h('button', {
         type: 'button', class: 'choice', 'data-value': c.value, onclick: () => answer(c.value),
       }, c.label));
       fill(choices, buttons);
       ctx.round({ program: r.id, type: q.type });
-      ctx.caption(`the timeline of ${r.label}, read by the hloscope core at run time: ${r.timeline.reading}`);
+      // The core's reading names the op with the most time: it is said after the answer.
+      ctx.caption(`the timeline of ${r.label}, read by the hloscope core at run time`);
     }
 
     function answer(value) {
@@ -169,19 +152,20 @@ export default {
       }
       why.textContent = q.why;
       reveal.hidden = false;
+      ctx.caption(`the timeline of ${round.r.label}, read by the hloscope core at run time: ${round.r.timeline.reading}`);
       ctx.verdict(right, q.why);
     }
 
     async function ownFile(file) {
-      ownErr.textContent = '';
+      own.error('');
       try {
         const t = await timelineOf(new Uint8Array(await file.arrayBuffer()));
-        if (!timelineRounds(t).length) { ownErr.textContent = `no round in ${file.name}: ${t.reading}`; return; }
+        if (!timelineRounds(t).length) { own.error(`no round in ${file.name}: ${t.reading}`); return; }
         own_ = { id: null, label: file.name, timeline: t };
         round = null;
         nextRound(true);
       } catch (e) {
-        ownErr.textContent = `${file.name}: ${errorWords(e)}`;
+        own.error(`${file.name}: ${errorWords(e)}`);
       }
     }
 

@@ -35,12 +35,11 @@ export default {
   title: 'the fusion x-ray',
 
   async mount(ctx) {
-    const uid = Math.random().toString(36).slice(2, 8);
     const srcLeft = ctx.attr('src-left');
     const srcRight = ctx.attr('src-right');
 
     // Source picker.
-    const selId = `xr-sel-${uid}`;
+    const selId = `${ctx.uid}-pair`;
     const select = h('select', { id: selId, onchange: () => choose(select.value, false) });
     const nextBtn = h('button', { type: 'button', class: 'next', onclick: () => nextWithRound(true) }, 'next program with a round →');
     const picker = h('div', { class: 'actions picker' }, h('label', { for: selId, class: 'k', text: 'pair' }), select, nextBtn);
@@ -60,11 +59,11 @@ export default {
     const picked = h('span', { class: 'picked' });
     const actions = h('div', { class: 'actions task' }, checkBtn, clearBtn, picked);
     const result = h('p', { class: 'why', hidden: true });
-    const status = h('p', { class: 'k loading', text: 'loading the core…' });
+    const status = ctx.loading();
 
     // The learner's own pair.
-    const lId = `xr-own-l-${uid}`;
-    const rId = `xr-own-r-${uid}`;
+    const lId = `${ctx.uid}-own-left`;
+    const rId = `${ctx.uid}-own-right`;
     const ownLeft = h('textarea', { id: lId, spellcheck: 'false', placeholder: 'module @jit_f … (StableHLO)' });
     const ownRight = h('textarea', { id: rId, spellcheck: 'false', placeholder: 'HloModule jit_f … (after optimizations)' });
     const ownErr = h('p', { class: 'error', role: 'alert' });
@@ -138,28 +137,8 @@ export default {
       return out;
     }
 
-    function roving(list) {
-      // One tab stop per column; arrows, Home and End move between lines.
-      list.addEventListener('keydown', (e) => {
-        const items = [...list.querySelectorAll('.ln')];
-        const i = items.indexOf(e.target.closest('.ln'));
-        if (i < 0) return;
-        let j = null;
-        if (e.key === 'ArrowDown') j = Math.min(items.length - 1, i + 1);
-        else if (e.key === 'ArrowUp') j = Math.max(0, i - 1);
-        else if (e.key === 'Home') j = 0;
-        else if (e.key === 'End') j = items.length - 1;
-        else if (e.key === 'PageDown') j = Math.min(items.length - 1, i + 20);
-        else if (e.key === 'PageUp') j = Math.max(0, i - 20);
-        if (j === null) return;
-        e.preventDefault();
-        items[i].tabIndex = -1;
-        items[j].tabIndex = 0;
-        items[j].focus();
-      });
-    }
-    roving(leftList);
-    roving(rightList);
+    ctx.roving(leftList);
+    ctx.roving(rightList);
 
     function drawSide(list, side, text, xlines, interactive) {
       const byLine = new Map(xlines.map((l) => [l.line, l]));
@@ -279,13 +258,7 @@ export default {
     }
 
     async function nextWithRound(focus) {
-      const keys = [...pairs.keys()].filter((k) => k.startsWith('capture:'));
-      for (let i = keys.length - 1; i > 0; i--) {
-        const j = Math.floor(Math.random() * (i + 1));
-        [keys[i], keys[j]] = [keys[j], keys[i]];
-      }
-      const cur = keys.indexOf(state?.key);
-      if (cur >= 0 && keys.length > 1) keys.push(keys.splice(cur, 1)[0]);
+      const keys = ctx.shuffle([...pairs.keys()].filter((k) => k.startsWith('capture:')), state?.key);
       for (const k of keys) {
         try {
           const { x } = await compute(k);
