@@ -17,6 +17,16 @@
 
 static const char *plane_name(const hs_profile *p, uint32_t dev) { return p->strs[p->planes[p->devs[dev]].name].s; }
 
+/* A device as the sentences name it: its plane, and its file when there are several files
+ * (every process of a job has a /host:CPU, every host a /device:TPU:0). */
+static const char *label(const hs_profile *p, uint32_t dev, char *buf, size_t cap) {
+  const hs_prof_plane *pl = &p->planes[p->devs[dev]];
+  uint32_t f = p->files[pl->file].name;
+  if (p->n_files < 2 || f == HS_NONE) return plane_name(p, dev);
+  snprintf(buf, cap, "%.120s of %.160s", plane_name(p, dev), p->strs[f].s);
+  return buf;
+}
+
 /* "TPU", "GPU", "host CPU": what a device is, from its plane's name */
 static const char *device_noun(const hs_profile *p, uint32_t dev) {
   const char *n = plane_name(p, dev);
@@ -70,15 +80,20 @@ json_t *hs_prof_program_devices_json(const hs_profile *p, uint32_t prog) {
 
 void hs_prof_say_devices(const hs_profile *p, uint32_t prog, bool details, hs_prof_text *t) {
   const hs_prof_program *g = &p->progs[prog];
+  char lb[300];
   uint32_t first, n = hs_prof_devruns_of(p, prog, &first);
   if (n < 2) return;
   const hs_prof_devrun *d = &p->devruns[first];
-  uint64_t lo = UINT64_MAX, hi = 0;
+  /* the slowest: the longest run outside collectives (in one, the fast wait for the slow) */
+  uint64_t lo = UINT64_MAX, hi = 0, most = 0, coll = 0;
   uint32_t slow = first;
   for (uint32_t i = first; i < first + n; i++) {
-    uint64_t r = per_run(&p->devruns[i]);
+    const hs_prof_devrun *x = &p->devruns[i];
+    uint64_t r = per_run(x), c = x->runs ? x->collective / x->runs : 0, outside = r > c ? r - c : 0;
     if (r < lo) lo = r;
-    if (r > hi) hi = r, slow = i;
+    if (r > hi) hi = r;
+    if (outside > most || i == first) most = outside, slow = i;
+    coll |= c;
   }
   const char *noun = device_noun(p, d->dev);
   bool same_noun = true;
@@ -94,7 +109,7 @@ void hs_prof_say_devices(const hs_profile *p, uint32_t prog, bool details, hs_pr
         hs_prof_put(t, ", ...");
         break;
       }
-      hs_prof_put(t, "%s%llu on %s", k++ ? ", " : "", (unsigned long long)p->devruns[i].runs, plane_name(p, p->devruns[i].dev));
+      hs_prof_put(t, "%s%llu on %s", k++ ? ", " : "", (unsigned long long)p->devruns[i].runs, label(p, p->devruns[i].dev, lb, sizeof lb));
     }
     hs_prof_put(t, ")");
   }
@@ -102,7 +117,9 @@ void hs_prof_say_devices(const hs_profile *p, uint32_t prog, bool details, hs_pr
   put_range(t, lo, hi);
   hs_prof_put(t, " per run on one %s", noun);
   /* the slowest, when they differ by more than a thousandth */
-  if (hi - lo > hi / 1000) hs_prof_put(t, ": %s is the slowest", plane_name(p, p->devruns[slow].dev));
+  if (hi - lo > hi / 1000)
+    hs_prof_put(t, ": %s is the slowest%s", label(p, p->devruns[slow].dev, lb, sizeof lb),
+                coll ? " (the longest outside collectives, where the others wait for it)" : "");
   if (details) {
     uint64_t blo = UINT64_MAX, bhi = 0, ilo = UINT64_MAX, ihi = 0, clo = UINT64_MAX, chi = 0;
     for (uint32_t i = first; i < first + n; i++) {
@@ -130,6 +147,7 @@ void hs_prof_say_devices(const hs_profile *p, uint32_t prog, bool details, hs_pr
 
 void hs_prof_say_async_unknown(const hs_profile *p, uint32_t prog, hs_prof_text *t) {
   const hs_prof_program *g = &p->progs[prog];
+  char lb[300];
   uint32_t first, n = hs_prof_devruns_of(p, prog, &first);
   /* TPU: only chips with Async XLA Ops events tell hidden from exposed */
   uint32_t unknown = 0;
@@ -143,7 +161,7 @@ void hs_prof_say_async_unknown(const hs_profile *p, uint32_t prog, hs_prof_text 
         hs_prof_put(t, ", ...");
         break;
       }
-      hs_prof_put(t, "%s%s", k++ ? ", " : "", plane_name(p, p->devruns[i].dev));
+      hs_prof_put(t, "%s%s", k++ ? ", " : "", label(p, p->devruns[i].dev, lb, sizeof lb));
     }
     hs_prof_put(t, " (no Async XLA Ops events there)");
   }
