@@ -102,18 +102,19 @@ bool hs_prof_device_figures(hs_profile *p) {
     pg->devices = n;
     pg->runs = pg->envelope = 0;
     pg->per_run = 0;
+    pg->per_run_ps = 0;
     if (!n) continue;
-    uint64_t env = 0;
+    uint64_t env = 0, prs = 0;
     uint32_t with_runs = 0;
     for (uint32_t i = 0; i < n; i++) {
       const hs_prof_devrun *d = &p->devruns[first + i];
       counts[i] = d->runs;
       env = hs_sat_add(env, d->envelope);
       pg->runs_guessed |= d->runs_guessed;
-      if (d->runs) pg->per_run += (double)d->envelope / (double)d->runs, with_runs++;
+      if (d->runs) pg->per_run += (double)d->envelope / (double)d->runs, prs += d->envelope / d->runs, with_runs++;
     }
     pg->envelope = env / n;
-    if (with_runs) pg->per_run /= with_runs;
+    if (with_runs) pg->per_run /= with_runs, pg->per_run_ps = prs / with_runs;
     /* the most common count of runs (ties: the larger) */
     uint64_t best = 0;
     uint32_t best_n = 0;

@@ -481,6 +481,8 @@ json_t *hs_prof_instruction_json(const hs_profile *p, const hs_prof_op *op) {
   json_t *o = json_object();
   json_object_set_new(o, "text", hs_json_bytes(text, text_len));
   json_object_set_new(o, "from", json_string(from));
+  /* the result type as the embedded proto gives it (rendered here), beside the profile's text */
+  json_object_set_new(o, "proto_type", h && h->shape != HS_NONE ? hs_prof_json_str(p, h->shape) : json_null());
   read_text(text, text_len, o);
   /* a fusion's body, from the proto */
   json_t *body = json_null();

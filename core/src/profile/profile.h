@@ -89,6 +89,7 @@ typedef struct {
   uint64_t runs;
   uint64_t envelope;
   double per_run;     /* mean over devices of envelope / runs */
+  uint64_t per_run_ps; /* the same in whole picoseconds: the mean of each device's envelope / runs */
   uint32_t devices;   /* how many devices ran it */
   uint8_t runs_guessed;
   uint8_t runs_differ; /* devices ran it different numbers of times */

@@ -495,7 +495,7 @@ char *hs_profile_timeline_json(const hs_profile *p, const hs_timeline_options *o
     json_object_set_new(go, "program_id", hs_prof_json_pid(g->has_pid, g->program_id));
     json_object_set_new(go, "runs", hs_prof_json_ps(g->runs));
     json_object_set_new(go, "envelope_ps", hs_prof_json_ps(g->envelope));
-    json_object_set_new(go, "per_run_ps", hs_prof_json_ps(g->devices == 1 ? (g->runs ? g->envelope / g->runs : 0) : (uint64_t)(g->per_run + 0.5)));
+    json_object_set_new(go, "per_run_ps", hs_prof_json_ps(g->per_run_ps));
     json_object_set_new(go, "device_count", json_integer(g->devices));
     json_object_set_new(go, "runs_differ", json_boolean(g->runs_differ));
     json_object_set_new(go, "busy_ps", hs_prof_json_ps(busy));
@@ -544,7 +544,7 @@ char *hs_profile_timeline_json(const hs_profile *p, const hs_timeline_options *o
     if (top != HS_NONE) {
       const hs_prof_program *g = &p->progs[top];
       char env[32];
-      hs_prof_fmt_time(g->devices == 1 ? (g->runs ? g->envelope / g->runs : 0) : (uint64_t)(g->per_run + 0.5), env, sizeof env);
+      hs_prof_fmt_time(g->per_run_ps, env, sizeof env);
       hs_prof_put(&r, "%s ran %llu time%s", g->name == HS_NONE ? "a program" : p->strs[g->name].s, (unsigned long long)g->runs,
                   g->runs == 1 ? "" : "s");
       if (g->devices > 1) {

@@ -8,7 +8,7 @@
  *     time before them (compute) and the time it waited in them for the others (its collective
  *     time per run minus the least any host spent in them, which is the transfer itself: the
  *     last to arrive waits for no one). The slowest is the host whose run took longest before
- *     the collectives all the others waited in;
+ *     the collectives all the others waited in (none is named when the program has none);
  *   - steps (XProf's Steps line): each step's time and the share of it the ops account for. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +200,8 @@ json_t *hs_prof_hosts_json(const hs_profile *p, uint32_t prog, hs_prof_text *say
     if (slow == HS_NONE || compute > most_compute) slow = f, most_compute = compute;
   }
   uint64_t waited_most = 0;
+  bool has_coll = false;
+  for (uint32_t f = 0; f < p->n_files; f++) has_coll |= h[f].collective > 0;
   for (uint32_t f = 0; f < p->n_files; f++) {
     const host_fig *x = &h[f];
     if (!x->devices) continue;
@@ -216,10 +218,10 @@ json_t *hs_prof_hosts_json(const hs_profile *p, uint32_t prog, hs_prof_text *say
     json_object_set_new(o, "collective_ps", hs_prof_json_ps(x->collective));
     json_object_set_new(o, "compute_ps", hs_prof_json_ps(compute));
     json_object_set_new(o, "waited_ps", hs_prof_json_ps(waited));
-    json_object_set_new(o, "slowest", json_boolean(hosts > 1 && f == slow));
+    json_object_set_new(o, "slowest", json_boolean(hosts > 1 && f == slow && has_coll));
     json_array_append_new(a, o);
   }
-  if (hosts > 1 && say) {
+  if (hosts > 1 && say && has_coll) {
     const hs_prof_file *pf = &p->files[slow];
     char c[32], w[32];
     hs_prof_fmt_time(most_compute, c, sizeof c);
