@@ -147,7 +147,7 @@ hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc) {
       data = raw;
       len = m;
     }
-    in[i].name = files.v[i];
+    in[i].name = files.n > 1 ? files.v[i] : NULL; /* one file: named by the profile itself, as in the JS API */
     in[i].data = data;
     in[i].len = len;
   }

@@ -436,10 +436,9 @@ static void read_text(const char *t, size_t n, json_t *o) {
         hs_type *parsed = NULL;
         if (t[pos] != '%') {
           size_t q = pos;
-          ty = hs_layout_shape_json(t, n, &q, &bad);
-          size_t q2 = pos;
-          parsed = hs_parse_hlo_shape(&a, t, n, &q2);
-          if (!ty) break;
+          parsed = hs_parse_hlo_shape(&a, t, n, &q);
+          if (!parsed) break;
+          ty = hs_json_bytes(t + pos, q - pos);
           pos = q;
           while (pos < n && t[pos] == ' ') pos++;
         }
@@ -447,7 +446,7 @@ static void read_text(const char *t, size_t n, json_t *o) {
         while (pos < n && t[pos] != ',' && t[pos] != ')' && t[pos] != ' ') pos++;
         json_t *x = json_object();
         json_object_set_new(x, "name", hs_json_bytes(t + s0, pos - s0));
-        json_object_set_new(x, "type", type_brief(ty));
+        json_object_set_new(x, "type", ty ? ty : json_null());
         json_array_append_new(operands, x);
         char where[160];
         snprintf(where, sizeof where, "operand %.*s", (int)(pos - s0 > 120 ? 120 : pos - s0), t + s0);

@@ -80,10 +80,14 @@ bool hs_prof_pictures(hs_profile *p, hs_prof_run *runs, uint32_t n_runs, const h
     }
   }
   /* the counted events in their program's window on their device */
+  uint64_t last_key = UINT64_MAX;
+  int64_t last_wi = -1;
   for (uint32_t i = 0; ok && i < n_ops; i++) {
     const hs_prof_event *e = &ops[i];
     if (e->prog == HS_NONE) continue;
-    int64_t wi = hs_u64map_get(&wmap, ((uint64_t)e->prog << 32) | dev_of_line(p, e->line));
+    uint64_t key = ((uint64_t)e->prog << 32) | dev_of_line(p, e->line);
+    int64_t wi = key == last_key ? last_wi : hs_u64map_get(&wmap, key);
+    last_key = key, last_wi = wi;
     if (wi < 0 || e->raw_start < p->windows[wi].start || e->raw_start >= p->windows[wi].end) continue;
     if (kept[e->prog] >= PIC_CAP) {
       p->pic_cut[e->prog]++;

@@ -355,10 +355,13 @@ static bool group_runs(hs_profile *p, count_state *st) {
   hs_prof_run *spans = NULL; /* a guessed program's top-level events, grown to the largest */
   uint32_t cap_spans = 0;
   if (!mb) ok = false;
+  uint32_t last_g = HS_NONE, last_dev = HS_NONE, last_d = HS_NONE; /* neighbours share both, mostly */
   for (uint32_t i = 0; ok && i < n; i++) {
     hs_prof_event *e = &ops[i];
     int32_t g = find_prog(p, &st->by_pid, &st->by_name, e->pid != HS_NONE, e->pid != HS_NONE ? p->ids[e->pid] : 0, e->module);
-    uint32_t d = g >= 0 ? devrun_of(p, st, (uint32_t)g, dev_of(p, e)) : HS_NONE;
+    uint32_t dev = dev_of(p, e);
+    uint32_t d = g >= 0 && (uint32_t)g == last_g && dev == last_dev ? last_d : g >= 0 ? devrun_of(p, st, (uint32_t)g, dev) : HS_NONE;
+    last_g = (uint32_t)g, last_dev = dev, last_d = d;
     if (d == HS_NONE) {
       ok = false;
       break;
@@ -461,7 +464,9 @@ static hs_prof_step *step_at(hs_profile *p, uint32_t plane, uint64_t t) {
  * share a name (one function compiled for two shapes) stay apart, as in XProf. An op of no
  * known program is keyed by its module name. Steps gain the self time of what starts in them. */
 static bool aggregate_ops(hs_profile *p, count_state *st) {
-  hs_u64map opdev = {0};
+  /* per (op, device): a block of n_devs rows per op, made with the op (no lookup per event),
+   * the empty rows dropped at the end (what stays is in (op, device) order) */
+  uint32_t nd = p->n_devs ? p->n_devs : 1;
   bool ok = true;
   for (uint32_t i = 0; ok && i < st->n_ops; i++) {
     const hs_prof_event *e = &st->ops[i];
@@ -488,6 +493,14 @@ static bool aggregate_ops(hs_profile *p, count_state *st) {
       k = p->n_ops - 1;
       o->orig = (uint32_t)k;
       if (!hs_u64map_put(&st->opmap, key, (uint32_t)k)) ok = false;
+      for (uint32_t d = 0; ok && d < nd; d++) {
+        hs_prof_opdev *x = HS_VEC_PUSH(p->opdevs, p->n_opdevs, p->cap_opdevs, ok);
+        if (!x) break;
+        memset(x, 0, sizeof *x);
+        x->op = (uint32_t)k;
+        x->dev = d;
+      }
+      if (!ok) break;
     }
     hs_prof_op *o = &p->ops[k];
     o->occurrences++;
@@ -495,19 +508,7 @@ static bool aggregate_ops(hs_profile *p, count_state *st) {
     o->self = hs_sat_add(o->self, e->self);
     if (o->category == HS_NONE) o->category = e->category;
     /* by device */
-    uint32_t dev = dev_of(p, e);
-    uint64_t dkey = ((uint64_t)k << 32) | dev;
-    int64_t d = hs_u64map_get(&opdev, dkey);
-    if (d < 0) {
-      hs_prof_opdev *x = HS_VEC_PUSH(p->opdevs, p->n_opdevs, p->cap_opdevs, ok);
-      if (!x) break;
-      memset(x, 0, sizeof *x);
-      x->op = (uint32_t)k;
-      x->dev = dev;
-      d = p->n_opdevs - 1;
-      if (!hs_u64map_put(&opdev, dkey, (uint32_t)d)) ok = false;
-    }
-    hs_prof_opdev *x = &p->opdevs[d];
+    hs_prof_opdev *x = &p->opdevs[(size_t)k * nd + dev_of(p, e)];
     x->occurrences++;
     x->total = hs_sat_add(x->total, e->dur);
     x->self = hs_sat_add(x->self, e->self);
@@ -519,7 +520,10 @@ static bool aggregate_ops(hs_profile *p, count_state *st) {
       }
     }
   }
-  hs_u64map_free(&opdev);
+  uint32_t kept = 0;
+  for (uint32_t i = 0; ok && i < p->n_opdevs; i++)
+    if (p->opdevs[i].occurrences) p->opdevs[kept++] = p->opdevs[i];
+  p->n_opdevs = kept;
   return ok;
 }
 

@@ -360,11 +360,11 @@ static json_t *rows_json(const hs_profile *p, const hs_timeline_options *opt, ui
     json_object_set_new(x, "instruction", hs_prof_instruction_json(p, op));
     /* per device, when there are several */
     json_t *devs = json_array();
-    uint32_t first, n = op->devices > 1 ? hs_prof_opdevs_of(p, i, &first) : 0;
+    uint32_t first = 0, n = op->devices > 1 ? hs_prof_opdevs_of(p, i, &first) : 0;
     for (uint32_t k = first; n && k < first + n; k++) {
       const hs_prof_opdev *od = &p->opdevs[k];
       uint64_t runs = 0, env = 0;
-      uint32_t df, nd = g ? hs_prof_devruns_of(p, op->prog, &df) : 0;
+      uint32_t df = 0, nd = g ? hs_prof_devruns_of(p, op->prog, &df) : 0;
       for (uint32_t j = df; j < df + nd; j++)
         if (p->devruns[j].dev == od->dev) runs = p->devruns[j].runs, env = p->devruns[j].envelope;
       json_t *d = json_object();
