@@ -33,32 +33,30 @@ bool hs_prof_device_async_known(const hs_profile *p, uint32_t dev) {
   return !hs_prof_starts_with(n->s, n->len, "/device:TPU:") || pl->async_events;
 }
 
-/* devruns and opdevs are sorted by (program, device) and (op, device): a binary search finds a
- * program's (an op's) first row. */
-uint32_t hs_prof_devruns_of(const hs_profile *p, uint32_t prog, uint32_t *first) {
-  uint32_t lo = 0, hi = p->n_devruns;
+/* devruns and opdevs are sorted by (program, device) and (op, device), each keyed by its first
+ * field: a binary search finds a program's (an op's) first row. */
+static uint32_t rows_of(const void *base, uint32_t n, size_t size, uint32_t key, uint32_t *first) {
+  const char *b = base;
+#define KEY(i) (*(const uint32_t *)(b + (size_t)(i) * size))
+  uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (p->devruns[mid].prog < prog) lo = mid + 1;
+    if (KEY(mid) < key) lo = mid + 1;
     else hi = mid;
   }
   uint32_t end = lo;
-  while (end < p->n_devruns && p->devruns[end].prog == prog) end++;
+  while (end < n && KEY(end) == key) end++;
+#undef KEY
   *first = lo;
   return end - lo;
 }
 
+uint32_t hs_prof_devruns_of(const hs_profile *p, uint32_t prog, uint32_t *first) {
+  return rows_of(p->devruns, p->n_devruns, sizeof *p->devruns, prog, first);
+}
+
 uint32_t hs_prof_opdevs_of(const hs_profile *p, uint32_t op, uint32_t *first) {
-  uint32_t lo = 0, hi = p->n_opdevs;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (p->opdevs[mid].op < op) lo = mid + 1;
-    else hi = mid;
-  }
-  uint32_t end = lo;
-  while (end < p->n_opdevs && p->opdevs[end].op == op) end++;
-  *first = lo;
-  return end - lo;
+  return rows_of(p->opdevs, p->n_opdevs, sizeof *p->opdevs, op, first);
 }
 
 static int cmp_devrun(const void *a, const void *b) {
@@ -73,6 +71,11 @@ static int cmp_opdev(const void *a, const void *b) {
   return x->dev < y->dev ? -1 : x->dev > y->dev;
 }
 
+void hs_prof_sort_devices(hs_profile *p) {
+  if (p->n_devruns > 1) qsort(p->devruns, p->n_devruns, sizeof *p->devruns, cmp_devrun);
+  if (p->n_opdevs > 1) qsort(p->opdevs, p->n_opdevs, sizeof *p->opdevs, cmp_opdev);
+}
+
 static hs_prof_devrun *devrun_at(hs_profile *p, uint32_t prog, uint32_t dev) {
   uint32_t first, n = hs_prof_devruns_of(p, prog, &first);
   for (uint32_t i = first; i < first + n; i++)
@@ -81,8 +84,7 @@ static hs_prof_devrun *devrun_at(hs_profile *p, uint32_t prog, uint32_t dev) {
 }
 
 bool hs_prof_device_figures(hs_profile *p) {
-  if (p->n_devruns > 1) qsort(p->devruns, p->n_devruns, sizeof *p->devruns, cmp_devrun);
-  if (p->n_opdevs > 1) qsort(p->opdevs, p->n_opdevs, sizeof *p->opdevs, cmp_opdev);
+  hs_prof_sort_devices(p);
   /* each device's total, busy and collective time, from its ops */
   for (uint32_t i = 0; i < p->n_opdevs; i++) {
     const hs_prof_opdev *x = &p->opdevs[i];

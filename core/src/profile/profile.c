@@ -313,6 +313,20 @@ hs_prof_event *hs_prof_add_event(hs_profile *p) {
   return e;
 }
 
+void hs_prof_add_aside(hs_profile *p, int kind, uint32_t line, const char *name, size_t n, uint32_t done, uint64_t raw_start,
+                       uint64_t start, uint64_t dur) {
+  hs_prof_event *e = hs_prof_add_event(p);
+  if (!e) return;
+  e->kind = (uint8_t)kind;
+  e->line = line;
+  if (kind == HS_PK_TPU_ASYNC) hs_prof_op_from_hlo_text(&name, &n);
+  e->name = hs_prof_intern(p, name, n);
+  e->module = done;
+  e->raw_start = raw_start;
+  e->start = start;
+  e->dur = dur;
+}
+
 bool hs_prof_reserve_events(hs_profile *p, uint64_t n) {
   uint64_t need = (uint64_t)p->n_evs + n;
   if (need <= p->cap_evs) return true;

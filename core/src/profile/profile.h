@@ -291,6 +291,10 @@ uint32_t hs_prof_add_plane(hs_profile *p, uint32_t name);
  * (trace JSON, which then lists each line under its plane when printing). */
 uint32_t hs_prof_add_line(hs_profile *p, uint32_t plane, uint32_t name);
 hs_prof_event *hs_prof_add_event(hs_profile *p);
+/* A transfer (TPU Async XLA Ops: `name` the -start's text, `done` its -done, HS_NONE when
+ * unknown) or a step (Steps: `name` the step's), with its own start and its counted times. */
+void hs_prof_add_aside(hs_profile *p, int kind, uint32_t line, const char *name, size_t n, uint32_t done, uint64_t raw_start,
+                       uint64_t start, uint64_t dur);
 /* Room for `n` more events at once (one allocation instead of doubling copies); false when
  * out of memory, which the caller may ignore (the events then grow one by one). */
 bool hs_prof_reserve_events(hs_profile *p, uint64_t n);
@@ -356,6 +360,8 @@ bool hs_prof_device_figures(hs_profile *p);
 /* The figures of a program on its devices: devruns[*first, *first + return). */
 uint32_t hs_prof_devruns_of(const hs_profile *p, uint32_t prog, uint32_t *first);
 uint32_t hs_prof_opdevs_of(const hs_profile *p, uint32_t op, uint32_t *first);
+/* Sorts devruns by (program, device) and opdevs by (op, device), as the two above need. */
+void hs_prof_sort_devices(hs_profile *p);
 /* 1 when the async pairs on this device can be told (TPU: it has Async XLA Ops events). */
 bool hs_prof_device_async_known(const hs_profile *p, uint32_t dev);
 

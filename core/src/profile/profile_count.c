@@ -567,16 +567,6 @@ static bool attach_module_runs(hs_profile *p) {
 }
 
 /* ---- sorting, with every index into programs and ops moved along -------------------------- */
-static int cmp_devrun(const void *a, const void *b) {
-  const hs_prof_devrun *x = a, *y = b;
-  if (x->prog != y->prog) return x->prog < y->prog ? -1 : 1;
-  return x->dev < y->dev ? -1 : x->dev > y->dev;
-}
-static int cmp_opdev(const void *a, const void *b) {
-  const hs_prof_opdev *x = a, *y = b;
-  if (x->op != y->op) return x->op < y->op ? -1 : 1;
-  return x->dev < y->dev ? -1 : x->dev > y->dev;
-}
 static int cmp_window(const void *a, const void *b) {
   const hs_prof_window *x = a, *y = b;
   if (x->prog != y->prog) return x->prog < y->prog ? -1 : 1;
@@ -628,8 +618,7 @@ static bool sort_results(hs_profile *p) {
   free(op_at);
   free(pr);
   free(pc);
-  if (p->n_devruns > 1) qsort(p->devruns, p->n_devruns, sizeof *p->devruns, cmp_devrun);
-  if (p->n_opdevs > 1) qsort(p->opdevs, p->n_opdevs, sizeof *p->opdevs, cmp_opdev);
+  hs_prof_sort_devices(p);
   if (p->n_windows > 1) qsort(p->windows, p->n_windows, sizeof *p->windows, cmp_window);
   if (p->n_pics > 1) qsort(p->pics, p->n_pics, sizeof *p->pics, cmp_pic);
   return true;

@@ -160,23 +160,15 @@ static void j_event(hs_profile *p, jtmp *t, json_t *e) {
   if ((kind == HS_PK_GPU || kind == HS_PK_CPU) && !op) return;
   if (kind == HS_PK_TPU_ASYNC || kind == HS_PK_STEPS) {
     if (!name) return;
-    hs_prof_event *ev = hs_prof_add_event(p);
-    if (!ev) return;
-    ev->kind = (uint8_t)kind;
-    ev->line = li;
-    const char *nm = name;
-    size_t nn = n;
-    if (kind == HS_PK_TPU_ASYNC) hs_prof_op_from_hlo_text(&nm, &nn);
-    ev->name = hs_prof_intern(p, nm, nn);
+    uint32_t done = HS_NONE;
     if (op) {
       hs_prof_op_from_stack(&op, &on);
-      ev->module = hs_prof_intern(p, op, on);
+      done = hs_prof_intern(p, op, on);
     }
-    ev->start = ev->raw_start = start;
-    ev->dur = dur;
-    uint64_t v;
-    if (arg_u64(args, "device_offset_ps", &v)) ev->start = v;
-    if (arg_u64(args, "device_duration_ps", &v)) ev->dur = v;
+    uint64_t dstart = start, ddur = dur;
+    arg_u64(args, "device_offset_ps", &dstart);
+    arg_u64(args, "device_duration_ps", &ddur);
+    hs_prof_add_aside(p, kind, li, name, n, done, start, dstart, ddur);
     return;
   }
   if (kind == HS_PK_TPU_MODULES) {

@@ -274,18 +274,9 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
   if (kind == HS_PK_TPU_ASYNC || kind == HS_PK_STEPS) {
     /* a transfer: the -start's text names it, hlo_op its -done; a step: its name */
     if (!m) return;
-    hs_prof_event *e = hs_prof_add_event(p);
-    if (!e) return;
-    e->kind = (uint8_t)kind;
-    e->line = line;
-    const char *nm = (const char *)m->name;
-    size_t nn = m->name_len;
-    if (kind == HS_PK_TPU_ASYNC) hs_prof_op_from_hlo_text(&nm, &nn);
-    e->name = hs_prof_intern(p, nm, nn);
-    e->module = op;
-    e->raw_start = hs_sat_add(line_ts_ps, off);
-    e->start = has_dev_off ? hs_sat_add(line_ts_ps, dev_off) : e->raw_start;
-    e->dur = has_dev_dur ? dev_dur : dur;
+    uint64_t raw = hs_sat_add(line_ts_ps, off);
+    hs_prof_add_aside(p, kind, line, (const char *)m->name, m->name_len, op, raw,
+                      has_dev_off ? hs_sat_add(line_ts_ps, dev_off) : raw, has_dev_dur ? dev_dur : dur);
     return;
   }
   /* a GPU event is a kernel launch: the kernel is the event's name; without an hlo_op no HLO op

@@ -8,42 +8,19 @@ time order; the RUN-th (1-based) is that chip's window of the run, from its star
 (the event's own times: line timestamp_ns * 1000 + offset_ps, duration_ps). Counted: the events
 of the XLA Ops and Async XLA Ops lines of that plane whose own start lies in the window. Prints
 {"planes": {plane: {"window": [start_ps, end_ps], "XLA Ops": n, "Async XLA Ops": m}}, "total": n}.
+The wire walk is make_profiles.py's.
 """
 import json
+import os
 import sys
 
-
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << s
-        s += 7
-        if c < 0x80:
-            return v, i
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_profiles  # noqa: E402  (the protobuf wire walk)
 
 
 def fields(b):
-    i = 0
-    while i < len(b):
-        key, i = varint(b, i)
-        f, w = key >> 3, key & 7
-        if w == 0:
-            v, i = varint(b, i)
-        elif w == 2:
-            n, i = varint(b, i)
-            v = b[i:i + n]
-            i += n
-        elif w == 1:
-            v = b[i:i + 8]
-            i += 8
-        elif w == 5:
-            v = b[i:i + 4]
-            i += 4
-        else:
-            raise ValueError('wire type %d' % w)
-        yield f, v
+    """(field, value) of a message: make_profiles.py's wire walk"""
+    return ((f, v) for f, _, v, _ in make_profiles.fields(b))
 
 
 def count(path, program, run):

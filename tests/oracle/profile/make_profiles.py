@@ -5,7 +5,8 @@ Written at test time (tests/native/check_profiles_oracle.py) and when the refere
 (make_reference.py), never committed: each is other people's real planes, moved between files,
 not data of our own. Standard library only (a protobuf wire-format walk over the XSpace field
 numbers of tsl/profiler/protobuf/xplane.proto); no code shared with the core. Deterministic: the
-same inputs give the same bytes (the reference records their sha256).
+same inputs give the same bytes (the reference records their sha256). The protobuf wire walk and
+writer are bench/make_big_xplane.py's.
 
 From ../shared/captures/profiles-multidevice/xprof_tpu_v6e_x4_inference_2.xplane.pb (four TPU v6e
 chips, /device:TPU:0-3):
@@ -26,68 +27,17 @@ stat, and no Steps line):
                                 its step_num (as a TPU Steps line names its steps)
 """
 import os
-import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+sys.path.insert(0, os.path.join(ROOT, 'bench'))
+# the wire walk and writer of bench/make_big_xplane.py: fields(b) gives (field, wire, value, raw bytes)
+from make_big_xplane import enc_varint, fields, ld  # noqa: E402
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures'))
 TPU_X4 = os.path.join(SHARED, 'profiles-multidevice', 'xprof_tpu_v6e_x4_inference_2.xplane.pb')
 GPU = {n: os.path.join(SHARED, 'profiles', 'tracelens_mi300_jax08_%s.xplane.pb' % n) for n in ('gemm', 'attention')}
 CPU_STEPS = os.path.join(ROOT, 'fixtures', 'profiles', 'multiprocess-cpu-jax-0.10.2', 'process_2.xplane.pb')
-
-
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << s
-        s += 7
-        if c < 0x80:
-            return v, i
-
-
-def fields(b):
-    """(field, wire, value, raw bytes of the whole field)"""
-    i = 0
-    while i < len(b):
-        key, j = varint(b, i)
-        f, w = key >> 3, key & 7
-        if w == 0:
-            v, k = varint(b, j)
-        elif w == 2:
-            n, k = varint(b, j)
-            v = b[k:k + n]
-            k += n
-        elif w == 1:
-            k = j + 8
-            v = b[j:k]
-        elif w == 5:
-            k = j + 4
-            v = b[j:k]
-        else:
-            raise ValueError('wire type %d' % w)
-        yield f, w, v, b[i:k]
-        i = k
-
-
-def enc_varint(v):
-    if v < 0:
-        v += 1 << 64
-    out = bytearray()
-    while True:
-        c = v & 0x7f
-        v >>= 7
-        if v:
-            out.append(c | 0x80)
-        else:
-            out.append(c)
-            return bytes(out)
-
-
-def ld(f, payload):
-    return enc_varint(f << 3 | 2) + enc_varint(len(payload)) + payload
 
 
 def vi(f, v):
