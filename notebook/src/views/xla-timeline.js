@@ -207,8 +207,11 @@ export class XlaTimeline extends HTMLElement {
     let rows = t.rows.filter((r) => all || rowProgramKey(r) === this._program);
     if (!all && this._device) rows = rows.filter((r) => this._fig(r));
     const { key, dir } = this._sort;
-    const val = (r) => (key === 'name' ? r.name : key === 'count' ? this._fig(r).occurrences : r.kind === 'unattributed' ? r.total_ps : this._fig(r).per_run_ps);
+    const val = (r) => (key === 'name' ? r.name : key === 'count' ? this._fig(r).occurrences : this._fig(r).per_run_ps);
+    // the device time no HLO op accounts for has no run: it stays below the ops
     return rows.slice().sort((a, b) => {
+      const ua = a.kind === 'unattributed', ub = b.kind === 'unattributed';
+      if (ua !== ub) return ua ? 1 : -1;
       const x = val(a), y = val(b);
       const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
       return c * dir || a.name.localeCompare(b.name);
@@ -279,7 +282,25 @@ export class XlaTimeline extends HTMLElement {
     const W = 1000, L = 170, R = 8, H = 16, gap = 5, top = 18;
     const span = Math.max(1, pic.duration_ps);
     const x = (ps) => L + (ps / span) * (W - L - R);
-    const height = top + order.length * (H + gap) + 4;
+    // transfers overlap one another: each goes in the first lane free at its start
+    const lanesOf = (k) => {
+      if (!k.transfers) return { n: 1, of: null };
+      const ends = [];
+      const of = k.events.map(([st, du]) => {
+        let l = ends.findIndex((e) => e <= st);
+        if (l < 0) { l = ends.length; ends.push(0); }
+        ends[l] = st + du;
+        return l;
+      });
+      return { n: Math.max(1, ends.length), of };
+    };
+    const lanes = order.map(lanesOf);
+    const laneH = 8;
+    const trackH = (i) => (order[i].transfers ? lanes[i].n * laneH : H);
+    const ys = [];
+    let yy = top;
+    order.forEach((k, i) => { ys.push(yy); yy += trackH(i) + gap; });
+    const height = yy + 4;
     const s = svg('svg', { class: 'run', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': `one run of ${prog.name}`, dataset: { events: pic.events } });
     // the time axis: about eight ticks
     const step = niceStep(span / 8);
@@ -287,12 +308,12 @@ export class XlaTimeline extends HTMLElement {
       s.append(svg('line', { class: 'tick', x1: x(v), x2: x(v), y1: top - 4, y2: height }), svg('text', { x: x(v) + 2, y: 10, text: time(v) }));
     }
     order.forEach((k, i) => {
-      const y = top + i * (H + gap);
+      const y = ys[i];
       const g = svg('g', { class: 'track', dataset: { plane: k.plane, line: k.line, transfers: String(k.transfers), count: String(k.events.length) } });
-      g.append(svg('text', { x: 2, y: y + H - 4, text: `${k.plane.replace('/device:', '')} ${k.line}`.slice(0, 34) }));
+      g.append(svg('text', { x: 2, y: y + Math.min(trackH(i), H) - 4, text: `${k.plane.replace('/device:', '')} ${k.line}`.slice(0, 34) }));
       const w = pic.windows.find((w) => w.plane === k.plane);
-      if (w) g.append(svg('rect', { class: 'window', x: x(w.start_ps), y, width: Math.max(0.5, x(w.end_ps) - x(w.start_ps)), height: H }));
-      for (const e of k.events) {
+      if (w) g.append(svg('rect', { class: 'window', x: x(w.start_ps), y, width: Math.max(0.5, x(w.end_ps) - x(w.start_ps)), height: trackH(i) }));
+      k.events.forEach((e, n) => {
         if (!k.transfers) {
           const [st, du, ri, depth] = e;
           const r = rows[ri];
@@ -304,13 +325,14 @@ export class XlaTimeline extends HTMLElement {
         } else {
           const [st, du, sr, dr, xs, xd] = e;
           const rs = rows[sr], rd = rows[dr];
+          const ly = y + lanes[i].of[n] * laneH + 1;
           const tr = svg('g', { class: 'span ev', dataset: { row: String(sr), done: String(dr) }, onclick: () => this.openRow(rd || rs) },
             svg('title', { text: `${rs?.name ?? 'transfer'} → ${rd?.name ?? '?'}: ${time(du)} in flight, ${time(xd)} exposed (the core blocked in the -done), ${time(Math.max(0, du - xd))} hidden` }),
-            svg('rect', { class: 'hidden-part', x: x(st), y: y + 2, width: Math.max(0.6, x(st + du) - x(st)), height: H - 4 }));
-          if (xd > 0) tr.append(svg('rect', { class: 'exposed-part', x: x(xs), y: y + 2, width: Math.max(0.6, x(xs + xd) - x(xs)), height: H - 4 }));
+            svg('rect', { class: 'hidden-part', x: x(st), y: ly, width: Math.max(0.6, x(st + du) - x(st)), height: laneH - 2 }));
+          if (xd > 0) tr.append(svg('rect', { class: 'exposed-part', x: x(xs), y: ly, width: Math.max(0.6, x(xs + xd) - x(xs)), height: laneH - 2 }));
           g.append(tr);
         }
-      }
+      });
       s.append(g);
     });
     const cap = `one run of ${prog.name ?? 'the program'}: ${pic.why}; ${formatInt(pic.events)} events${pic.left_out ? ` (${formatInt(pic.left_out)} more left out)` : ''}; boxes are coloured by kind (fusion, custom call, copy, collective); transfers are drawn above their device's ops, the part the core waited in the -done in red`;
