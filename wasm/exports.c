@@ -85,6 +85,14 @@ hs_profile *hsw_profile_parse(const void *data, size_t len) {
   return hs_profile_parse(data, len, &last_error);
 }
 
+/* Several files read as one profile (a multi-process job's .xplane.pb files): `in` holds n
+ * records {name, data, len} (three 32-bit words each) that JS wrote, each name NUL-terminated;
+ * JS may free them all once this returns. */
+hs_profile *hsw_profile_parse_files(const hs_profile_input *in, size_t n) {
+  last_side = 0;
+  return hs_profile_parse_files(in, n, &last_error);
+}
+
 char *hsw_profile_json(const hs_profile *p) {
   last_len = 0;
   return hs_profile_json(p, &last_len);

@@ -221,8 +221,8 @@ export interface Profile {
   format: "xplane" | "trace_json";
   /** Every plane and line in file order, with the number of events on each line. */
   planes: { name: string; lines: { name: string; events: number }[] }[];
-  /** Which events were counted: one plane and line, or "/device:GPU:*" / "Stream #*" and
-   * "/host:CPU" / "*" when several were; null when the profile holds nothing to count. */
+  /** Which events were counted: one plane and line, or "/device:TPU:*" / "XLA Ops",
+   * "/device:GPU:*" / "Stream #*" and "/host:CPU" / "*" when several were; null when the profile holds nothing to count. */
   device: { plane: string; line: string } | null;
   /** Programs (sorted by name, then id). TPU: the `XLA Modules` events `jit_f(<id>)`; elsewhere
    * grouped by `program_id` (else `hlo_module`). runs: occurrences of the program (TPU), distinct
@@ -232,8 +232,10 @@ export interface Profile {
     name: string | null;
     /** A decimal string: program ids exceed 2^53 (and 2^63). null when the file drops them (trace JSON). */
     program_id: string | null;
+    /** over its devices: the most common count on one device, the mean envelope */
     runs: number;
     envelope_ps: number;
+    device_count: number;
   }[];
   /** Per op (HLO instruction name within one program: two programs that share a name, one
    * function compiled for two shapes, stay apart as in XProf), sorted by self_ps descending,
@@ -246,8 +248,15 @@ export interface Profile {
     occurrences: number;
     total_ps: number;
     self_ps: number;
-    per_run_ps: number;       // total_ps / runs of its program (else of its module; 0 if unknown)
+    per_run_ps: number;       // total_ps / (runs x devices) of its program (else of its module; 0 if unknown)
+    devices: number;          // how many devices ran its program (summed over in the figures)
+    kernels: { name: string; occurrences: number; total_ps: number }[]; // GPU: the kernels it launched
   }[];
+  /** GPU kernels with no hlo_op (device time no HLO op accounts for), by kernel name */
+  unattributed: { name: string; occurrences: number; total_ps: number }[];
+  /** every device counted, and every input file */
+  devices: { plane: string; host: string | null; file: string | null }[];
+  files: { file: string | null; host: string | null; pid: number | null }[];
   /** Names of the HloModuleProtos embedded in `/host:metadata` (one per program, file order). */
   hlo_modules: string[];
   /** line and column are 0 (a protobuf has no lines); codes HS_W_TRUNCATED, HS_W_PROFILE_SKIPPED,
@@ -259,15 +268,84 @@ export interface Profile {
  * What `parseProfile(bytes).timeline(options)` returns (and `hloscope timeline --json PROFILE
  * [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]` prints). Times are integer picoseconds.
  */
+/** One device (a plane whose events are counted: a TPU chip, a GPU, a process's host CPU) of a
+ * program. busy (its ops' self time), idle (per run minus busy) and collective time are per run. */
+export interface TimelineDevice {
+  plane: string;
+  host: string | null;
+  file: string | null;
+  runs: number;
+  envelope_ps: number;
+  per_run_ps: number;
+  /** the sum of its ops' total time (over all its runs) */
+  total_ps: number;
+  busy_ps: number;
+  idle_ps: number;
+  collective_ps: number;
+  /** "unknown" on a TPU chip without Async XLA Ops events: hidden and exposed transfer time cannot be told */
+  async: "known" | "unknown";
+}
+
+/** The picture of one run: every event that starts inside the run's window on each device. */
+export interface TimelinePicture {
+  /** the run shown (1-based, on the program's first device) of `runs` there; `why` says how it was chosen */
+  run: number;
+  runs: number;
+  why: string;
+  /** the picture's span on the profile's clock (the events' own times); events are relative to start_ps */
+  start_ps: number;
+  end_ps: number;
+  duration_ps: number;
+  /** each device's window of the run */
+  windows: { plane: string; start_ps: number; end_ps: number }[];
+  /** one track per device line; an op event is [start_ps, dur_ps, row, depth]; a transfer (an
+   * Async XLA Ops event, transfers: true) is [start_ps, dur_ps, start_row, done_row,
+   * exposed_start_ps, exposed_ps]: the part the core spent blocked in its -done. row indexes
+   * Timeline.rows (-1: none). */
+  tracks: { plane: string; line: string; transfers: boolean; events: number[][] }[];
+  events: number;
+  /** events of the run over the 20,000 kept */
+  left_out: number;
+}
+
+/** The instruction behind an op: the profile's own text (TPU XLA Ops metadata) or one rendered
+ * from the embedded HloModuleProto (name, type, opcode, operands, kind, calls, target only). */
+export interface TimelineInstruction {
+  text: string;
+  from: "profile" | "hlo_proto";
+  /** the result type rendered from the proto (null without one) */
+  proto_type: string | null;
+  result?: { type: string; shape?: string; memory_space?: number; logical_bytes: number; padded_bytes: number; words: string };
+  /** the operands as the text names them, with their types when the text prints them (long form) */
+  operands: { name: string; type: string | null }[];
+  /** every array of the result and the operands, its memory space in words */
+  memory_spaces: { where: string; shape: string; bytes: number; memory_space: number; words: string }[];
+  /** a fusion's body, from the proto */
+  body: { computation: string | null; lines: string[] } | null;
+}
+
 export interface Timeline {
-  /** Programs keyed by program id (the selected one with `program`). per_run_ps = envelope_ps / runs. */
-  programs: { name: string | null; program_id: string | null; runs: number; envelope_ps: number; per_run_ps: number }[];
+  /** Programs keyed by program id (the selected one with `program`). Over the devices that ran
+   * it: runs is the most common count on one device, envelope_ps and per_run_ps the means of the
+   * devices' (never summed across devices). */
+  programs: {
+    name: string | null; program_id: string | null; runs: number; envelope_ps: number; per_run_ps: number;
+    device_count: number;
+    runs_differ: boolean;
+    /** its ops' self time over all devices and runs */
+    busy_ps: number;
+    devices: TimelineDevice[];
+    /** how many devices, how even, the slowest; busy, collective and idle per device (null: one device) */
+    sentence: string | null;
+    picture: TimelinePicture | null;
+  }[];
   /** One row per op and program, in the order of Profile.ops (self time, descending). */
   rows: {
     name: string;
     program_id: string | null;
     module: string | null;
-    kind: "fusion" | "custom" | "copy" | "collective" | "other";
+    /** unattributed: the one row of device time no HLO op accounts for (GPU kernels with no hlo_op) */
+    kind: "fusion" | "custom" | "copy" | "collective" | "other" | "unattributed";
     /** program: traced from the user's op (its metadata names an op_name); library: a custom call
      * to a BLAS/DNN/FFT library (e.g. `__cublas$gemm`, hipBLASLt, cuDNN, MIOpen); compiler: a
      * custom call the given StableHLO does not ask for (XLA:TPU's `tpu_custom_call`); unknown:
@@ -276,8 +354,9 @@ export interface Timeline {
     occurrences: number;
     total_ps: number;
     self_ps: number;
+    /** total_ps / (runs x device_count) */
     per_run_ps: number;
-    /** total_ps / envelope_ps of its program: its share of the program's time. */
+    /** per_run_ps over its program's per_run_ps: its share of the program's time. */
     share: number;
     /** The line of the optimized HLO dump given as `hlo` that defines the op; null without one. */
     hlo: { line: number; text: string } | null;
@@ -287,6 +366,18 @@ export interface Timeline {
     target: string | null;
     op_name: string | null;
     source: string | null;
+    device_count: number | null;
+    /** GPU: the kernels it launched, by name (most time first) */
+    kernels: { name: string; occurrences: number; total_ps: number }[];
+    /** occurrences per run and device, and why there are several ("2 kernel launches per run: ...") */
+    per_run_count: number | null;
+    per_run_note: string | null;
+    instruction: TimelineInstruction | null;
+    /** per device when there are several */
+    devices: { plane: string; occurrences: number; total_ps: number; self_ps: number; per_run_ps: number; share: number }[];
+    /** with a Steps line: its self time per step and share of the mean step */
+    per_step_ps?: number;
+    step_share?: number;
   }[];
   /** Async pairs (copy-start/copy-done, a collective's -start/-done), per run of the program:
    * in flight from the start's start to the done's end, exposed = time the core spent in the
@@ -309,6 +400,16 @@ export interface Timeline {
    * HLO ops (a TensorFlow-only trace) what it holds and what it lacks. */
   reading: string;
   warnings: Warning[];
+  /** the program a page opens on: the only one, else null (all programs) */
+  open: { name: string | null; program_id: string | null } | null;
+  /** every device of the profile */
+  devices: { plane: string; host: string | null; file: string | null }[];
+  /** per input file (one per process or host) for the program with the most device time: compute
+   * before collectives and time waited in them for the others, per run; the slowest marked */
+  hosts: { file: string | null; host: string | null; pid: number | null; device_count: number; runs: number; per_run_ps: number;
+    collective_ps: number; compute_ps: number; waited_ps: number; slowest: boolean }[];
+  /** XProf's Steps line: each step's time and the share of it in HLO ops */
+  steps: { plane: string; name: string | null; start_ps: number; duration_ps: number; busy_ps: number; share: number }[];
 }
 
 export interface TimelineOptions {
@@ -339,6 +440,9 @@ export interface ProfileHandle {
  * neither format or a gzip stream); a truncated protobuf gives a profile with warnings.
  */
 export function parseProfile(bytes: Uint8Array | ArrayBuffer): ProfileHandle;
+/** Several files as one profile (a multi-process job writes one .xplane.pb per process): each
+ * file's name names its host and the file in results and errors. */
+export function parseProfiles(files: { name?: string; bytes: Uint8Array | ArrayBuffer }[]): ProfileHandle;
 /** A profile written chunk by chunk into the core's memory (one copy of a big file, not two). */
 export interface ProfileSink {
   readonly written: number;

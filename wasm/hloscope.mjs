@@ -350,6 +350,44 @@ export function parseProfile(bytes) {
 }
 
 /**
+ * Reads several profiles as one: the files a multi-process or multi-host job wrote (one
+ * `.xplane.pb` per process), as `[{ name, bytes }]`. Programs are joined across files by their
+ * program id; every device plane of every file is a device; `name` names the file's host and
+ * the file in results and in an error. Throws HloscopeError (naming the file) on a parse error.
+ */
+export function parseProfiles(files) {
+  const m = core();
+  if (!Array.isArray(files) || !files.length) throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected [{ name, bytes }] with one file or more' });
+  const ptrs = [];
+  try {
+    const rec = m._malloc(12 * files.length) >>> 0;
+    if (!rec) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory' });
+    ptrs.push(rec);
+    files.forEach((f, i) => {
+      const b = f.bytes;
+      const u8 = b instanceof Uint8Array ? b : b instanceof ArrayBuffer ? new Uint8Array(b)
+        : ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : null;
+      if (!u8) throw new HloscopeError({ code: 'HS_E_ARG', message: `file ${i}: expected its bytes as a Uint8Array or an ArrayBuffer` });
+      const data = m._malloc(Math.max(1, u8.length)) >>> 0;
+      if (!data) throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${u8.length} bytes for ${f.name ?? `file ${i}`}` });
+      ptrs.push(data);
+      m.HEAPU8.set(u8, data);
+      const name = f.name == null ? 0 : writeText(`${f.name}\0`)[0];
+      if (name) ptrs.push(name);
+      const w = (rec >>> 2) + 3 * i; // {name, data, len}: three 32-bit words (wasm32)
+      m.HEAPU32[w] = name;
+      m.HEAPU32[w + 1] = data;
+      m.HEAPU32[w + 2] = u8.length;
+    });
+    const p = m._hsw_profile_parse_files(rec, files.length) >>> 0;
+    if (!p) throw lastError();
+    return new Profile(p);
+  } finally {
+    for (const p of ptrs) m._free(p); // the profile copies what it keeps
+  }
+}
+
+/**
  * A profile written straight into the core's memory, chunk by chunk, so that a big file is held
  * once, not twice (a JS copy and the core's): `const s = profileSink(size); s.write(chunk)...;
  * const prof = s.parse();` (or `s.abort()`). A chunk past `size` throws. Each write takes the

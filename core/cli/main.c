@@ -2,9 +2,9 @@
  *
  *   hloscope summary FILE        hloscope fusions FILE      hloscope spills FILE
  *   hloscope computations FILE   hloscope xray LEFT RIGHT   (--json for JSON; FILE may be -)
- *   hloscope profile FILE        (.xplane.pb, .trace.json, or either gzipped: .gz is gunzipped here)
+ *   hloscope profile PROFILE...  (.xplane.pb, .trace.json, either gzipped, several, or a log folder)
  *   hloscope layout 'TYPE'       hloscope layouts FILE      hloscope memory FILE
- *   hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
+ *   hloscope timeline PROFILE... [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
  *   hloscope decisions FILE      upcasts, downcasts, broadcasts, remat marks, transposes, layout copies
  *
  * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
@@ -70,6 +70,9 @@ static char *read_all(const char *path, size_t *len) {
   *len = n;
   return buf;
 }
+
+char *hs_cli_read_all(const char *path, size_t *len) { return read_all(path, len); }
+hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc); /* profiles.c */
 
 typedef struct {
   const char *path;
@@ -205,11 +208,6 @@ static void human_decisions(json_t *j) {
   }
 }
 
-/* Gunzips a whole buffer (a .trace.json.gz, or any gzip stream); NULL on a bad stream. */
-static char *gunzip(const char *in, size_t n, size_t *out_len) {
-  return hs_cli_inflate((const unsigned char *)in, n, 15 + 32, 0, out_len);
-}
-
 static void fmt_ps(unsigned long long ps, char *buf, size_t cap) {
   if (ps >= 1000000000000ULL) snprintf(buf, cap, "%.3f s", ps / 1e12);
   else if (ps >= 1000000000ULL) snprintf(buf, cap, "%.3f ms", ps / 1e9);
@@ -227,15 +225,22 @@ static void human_profile(json_t *j, const char *path) {
   json_t *x;
   if (n) {
     printf("\ntop ops (of %zu) by self time:\n", n);
-    printf("  %-40s %8s %13s %13s %13s  %s\n", "name", "count", "total", "self", "per run", "category");
+    printf("  %-40s %8s %13s %13s %13s  %-30s %s\n", "name", "count", "total", "self", "per run", "program", "category");
     json_array_foreach(ops, i, x) {
       if (i >= 25) break;
-      char t[32], s[32], r[32];
+      char t[32], s[32], r[32], prog[64];
       fmt_ps((unsigned long long)geti(x, "total_ps"), t, sizeof t);
       fmt_ps((unsigned long long)geti(x, "self_ps"), s, sizeof s);
       fmt_ps((unsigned long long)geti(x, "per_run_ps"), r, sizeof r);
-      printf("  %-40.40s %8lld %13s %13s %13s  %s\n", gets(x, "name"), geti(x, "occurrences"), t, s, r,
+      snprintf(prog, sizeof prog, "%.40s (%.20s)", gets(x, "module"), gets(x, "program_id"));
+      printf("  %-40.40s %8lld %13s %13s %13s  %-30.30s %s\n", gets(x, "name"), geti(x, "occurrences"), t, s, r, prog,
              gets(x, "category"));
+    }
+    json_t *un = json_object_get(j, "unattributed");
+    json_array_foreach(un, i, x) {
+      char t[32];
+      fmt_ps((unsigned long long)geti(x, "total_ps"), t, sizeof t);
+      printf("  %-40.40s %8lld %13s  (no HLO op: the kernel has no hlo_op)\n", gets(x, "name"), geti(x, "occurrences"), t);
     }
   }
   json_t *progs = json_object_get(j, "programs");
@@ -244,8 +249,8 @@ static void human_profile(json_t *j, const char *path) {
     json_array_foreach(progs, i, x) {
       char e[32];
       fmt_ps((unsigned long long)geti(x, "envelope_ps"), e, sizeof e);
-      printf("  %-40.40s id %-21s %5lld runs, envelope %s\n", gets(x, "name"), gets(x, "program_id"), geti(x, "runs"),
-             e);
+      printf("  %-40.40s id %-21s %5lld runs, envelope %s, %lld device%s\n", gets(x, "name"), gets(x, "program_id"),
+             geti(x, "runs"), e, geti(x, "device_count"), geti(x, "device_count") == 1 ? "" : "s");
     }
   }
   printf("\nplanes:\n");
@@ -271,38 +276,6 @@ static void human_profile(json_t *j, const char *path) {
   print_warnings(json_object_get(j, "warnings"), path);
 }
 
-/* Reads and parses a profile (gunzipping .gz); NULL with *rc set (message on stderr). */
-static hs_profile *load_profile(const char *path, int *rc) {
-  size_t len = 0;
-  char *data = read_all(path, &len);
-  if (!data) {
-    fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
-    *rc = 1;
-    return NULL;
-  }
-  size_t pl = strlen(path);
-  if (pl > 3 && strcmp(path + pl - 3, ".gz") == 0) {
-    size_t n = 0;
-    char *raw = gunzip(data, len, &n);
-    free(data);
-    if (!raw) {
-      fprintf(stderr, "%s:0:0: HS_E_FORMAT: not a readable gzip stream\n", path);
-      *rc = 2;
-      return NULL;
-    }
-    data = raw;
-    len = n;
-  }
-  hs_error err;
-  hs_profile *p = hs_profile_parse(data, len, &err);
-  free(data);
-  if (!p) {
-    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
-    *rc = err.code == HS_E_NOMEM ? 1 : 2;
-  }
-  return p;
-}
-
 static void human_timeline(json_t *j, const char *path) {
   size_t i;
   json_t *x;
@@ -310,12 +283,15 @@ static void human_timeline(json_t *j, const char *path) {
   json_array_foreach(json_object_get(j, "programs"), i, x) {
     fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
     printf("program %s (id %s): %lld runs, %s per run\n", gets(x, "name"), gets(x, "program_id"), geti(x, "runs"), a);
+    if (json_is_string(json_object_get(x, "sentence"))) printf("  %s\n", gets(x, "sentence"));
   }
   printf("\n  %-12s %6s %7s %-10s %-9s %-32s %s\n", "per run", "share", "count", "kind", "by", "op", "program");
   json_array_foreach(json_object_get(j, "rows"), i, x) {
     fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
-    printf("  %-12s %5.1f%% %7lld %-10s %-9s %-32s %s\n", a, 100.0 * json_number_value(json_object_get(x, "share")),
-           geti(x, "occurrences"), gets(x, "kind"), gets(x, "written_by"), gets(x, "name"), gets(x, "module"));
+    printf("  %-12s %5.1f%% %7lld %-10s %-9s %-32s %s (%s)\n", a, 100.0 * json_number_value(json_object_get(x, "share")),
+           geti(x, "occurrences"), gets(x, "kind"), gets(x, "written_by"), gets(x, "name"), gets(x, "module"),
+           gets(x, "program_id"));
+    if (json_is_string(json_object_get(x, "per_run_note"))) printf("               %s\n", gets(x, "per_run_note"));
     json_t *h = json_object_get(x, "hlo");
     if (json_is_object(h)) printf("               line %lld: %.100s\n", geti(h, "line"), gets(h, "text"));
   }
@@ -324,6 +300,17 @@ static void human_timeline(json_t *j, const char *path) {
   json_array_foreach(as, i, x) {
     fmt_ps((unsigned long long)geti(x, "hidden_ps"), b, sizeof b);
     printf("  %s -> %s: %s (hidden %s)\n", gets(x, "start"), gets(x, "done"), gets(x, "sentence"), b);
+  }
+  json_t *hosts = json_object_get(j, "hosts");
+  if (json_array_size(hosts) > 1) printf("\nhosts (per run):\n");
+  json_array_foreach(hosts, i, x) {
+    if (json_array_size(hosts) < 2) break;
+    fmt_ps((unsigned long long)geti(x, "compute_ps"), a, sizeof a);
+    fmt_ps((unsigned long long)geti(x, "waited_ps"), b, sizeof b);
+    char pid[24] = "-";
+    if (json_is_integer(json_object_get(x, "pid"))) snprintf(pid, sizeof pid, "%lld", geti(x, "pid"));
+    printf("  %-32s %-12s pid %-8s compute %-12s waited %-12s%s\n", gets(x, "file"), gets(x, "host"), pid, a, b,
+           json_is_true(json_object_get(x, "slowest")) ? " slowest" : "");
   }
   printf("\n%s\n", gets(j, "reading"));
   print_warnings(json_object_get(j, "warnings"), path);
@@ -348,11 +335,13 @@ static int emit(char *out, size_t n, int json, void (*human)(json_t *, const cha
   return 0;
 }
 
-/* hloscope timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json]
- * (argv[0] is "timeline") */
+/* hloscope timeline PROFILE... [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json]
+ * (argv[0] is "timeline"; PROFILE: files, or a folder) */
 static int cmd_timeline(int argc, char **argv) {
-  const char *path = NULL, *hlo_path = NULL, *shlo_path = NULL, *program = NULL;
-  int json = 0;
+  const char *hlo_path = NULL, *shlo_path = NULL, *program = NULL;
+  const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+  int n_paths = 0, json = 0;
+  if (!paths) return 1;
   for (int i = 1; i < argc; i++) {
     const char **opt = strcmp(argv[i], "--hlo") == 0         ? &hlo_path
                        : strcmp(argv[i], "--stablehlo") == 0 ? &shlo_path
@@ -360,18 +349,22 @@ static int cmd_timeline(int argc, char **argv) {
                                                              : NULL;
     if (opt && i + 1 < argc) *opt = argv[++i];
     else if (strcmp(argv[i], "--json") == 0) json = 1;
-    else if (!opt && !path && argv[i][0] != '-') path = argv[i];
+    else if (!opt && argv[i][0] != '-') paths[n_paths++] = argv[i];
     else {
+      free(paths);
       usage(stderr);
       return 1;
     }
   }
-  if (!path) {
+  if (!n_paths) {
+    free(paths);
     usage(stderr);
     return 1;
   }
+  const char *path = paths[0];
   int rc = 0;
-  hs_profile *p = load_profile(path, &rc);
+  hs_profile *p = hs_cli_load_profiles(paths, n_paths, &rc);
+  free(paths);
   if (!p) return rc;
   input h = {0}, s = {0};
   if ((hlo_path && (rc = open_input(&h, hlo_path)) != 0) || (shlo_path && (rc = open_input(&s, shlo_path)) != 0)) {
@@ -389,9 +382,25 @@ static int cmd_timeline(int argc, char **argv) {
   return emit(out, n, json, human_timeline, path);
 }
 
-static int cmd_profile(const char *path, int json) {
+/* hloscope profile PROFILE... [--json] (argv[0] is "profile"; PROFILE: files, or a folder) */
+static int cmd_profile(int argc, char **argv) {
+  int json = 0, n_paths = 0;
+  const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+  if (!paths) return 1;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0) paths[n_paths++] = argv[i];
+    else n_paths = -argc; /* an unknown option */
+  }
+  if (n_paths <= 0) {
+    free(paths);
+    usage(stderr);
+    return 1;
+  }
+  const char *path = paths[0];
   int rc = 0;
-  hs_profile *p = load_profile(path, &rc);
+  hs_profile *p = hs_cli_load_profiles(paths, n_paths, &rc);
+  free(paths);
   if (!p) return rc;
   size_t n = 0;
   char *out = hs_profile_json(p, &n);
@@ -837,7 +846,6 @@ static int passes_argv(int argc, char **argv) { return hs_cli_passes(argc - 1, a
 static int llvm_argv(int argc, char **argv) { return cmd_llvm(argc - 1, argv + 1); }
 static int document_args(const hs_command *c, const char **a, int n, int json) { return cmd_document(c, a[0], json); }
 static int xray_args(const hs_command *c, const char **a, int n, int json) { return cmd_xray(a[0], a[1], json); }
-static int profile_args(const hs_command *c, const char **a, int n, int json) { return cmd_profile(a[0], json); }
 static int layout_args(const hs_command *c, const char **a, int n, int json) { return cmd_layout(a[0], json); }
 static int memory_args(const hs_command *c, const char **a, int n, int json) { return cmd_memory(a[0], n > 1 ? a[1] : NULL, json); }
 static int version_args(const hs_command *c, const char **a, int n, int json) {
@@ -849,7 +857,7 @@ static int registry_args(const hs_command *c, const char **a, int n, int json) {
 static const handler HANDLERS[] = {
     {"summary", NULL, document_args},      {"fusions", NULL, document_args}, {"spills", NULL, document_args},
     {"computations", NULL, document_args}, {"layouts", NULL, document_args}, {"decisions", NULL, document_args},
-    {"xray", NULL, xray_args},             {"profile", NULL, profile_args},  {"layout", NULL, layout_args},
+    {"xray", NULL, xray_args},             {"profile", cmd_profile, NULL},  {"layout", NULL, layout_args},
     {"memory", NULL, memory_args},         {"version", NULL, version_args},  {"registry", NULL, registry_args},
     {"passes", passes_argv, NULL},         {"timeline", cmd_timeline, NULL}, {"llvm", llvm_argv, NULL},
 };

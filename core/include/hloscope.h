@@ -243,6 +243,19 @@ typedef struct hs_profile hs_profile;
  * once); free with hs_profile_free. Inputs above 4 GiB are refused (HS_E_TOO_LARGE). */
 hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err);
 
+/* Several profiles read as one: the files a multi-process or multi-host job wrote (one
+ * .xplane.pb per process), each given with its name (a path keeps its base name; NULL allowed),
+ * which names its host in results (the XSpace's hostnames, else the name before ".xplane.pb")
+ * and the file in an error ("name: message" when there are several). Programs are joined across
+ * files by their program id; every device plane of every file is a device. Same ownership and
+ * errors as hs_profile_parse; all files together must stay under 4 GiB. */
+typedef struct hs_profile_input {
+  const char *name;
+  const void *data;
+  size_t len;
+} hs_profile_input;
+hs_profile *hs_profile_parse_files(const hs_profile_input *inputs, size_t n, hs_error *err);
+
 /* Frees the profile and everything it owns. NULL is allowed. */
 void hs_profile_free(hs_profile *p);
 

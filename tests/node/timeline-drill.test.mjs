@@ -34,6 +34,14 @@ test('pickProfile: the newest run of a log folder, the .xplane.pb first, and say
   assert.match(picked.note, /newest of 2 runs: 2024_05_02_09_00_00/);
   assert.match(pickProfile([f('2024_05_02_09_00_00/host.xplane.pb')]).note, /\(run 2024_05_02_09_00_00\)$/);
   assert.equal(pickProfile([f('mine/a.xplane.pb')]).run, null);
+  // a multi-process job: every .xplane.pb of the run, read together
+  const job = pickProfile([
+    f('logs/plugins/profile/2024_05_02_09_00_00/host_b.xplane.pb'),
+    f('logs/plugins/profile/2024_05_02_09_00_00/host_a.xplane.pb'),
+    f('logs/plugins/profile/2024_05_02_09_00_00/host_a.trace.json.gz'),
+  ]);
+  assert.deepEqual(job.entries.map((e) => e.path), ['logs/plugins/profile/2024_05_02_09_00_00/host_a.xplane.pb', 'logs/plugins/profile/2024_05_02_09_00_00/host_b.xplane.pb']);
+  assert.match(job.note, /read 2 files together/);
   assert.equal(pickProfile([f('notes.txt')]), null);
   assert.equal(pickProfile([f('a.trace.json.gz')]).entry.path, 'a.trace.json.gz');
 });

@@ -5,7 +5,8 @@ A second reading of the .xplane.pb files, written apart from the C core and shar
 with it: a plain protobuf wire-format walk (Python standard library only) over the XSpace
 field numbers of xla/tsl/profiler/protobuf/xplane.proto. For each profile it records the
 events the counting rules of FORMATS.md section 5 select, grouped by op: occurrences and
-total time (TPU: device_duration_ps when present). Self time is left out on purpose (it
+total time (TPU: device_duration_ps when present, summed over every TPU chip, as the timeline's
+rows and XProf's hlo_stats count them; each chip's programs and runs beside). Self time is left out on purpose (it
 needs the nesting rule, which is what the core implements); XProf's own numbers, when they
 can be produced, live in xprof_reference.json.
 
@@ -115,22 +116,24 @@ def facts(path):
         return submap(line).get(4, [])
 
     if tpu:
-        p, sm, em = planes[tpu[0]]
-        for line in p.get(3, []):
-            ln = submap(line).get(2, [b''])[0].decode()
-            if ln == 'XLA Modules':
-                for e in events(line):
-                    m = em[submap(e)[1][0]]
-                    programs.setdefault(m[2][0].decode(), 0)
-                    programs[m[2][0].decode()] += 1
-        pid_name = {}
-        for prog in programs:
-            name, _, pid = prog[:-1].rpartition('(')
-            pid_name[int(pid)] = name
-        for line in p.get(3, []):
-            if submap(line).get(2, [b''])[0].decode() != 'XLA Ops':
+        # every TPU plane with an XLA Ops line is a chip: ops summed over the chips; programs and
+        # their runs per chip ("programs" holds TPU:0's, "per_plane" every chip's)
+        per_plane = {}
+        for t in tpu:
+            p, sm, em = planes[t]
+            lines = {submap(line).get(2, [b''])[0].decode(): line for line in p.get(3, [])}
+            if 'XLA Ops' not in lines:
                 continue
-            for e in events(line):
+            progs = {}
+            for e in events(lines['XLA Modules']) if 'XLA Modules' in lines else []:
+                m = em[submap(e)[1][0]]
+                progs[m[2][0].decode()] = progs.get(m[2][0].decode(), 0) + 1
+            pid_name = {}
+            for prog in progs:
+                name, _, pid = prog[:-1].rpartition('(')
+                pid_name[int(pid)] = name
+            n = 0
+            for e in events(lines['XLA Ops']):
                 d = submap(e)
                 m = em[d[1][0]]
                 ms = stats(m.get(5, []), sm)
@@ -139,6 +142,12 @@ def facts(path):
                 dur = es.get('device_duration_ps', d.get(3, [0])[0])
                 add(name, pid_name.get(ms.get('program_id')), dur)
                 counted_lines += 1
+                n += 1
+            per_plane[names[t]] = {'programs': dict(sorted(progs.items())), 'ops_counted': n}
+            if not programs:
+                programs = progs
+        return {'counted_events': counted_lines, 'ops': dict(sorted(ops.items())),
+                'programs': dict(sorted(programs.items())), 'per_plane': per_plane}
     else:
         want = gpu if gpu else [i for i, n in enumerate(names) if n == '/host:CPU']
         for i in want:

@@ -22,9 +22,10 @@ static const hs_command COMMANDS[] = {
      INPUTS(IN("FILE", DOC, "input"))},
     {"xray", NULL, "xray", "xray LEFT RIGHT", "StableHLO (LEFT) beside optimized HLO (RIGHT), line by line",
      INPUTS({"LEFT", NULL, DOC, "left", 0, 0, 1}, IN("RIGHT", "hlo", "right"))},
-    {"profile", NULL, "profile", "profile FILE",
-     "per-op device time from a jax.profiler trace: .xplane.pb or\n.trace.json (a .gz file is decompressed first)",
-     INPUTS(IN("FILE", PROFILE, "input"))},
+    {"profile", NULL, "profile", "profile PROFILE...",
+     "per-op device time from a jax.profiler trace: .xplane.pb or\n.trace.json (a .gz file is decompressed first); "
+     "several files\n(one per process of a job) or a log folder are read as one",
+     INPUTS({"PROFILE", NULL, PROFILE, "input", 0, 1, 0})},
     {"passes", NULL, "passes", "passes PATH...",
      "a dump folder (--xla_dump_to), its .tar.gz/.zip, or an `ls` listing:\nmodules, pass steps, pipelines, the layout "
      "watershed, per-step counts",
@@ -39,11 +40,11 @@ static const hs_command COMMANDS[] = {
      "an XLA out-of-memory message, a *-buffer-assignment.txt or a\n*-memory-usage-report.txt read into numbers, joined to "
      "the\noptimized HLO (HLO, or the dump's own beside FILE)",
      INPUTS(IN("FILE", "memory", "input"), {"HLO", NULL, "hlo", "hlo", 1, 0, 0})},
-    {"timeline", NULL, "timeline", "timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]",
-     "per program: runs and envelope; per op: time per run, share,\nkind, who wrote it, its HLO line; async copies: hidden "
-     "or exposed",
-     INPUTS(IN("PROFILE", PROFILE, "input"), OPT("DUMP", "--hlo", "hlo", "hlo"), OPT("DUMP", "--stablehlo", "stablehlo", "stablehlo"),
-            OPT("NAME|ID", "--program", "text", "program"))},
+    {"timeline", NULL, "timeline", "timeline PROFILE... [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]",
+     "per program: runs and envelope, per device and per host; per op:\ntime per run, share, kind, who wrote it, its "
+     "kernels, its HLO;\nasync copies: hidden or exposed; PROFILE: files or a log folder",
+     INPUTS({"PROFILE", NULL, PROFILE, "input", 0, 1, 0}, OPT("DUMP", "--hlo", "hlo", "hlo"),
+            OPT("DUMP", "--stablehlo", "stablehlo", "stablehlo"), OPT("NAME|ID", "--program", "text", "program"))},
     {"decisions", NULL, "decisions", "decisions FILE",
      "upcasts, downcasts, broadcasts, remat marks, transposes and\nlayout copies in a jaxpr, StableHLO or HLO, by line",
      INPUTS(IN("FILE", DOC, "input"))},

@@ -143,6 +143,49 @@ void hs_u64map_free(hs_u64map *m) {
   memset(m, 0, sizeof *m);
 }
 
+bool hs_prof_begin_file(hs_profile *p, const char *name, size_t len) {
+  bool ok;
+  hs_prof_file *f = HS_VEC_PUSH(p->files, p->n_files, p->cap_files, ok);
+  (void)ok;
+  if (!f) {
+    p->diag.nomem = true;
+    return false;
+  }
+  memset(f, 0, sizeof *f);
+  f->name = f->host = HS_NONE;
+  if (name) {
+    for (size_t i = len; i > 0; i--)
+      if (name[i - 1] == '/' || name[i - 1] == '\\') {
+        name += i;
+        len -= i;
+        break;
+      }
+    f->name = hs_prof_intern(p, name, len);
+    /* the host jax.profiler names the file after: <host>.xplane.pb, <host>.trace.json(.gz) */
+    static const char *const SUFFIX[] = {".xplane.pb", ".trace.json.gz", ".trace.json"};
+    for (size_t k = 0; k < sizeof SUFFIX / sizeof SUFFIX[0]; k++) {
+      size_t sl = strlen(SUFFIX[k]);
+      if (len > sl && memcmp(name + len - sl, SUFFIX[k], sl) == 0) {
+        f->host = hs_prof_intern(p, name, len - sl);
+        break;
+      }
+    }
+  }
+  p->cur_file = p->n_files - 1;
+  return !p->diag.nomem;
+}
+
+void hs_prof_set_host(hs_profile *p, const void *host, size_t len) {
+  if (!p->n_files || !len) return;
+  p->files[p->cur_file].host = hs_prof_intern(p, host, len);
+}
+
+void hs_prof_set_pid(hs_profile *p, uint64_t pid) {
+  if (!p->n_files || p->files[p->cur_file].has_pid) return;
+  p->files[p->cur_file].pid = pid;
+  p->files[p->cur_file].has_pid = 1;
+}
+
 uint32_t hs_prof_add_plane(hs_profile *p, uint32_t name) {
   bool ok;
   hs_prof_plane *pl = HS_VEC_PUSH(p->planes, p->n_planes, p->cap_planes, ok);
@@ -151,10 +194,91 @@ uint32_t hs_prof_add_plane(hs_profile *p, uint32_t name) {
     p->diag.nomem = true;
     return HS_NONE;
   }
+  memset(pl, 0, sizeof *pl);
   pl->name = name;
   pl->first_line = p->n_lines;
   pl->n_lines = 0;
+  pl->file = p->cur_file;
+  pl->dev = HS_NONE;
   return p->n_planes - 1;
+}
+
+static uint64_t key_mix(uint64_t a, uint64_t b) {
+  uint64_t k = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL + (a << 6) + (a >> 2));
+  return k;
+}
+
+void hs_prof_add_kernel(hs_profile *p, bool has_pid, uint64_t pid, uint32_t module, uint32_t op, uint32_t kernel,
+                        uint64_t dur) {
+  if (kernel == HS_NONE) return;
+  uint64_t key = key_mix(key_mix(has_pid ? pid : UINT64_MAX, ((uint64_t)module << 32) | op), kernel);
+  int64_t k = hs_u64map_get(&p->kern_index, key);
+  /* the key is a hash: a match must be the same kernel of the same op */
+  while (k >= 0) {
+    const hs_prof_kernel *x = &p->kerns[k];
+    if (x->kernel == kernel && x->op_name == op && x->module == module && x->has_pid == has_pid &&
+        (!has_pid || x->program_id == pid))
+      break;
+    key = key_mix(key, 1);
+    k = hs_u64map_get(&p->kern_index, key);
+  }
+  if (k < 0) {
+    bool ok;
+    hs_prof_kernel *x = HS_VEC_PUSH(p->kerns, p->n_kerns, p->cap_kerns, ok);
+    (void)ok;
+    if (!x || !hs_u64map_put(&p->kern_index, key, p->n_kerns - 1)) {
+      p->diag.nomem = true;
+      return;
+    }
+    memset(x, 0, sizeof *x);
+    x->op_name = op;
+    x->module = module;
+    x->kernel = kernel;
+    x->has_pid = has_pid;
+    x->program_id = has_pid ? pid : 0;
+    x->op = HS_NONE;
+    k = p->n_kerns - 1;
+  }
+  p->kerns[k].count++;
+  p->kerns[k].total = hs_sat_add(p->kerns[k].total, dur);
+}
+
+void hs_prof_add_op_text(hs_profile *p, bool has_pid, uint64_t pid, uint32_t op, uint32_t text) {
+  if (op == HS_NONE || text == HS_NONE) return;
+  if (!hs_u64map_put(&p->op_texts, key_mix(has_pid ? pid : UINT64_MAX, op), text)) p->diag.nomem = true;
+}
+
+uint32_t hs_prof_op_text(const hs_profile *p, bool has_pid, uint64_t pid, uint32_t op) {
+  int64_t k = hs_u64map_get(&p->op_texts, key_mix(has_pid ? pid : UINT64_MAX, op));
+  /* the key is a hash: the text must name this op */
+  if (k < 0) return HS_NONE;
+  const char *s = p->strs[k].s;
+  size_t n = p->strs[k].len;
+  hs_prof_op_from_hlo_text(&s, &n);
+  return n == p->strs[op].len && memcmp(s, p->strs[op].s, n) == 0 ? (uint32_t)k : HS_NONE;
+}
+
+void hs_prof_put(hs_prof_text *t, const char *fmt, ...) {
+  if (t->cut || t->n >= t->cap) {
+    t->cut = true;
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(t->b + t->n, t->cap - t->n, fmt, ap);
+  va_end(ap);
+  if (k < 0 || t->n + (size_t)k >= t->cap) {
+    t->cut = true;
+    t->b[t->n] = 0; /* what fitted before this piece */
+  } else {
+    t->n += (size_t)k;
+  }
+}
+
+void hs_prof_fmt_time(uint64_t ps, char *buf, size_t cap) {
+  double us = (double)ps / 1e6;
+  if (us >= 1e4) snprintf(buf, cap, "%.2f ms", us / 1e3);
+  else snprintf(buf, cap, "%.1f \xc2\xb5s", us);
 }
 
 /* Lines of a plane are added while that plane is the last one (xplane), or in any order
@@ -187,6 +311,20 @@ hs_prof_event *hs_prof_add_event(hs_profile *p) {
   e->seq = p->n_evs - 1;
   e->pid = e->run = HS_NONE;
   return e;
+}
+
+void hs_prof_add_aside(hs_profile *p, int kind, uint32_t line, const char *name, size_t n, uint32_t done, uint64_t raw_start,
+                       uint64_t start, uint64_t dur) {
+  hs_prof_event *e = hs_prof_add_event(p);
+  if (!e) return;
+  e->kind = (uint8_t)kind;
+  e->line = line;
+  if (kind == HS_PK_TPU_ASYNC) hs_prof_op_from_hlo_text(&name, &n);
+  e->name = hs_prof_intern(p, name, n);
+  e->module = done;
+  e->raw_start = raw_start;
+  e->start = start;
+  e->dur = dur;
 }
 
 bool hs_prof_reserve_events(hs_profile *p, uint64_t n) {
@@ -224,13 +362,16 @@ int hs_prof_line_kind_of(const char *pname, size_t pnlen, const char *lname, siz
     const char *s;
     size_t len;
   } pn0 = {pname, pnlen}, *pn = &pn0;
+  bool steps = lnlen == 5 && memcmp(lname, "Steps", 5) == 0;
   if (hs_prof_starts_with(pn->s, pn->len, "/device:TPU:")) {
     if (lnlen == 7 && memcmp(lname, "XLA Ops", 7) == 0) return HS_PK_TPU_OPS;
     if (lnlen == 11 && memcmp(lname, "XLA Modules", 11) == 0) return HS_PK_TPU_MODULES;
-    return HS_PK_OTHER;
+    if (lnlen == 13 && memcmp(lname, "Async XLA Ops", 13) == 0) return HS_PK_TPU_ASYNC;
+    return steps ? HS_PK_STEPS : HS_PK_OTHER;
   }
-  if (hs_prof_starts_with(pn->s, pn->len, "/device:GPU:")) return hs_prof_starts_with(lname, lnlen, "Stream #") ? HS_PK_GPU : HS_PK_OTHER;
-  if (pn->len == 9 && memcmp(pn->s, "/host:CPU", 9) == 0) return HS_PK_CPU;
+  if (hs_prof_starts_with(pn->s, pn->len, "/device:GPU:"))
+    return steps ? HS_PK_STEPS : hs_prof_starts_with(lname, lnlen, "Stream #") ? HS_PK_GPU : HS_PK_OTHER;
+  if (pn->len == 9 && memcmp(pn->s, "/host:CPU", 9) == 0) return steps ? HS_PK_STEPS : HS_PK_CPU;
   return HS_PK_OTHER;
 }
 
@@ -298,15 +439,15 @@ static bool pb_walks(const uint8_t *b, size_t len) {
   return rc == 0;
 }
 
-hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
-  if (err) memset(err, 0, sizeof *err);
+/* Which format the bytes are (HS_PROF_*), or -1 with err filled. */
+static int sniff(const void *data, size_t len, hs_error *err) {
   if (!data && len) {
     hs_set_error(err, HS_E_ARG, NULL, 0, 0, "data is NULL");
-    return NULL;
+    return -1;
   }
   if (len > UINT32_MAX) {
     hs_set_error(err, HS_E_TOO_LARGE, NULL, 0, 0, "input of %zu bytes is larger than the 4 GiB hloscope reads", len);
-    return NULL;
+    return -1;
   }
   const uint8_t *b = data;
   size_t i = 0;
@@ -314,11 +455,11 @@ hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
   if (i + 3 <= len && b[i] == 0xEF && b[i + 1] == 0xBB && b[i + 2] == 0xBF) i += 3;
   if (i >= len) {
     hs_set_error(err, HS_E_EMPTY, NULL, 0, 0, "the input is empty: give a .xplane.pb or a (gunzipped) .trace.json");
-    return NULL;
+    return -1;
   }
   if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
     hs_set_error(err, HS_E_FORMAT, NULL, 0, 0, "gzip-compressed: gunzip the .trace.json.gz first");
-    return NULL;
+    return -1;
   }
   /* An XSpace starts with field 1 (a plane): byte 0x0a, which is also a newline. A text whose
    * top level reads as protobuf fields to the last byte is a protobuf; otherwise a '{' or '['
@@ -327,6 +468,45 @@ hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
   if (!is_json && b[0] != 0x0a) {
     hs_set_error(err, HS_E_FORMAT, NULL, 0, 0,
                  "not a profile hloscope can read: expected an XSpace protobuf (.xplane.pb) or trace-event JSON");
+    return -1;
+  }
+  return is_json ? HS_PROF_TRACE_JSON : HS_PROF_XPLANE;
+}
+
+/* With several files, an error names the one it is in. */
+static void name_file(hs_error *err, const hs_profile_input *in, size_t n) {
+  if (!err || n < 2 || !in->name) return;
+  char m[sizeof err->message];
+  snprintf(m, sizeof m, "%.120s: %.130s", in->name, err->message);
+  memcpy(err->message, m, sizeof m);
+}
+
+hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
+  hs_profile_input in = {NULL, data, len};
+  return hs_profile_parse_files(&in, 1, err);
+}
+
+hs_profile *hs_profile_parse_files(const hs_profile_input *in, size_t n, hs_error *err) {
+  if (err) memset(err, 0, sizeof *err);
+  if (!in || !n) {
+    hs_set_error(err, HS_E_EMPTY, NULL, 0, 0, "no profile given: give one or more .xplane.pb or .trace.json files");
+    return NULL;
+  }
+  /* every file is checked before any is read: a bad one is named at once */
+  uint64_t total = 0;
+  int first = -1;
+  for (size_t k = 0; k < n; k++) {
+    int f = sniff(in[k].data, in[k].len, err);
+    if (f < 0) {
+      name_file(err, &in[k], n);
+      return NULL;
+    }
+    if (first < 0) first = f;
+    total += in[k].len;
+  }
+  if (total > UINT32_MAX) {
+    hs_set_error(err, HS_E_TOO_LARGE, NULL, 0, 0, "%zu files of %llu bytes in all: more than the 4 GiB hloscope reads", n,
+                 (unsigned long long)total);
     return NULL;
   }
   hs_profile *p = calloc(1, sizeof *p);
@@ -334,9 +514,20 @@ hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
     hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory");
     return NULL;
   }
-  p->tpu_plane = -1;
-  p->format = is_json ? HS_PROF_TRACE_JSON : HS_PROF_XPLANE;
-  int rc = is_json ? hs_trace_json_read(p, data, len, err) : hs_xplane_read(p, data, len, err);
+  p->format = first;
+  int rc = 0;
+  size_t failed = 0;
+  for (size_t k = 0; k < n && rc == 0; k++) {
+    int f = sniff(in[k].data, in[k].len, err);
+    if (!hs_prof_begin_file(p, in[k].name, in[k].name ? strlen(in[k].name) : 0)) rc = HS_E_NOMEM;
+    else rc = f == HS_PROF_TRACE_JSON ? hs_trace_json_read(p, in[k].data, in[k].len, err) : hs_xplane_read(p, in[k].data, in[k].len, err);
+    if (rc != 0) {
+      failed = k;
+      if (err && f == HS_PROF_TRACE_JSON && err->line == 0 && rc == HS_E_SYNTAX)
+        hs_line_col(in[k].data, in[k].len, err->offset, &err->line, &err->col);
+    }
+  }
+  if (rc != 0) name_file(err, &in[failed], n);
   if (rc == 0 && !hs_profile_count(p)) {
     hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory counting the profile");
     rc = HS_E_NOMEM;
@@ -347,7 +538,6 @@ hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
     rc = HS_E_NOMEM;
   }
   if (rc != 0) {
-    if (err && is_json && err->line == 0 && rc == HS_E_SYNTAX) hs_line_col(data, len, err->offset, &err->line, &err->col);
     hs_profile_free(p);
     return NULL;
   }
@@ -370,6 +560,20 @@ void hs_profile_free(hs_profile *p) {
   free(p->ops);
   free(p->hlos);
   free(p->asyncs);
+  free(p->files);
+  free(p->hcomps);
+  free(p->hlo_operands);
+  free(p->devs);
+  free(p->devruns);
+  free(p->opdevs);
+  free(p->kerns);
+  hs_u64map_free(&p->kern_index);
+  free(p->steps);
+  free(p->windows);
+  free(p->pic_run);
+  free(p->pics);
+  free(p->pic_cut);
+  hs_u64map_free(&p->op_texts);
   hs_u64map_free(&p->hlo_by_pid);
   hs_u64map_free(&p->hlo_by_module);
   hs_u64map_free(&p->hlo_by_id);

@@ -143,15 +143,8 @@ static void j_event(hs_profile *p, jtmp *t, json_t *e) {
   const hs_prof_str *ln = &p->strs[p->lines[li].name];
   int kind = hs_prof_line_kind(p, p->lines[li].plane, ln->s, ln->len);
   if (kind == HS_PK_OTHER) return;
-  if (kind == HS_PK_TPU_OPS || kind == HS_PK_TPU_MODULES) {
-    if (p->tpu_plane < 0) {
-      /* no thread_name metadata named the XLA Ops line: the first plane with XLA Ops events */
-      if (kind != HS_PK_TPU_OPS) return;
-      p->tpu_plane = (int32_t)p->lines[li].plane;
-    } else if (p->tpu_plane != (int32_t)p->lines[li].plane) {
-      return;
-    }
-  }
+  if (kind == HS_PK_TPU_OPS) p->planes[p->lines[li].plane].xla_ops = 1; /* a line no thread_name named */
+  if ((kind == HS_PK_TPU_MODULES || kind == HS_PK_TPU_ASYNC) && !p->planes[p->lines[li].plane].xla_ops) return;
   uint64_t start, dur = 0;
   if (!us_to_ps(json_object_get(e, "ts"), &start)) {
     hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "an event without a usable \"ts\" was skipped");
@@ -162,7 +155,22 @@ static void j_event(hs_profile *p, jtmp *t, json_t *e) {
   const char *name = jstr(e, "name", &n);
   size_t on = 0;
   const char *op = jstr(args, "hlo_op", &on);
+  if (kind == HS_PK_GPU && !op && name) /* a kernel no HLO op accounts for */
+    hs_prof_add_kernel(p, false, 0, HS_NONE, HS_NONE, hs_prof_intern(p, name, n), dur);
   if ((kind == HS_PK_GPU || kind == HS_PK_CPU) && !op) return;
+  if (kind == HS_PK_TPU_ASYNC || kind == HS_PK_STEPS) {
+    if (!name) return;
+    uint32_t done = HS_NONE;
+    if (op) {
+      hs_prof_op_from_stack(&op, &on);
+      done = hs_prof_intern(p, op, on);
+    }
+    uint64_t dstart = start, ddur = dur;
+    arg_u64(args, "device_offset_ps", &dstart);
+    arg_u64(args, "device_duration_ps", &ddur);
+    hs_prof_add_aside(p, kind, li, name, n, done, start, dstart, ddur);
+    return;
+  }
   if (kind == HS_PK_TPU_MODULES) {
     if (!name) return;
     hs_prof_event *ev = hs_prof_add_event(p);
@@ -204,6 +212,11 @@ static void j_event(hs_profile *p, jtmp *t, json_t *e) {
   uint64_t v;
   if (kind == HS_PK_TPU_OPS && arg_u64(args, "device_offset_ps", &v)) ev->start = v;
   if (kind == HS_PK_TPU_OPS && arg_u64(args, "device_duration_ps", &v)) ev->dur = v;
+  if (kind == HS_PK_GPU && name)
+    hs_prof_add_kernel(p, ev->pid != HS_NONE, ev->pid != HS_NONE ? p->ids[ev->pid] : 0, ev->module, ev->name,
+                       hs_prof_intern(p, name, strlen(name)), ev->dur);
+  if (kind == HS_PK_TPU_OPS && name && name[0] == '%')
+    hs_prof_add_op_text(p, ev->pid != HS_NONE, ev->pid != HS_NONE ? p->ids[ev->pid] : 0, ev->name, hs_prof_intern(p, name, strlen(name)));
 }
 
 int hs_trace_json_read(hs_profile *p, const char *text, size_t len, hs_error *err) {
@@ -234,10 +247,10 @@ int hs_trace_json_read(hs_profile *p, const char *text, size_t len, hs_error *er
     if (ph && n == 1 && ph[0] == 'M') j_event(p, &t, e);
     if (p->diag.nomem) break;
   }
-  /* the TPU plane counted: the first /device:TPU:N plane with an XLA Ops line */
-  for (uint32_t l = 0; l < p->n_lines && p->tpu_plane < 0; l++) {
+  /* the TPU planes read: those with an XLA Ops line */
+  for (uint32_t l = 0; l < p->n_lines; l++) {
     const hs_prof_str *ln = &p->strs[p->lines[l].name];
-    if (hs_prof_line_kind(p, p->lines[l].plane, ln->s, ln->len) == HS_PK_TPU_OPS) p->tpu_plane = (int32_t)p->lines[l].plane;
+    if (hs_prof_line_kind(p, p->lines[l].plane, ln->s, ln->len) == HS_PK_TPU_OPS) p->planes[p->lines[l].plane].xla_ops = 1;
   }
   json_array_foreach(evs, i, e) {
     size_t n;

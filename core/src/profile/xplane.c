@@ -4,8 +4,14 @@
  * /host:metadata names the programs (event metadata "jit_f(<id>)") and holds their
  * HloModuleProtos (stat "Hlo Proto").
  *
- * Field numbers (tsl/profiler/protobuf/xplane.proto): XSpace.planes 1; XPlane.name 2, lines 3,
- * event_metadata 4, stat_metadata 5; XLine.name 2, timestamp_ns 3, events 4, display_name 11;
+ * TPU planes with an XLA Ops line are read whole: XLA Ops, XLA Modules, Async XLA Ops (the
+ * transfers) and Steps; GPU kernels are kept with their kernel's name (those without an hlo_op
+ * are device time no HLO op accounts for); the XSpace's hostnames and the planes' process_id
+ * stat name the host and process.
+ *
+ * Field numbers (tsl/profiler/protobuf/xplane.proto): XSpace.planes 1, hostnames 4; XPlane.name
+ * 2, lines 3, event_metadata 4, stat_metadata 5, stats 6; XLine.name 2, timestamp_ns 3, events 4,
+ * display_name 11;
  * XEvent.metadata_id 1, offset_ps 2, duration_ps 3, stats 4; XStat.metadata_id 1, double 2,
  * uint64 3, int64 4, str 5, bytes 6, ref 7. The maps are read in one pass before the lines,
  * because XPlane writes them after the lines. */
@@ -15,7 +21,18 @@
 
 #include "profile/profile.h"
 
-enum { ST_NONE = 0, ST_HLO_OP, ST_HLO_MODULE, ST_PROGRAM_ID, ST_RUN_ID, ST_DEV_OFF, ST_DEV_DUR, ST_CATEGORY, ST_HLO_PROTO };
+enum {
+  ST_NONE = 0,
+  ST_HLO_OP,
+  ST_HLO_MODULE,
+  ST_PROGRAM_ID,
+  ST_RUN_ID,
+  ST_DEV_OFF,
+  ST_DEV_DUR,
+  ST_CATEGORY,
+  ST_HLO_PROTO,
+  ST_PROCESS_ID
+};
 
 typedef struct {
   uint64_t id;
@@ -102,7 +119,8 @@ static uint8_t stat_code(const uint8_t *s, size_t n) {
                {"device_offset_ps", ST_DEV_OFF},
                {"device_duration_ps", ST_DEV_DUR},
                {"hlo_category", ST_CATEGORY},
-               {"Hlo Proto", ST_HLO_PROTO}};
+               {"Hlo Proto", ST_HLO_PROTO},
+               {"process_id", ST_PROCESS_ID}};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strlen(known[i].name) == n && memcmp(known[i].name, s, n) == 0) return known[i].code;
   return ST_NONE;
@@ -172,6 +190,8 @@ static void resolve_em(hs_profile *p, plane_tmp *t, emeta *m) {
   size_t n = m->display_len ? m->display_len : m->name_len;
   hs_prof_op_from_hlo_text(&s, &n);
   m->op = hs_prof_intern(p, s, n);
+  /* TPU XLA Ops metadata: the name is the instruction's whole text ("%copy-done.4 = f32[...]") */
+  bool is_text = m->name_len > 1 && m->name[0] == '%';
   hs_pb r = hs_pb_open(m->stats, m->stats_len);
   hs_pb_field f;
   while (hs_pb_next(&r, &f) > 0) {
@@ -189,6 +209,7 @@ static void resolve_em(hs_profile *p, plane_tmp *t, emeta *m) {
       m->op = hs_prof_intern(p, o, on);
     }
   }
+  if (is_text) hs_prof_add_op_text(p, m->has_pid, m->pid, m->op, hs_prof_intern(p, m->name, m->name_len));
 }
 
 /* One map entry (key = 1, value = 2) of event_metadata / stat_metadata. */
@@ -250,6 +271,19 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
     return;
   }
   emeta *m = find_em(t, mid);
+  if (kind == HS_PK_TPU_ASYNC || kind == HS_PK_STEPS) {
+    /* a transfer: the -start's text names it, hlo_op its -done; a step: its name */
+    if (!m) return;
+    uint64_t raw = hs_sat_add(line_ts_ps, off);
+    hs_prof_add_aside(p, kind, line, (const char *)m->name, m->name_len, op, raw,
+                      has_dev_off ? hs_sat_add(line_ts_ps, dev_off) : raw, has_dev_dur ? dev_dur : dur);
+    return;
+  }
+  /* a GPU event is a kernel launch: the kernel is the event's name; without an hlo_op no HLO op
+   * accounts for its device time */
+  uint32_t kernel = HS_NONE;
+  if (kind == HS_PK_GPU && m) kernel = cached(p, t, m->display_len ? m->display : m->name, m->display_len ? m->display_len : m->name_len);
+  if (kind == HS_PK_GPU && op == HS_NONE) hs_prof_add_kernel(p, has_pid, pid, module, HS_NONE, kernel, dur);
   if (kind == HS_PK_TPU_MODULES) {
     if (!m) return;
     hs_prof_event *e = hs_prof_add_event(p);
@@ -278,6 +312,7 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
     if (!has_pid && m->has_pid) pid = m->pid, has_pid = true;
   }
   if (op == HS_NONE) return;
+  if (kind == HS_PK_GPU) hs_prof_add_kernel(p, has_pid, pid, module, op, kernel, dur);
   hs_prof_event *e = hs_prof_add_event(p);
   if (!e) return;
   e->kind = (uint8_t)kind;
@@ -317,8 +352,9 @@ static void read_line(hs_profile *p, plane_tmp *t, uint32_t plane, hs_pb *pr, co
   if (li == HS_NONE) return;
   p->lines[li].events = events;
   int kind = hs_prof_line_kind(p, plane, p->strs[lname].s, p->strs[lname].len);
+  if (kind == HS_PK_TPU_ASYNC && events) p->planes[plane].async_events = 1;
   if (kind == HS_PK_OTHER || !events) return;
-  if ((kind == HS_PK_TPU_OPS || kind == HS_PK_TPU_MODULES) && p->tpu_plane != (int32_t)plane) return;
+  if ((kind == HS_PK_TPU_OPS || kind == HS_PK_TPU_MODULES || kind == HS_PK_TPU_ASYNC) && !p->planes[plane].xla_ops) return;
   uint64_t ts_ps = ts_ns > UINT64_MAX / 1000 ? UINT64_MAX : ts_ns * 1000;
   r = hs_pb_sub(pr, lf);
   while (hs_pb_next(&r, &f) > 0 && !p->diag.nomem)
@@ -333,10 +369,14 @@ static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tm
   const uint8_t *name = NULL;
   size_t name_len = 0;
   bool ok = true;
+  hs_pb_field pstats[8];
+  uint32_t n_pstats = 0;
   /* pass 1: the name, the line slices and both metadata maps (they follow the lines) */
   while ((rc = hs_pb_next(&r, &f)) > 0 && ok) {
     if (f.wire != HS_PB_LEN) continue;
-    if (f.field == 2) {
+    if (f.field == 6 && n_pstats < 8) {
+      pstats[n_pstats++] = f;
+    } else if (f.field == 2) {
       name = f.data;
       name_len = f.len;
     } else if (f.field == 3) {
@@ -403,17 +443,22 @@ static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tm
   uint32_t pi = hs_prof_add_plane(p, pname);
   if (pi == HS_NONE) return;
   const hs_prof_str *pn = &p->strs[pname];
-  if (p->tpu_plane < 0 && hs_prof_starts_with(pn->s, pn->len, "/device:TPU:")) {
-    for (uint32_t i = 0; i < t->n_lines; i++) {
+  /* the process that wrote the file (the plane stat process_id) */
+  for (uint32_t i = 0; i < n_pstats; i++) {
+    hs_pb sr2 = hs_pb_sub(&r, &pstats[i]);
+    stat_val v;
+    if (decode_stat(t, &sr2, &v) && v.code == ST_PROCESS_ID && v.has_num) hs_prof_set_pid(p, v.num);
+  }
+  if (hs_prof_starts_with(pn->s, pn->len, "/device:TPU:")) {
+    for (uint32_t i = 0; i < t->n_lines && !p->planes[pi].xla_ops; i++) {
       hs_pb lr = hs_pb_sub(&r, &t->lines[i]);
       hs_pb_field g;
       while (hs_pb_next(&lr, &g) > 0) {
         if (g.field == 2 && g.wire == HS_PB_LEN && g.len == 7 && memcmp(g.data, "XLA Ops", 7) == 0) {
-          p->tpu_plane = (int32_t)pi;
+          p->planes[pi].xla_ops = 1;
           break;
         }
       }
-      if (p->tpu_plane >= 0) break;
     }
   }
   if (pn->len == 14 && memcmp(pn->s, "/host:metadata", 14) == 0) {
@@ -455,8 +500,9 @@ static uint64_t count_events(const uint8_t *data, size_t len) {
     while (hs_pb_next(&pr, &g) > 0)
       if (g.field == 2 && g.wire == HS_PB_LEN) pname = (const char *)g.data, pnlen = g.len;
     if (hs_prof_line_kind_of(pname, pnlen, "Stream #", 8) == HS_PK_OTHER &&
-        hs_prof_line_kind_of(pname, pnlen, "XLA Ops", 7) == HS_PK_OTHER)
-      continue; /* no line of this plane is counted */
+        hs_prof_line_kind_of(pname, pnlen, "XLA Ops", 7) == HS_PK_OTHER &&
+        hs_prof_line_kind_of(pname, pnlen, "Steps", 5) == HS_PK_OTHER)
+      continue; /* no line of this plane is kept */
     while (hs_pb_next(&pr2, &g) > 0) {
       if (g.field != 3 || g.wire != HS_PB_LEN) continue;
       hs_pb lr = hs_pb_sub(&pr2, &g), lr2 = lr;
@@ -483,8 +529,13 @@ int hs_xplane_read(hs_profile *p, const uint8_t *data, size_t len, hs_error *err
   int rc;
   plane_tmp t = {0};
   (void)hs_prof_reserve_events(p, count_events(data, len));
+  bool host_named = false;
   while ((rc = hs_pb_next(&r, &f)) > 0 && !p->diag.nomem) {
     if (f.field == 1 && f.wire == HS_PB_LEN) read_plane(p, &r, &f, &t);
+    else if (f.field == 4 && f.wire == HS_PB_LEN && !host_named) {
+      hs_prof_set_host(p, f.data, f.len); /* hostnames: the first */
+      host_named = true;
+    }
   }
   free(t.sm);
   free(t.em);

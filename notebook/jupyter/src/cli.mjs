@@ -119,6 +119,7 @@ function fmtPs(ps) {
 function humanTimeline(j, path) {
   for (const x of j.programs || []) {
     line(`program ${gets(x, 'name')} (id ${gets(x, 'program_id')}): ${geti(x, 'runs')} runs, ${fmtPs(geti(x, 'per_run_ps'))} per run`);
+    if (typeof x.sentence === 'string') line(`  ${x.sentence}`);
   }
   line('\n  ', pad('per run', 12), ' ', pad('share', 6, { left: false }), ' ', pad('count', 7, { left: false }), ' ',
     pad('kind', 10), ' ', pad('by', 9), ' ', pad('op', 32), ' program');
@@ -126,13 +127,23 @@ function humanTimeline(j, path) {
     const share = typeof x.share === 'number' ? x.share : 0;
     line('  ', pad(fmtPs(geti(x, 'per_run_ps')), 12), ' ', pad(fixed(100 * share, 1), 5, { left: false }), '% ',
       pad(geti(x, 'occurrences'), 7, { left: false }), ' ', pad(gets(x, 'kind'), 10), ' ', pad(gets(x, 'written_by'), 9), ' ',
-      pad(gets(x, 'name'), 32), ' ', gets(x, 'module'));
+      pad(gets(x, 'name'), 32), ' ', gets(x, 'module'), ` (${gets(x, 'program_id')})`);
+    if (typeof x.per_run_note === 'string') line(`               ${x.per_run_note}`);
     const h = x.hlo;
     if (h && typeof h === 'object' && !Array.isArray(h)) line(`               line ${geti(h, 'line')}: `, pad(gets(h, 'text'), 0, { prec: 100 }));
   }
   const as = j.async || [];
   if (as.length) line('\nasync pairs (per run):');
   for (const x of as) line(`  ${gets(x, 'start')} -> ${gets(x, 'done')}: ${gets(x, 'sentence')} (hidden ${fmtPs(geti(x, 'hidden_ps'))})`);
+  const hosts = j.hosts || [];
+  if (hosts.length > 1) {
+    line('\nhosts (per run):');
+    for (const x of hosts) {
+      const pid = Number.isInteger(x.pid) ? String(x.pid) : '-';
+      line('  ', pad(gets(x, 'file'), 32), ' ', pad(gets(x, 'host'), 12), ' pid ', pad(pid, 8), ' compute ', pad(fmtPs(geti(x, 'compute_ps')), 12),
+        ' waited ', pad(fmtPs(geti(x, 'waited_ps')), 12), x.slowest === true ? ' slowest' : '');
+    }
+  }
   line(`\n${gets(j, 'reading')}`);
   printWarnings(j.warnings, path);
 }
@@ -187,19 +198,24 @@ function humanProfile(j, path) {
   if (ops.length) {
     line(`\ntop ops (of ${ops.length}) by self time:`);
     line('  ', pad('name', 40), ' ', pad('count', 8, { left: false }), ' ', pad('total', 13, { left: false }), ' ',
-      pad('self', 13, { left: false }), ' ', pad('per run', 13, { left: false }), '  category');
+      pad('self', 13, { left: false }), ' ', pad('per run', 13, { left: false }), '  ', pad('program', 30), ' category');
     ops.slice(0, 25).forEach((x) => {
+      const prog = `${pad(gets(x, 'module'), 0, { prec: 40 })} (${pad(gets(x, 'program_id'), 0, { prec: 20 })})`;
       line('  ', pad(gets(x, 'name'), 40, { prec: 40 }), ' ', pad(geti(x, 'occurrences'), 8, { left: false }), ' ',
         pad(fmtPs(geti(x, 'total_ps')), 13, { left: false }), ' ', pad(fmtPs(geti(x, 'self_ps')), 13, { left: false }), ' ',
-        pad(fmtPs(geti(x, 'per_run_ps')), 13, { left: false }), '  ', gets(x, 'category'));
+        pad(fmtPs(geti(x, 'per_run_ps')), 13, { left: false }), '  ', pad(prog, 30, { prec: 30 }), ' ', gets(x, 'category'));
     });
+    for (const x of j.unattributed || []) {
+      line('  ', pad(gets(x, 'name'), 40, { prec: 40 }), ' ', pad(geti(x, 'occurrences'), 8, { left: false }), ' ',
+        pad(fmtPs(geti(x, 'total_ps')), 13, { left: false }), '  (no HLO op: the kernel has no hlo_op)');
+    }
   }
   const progs = j.programs || [];
   if (progs.length) {
     line('\nprograms:');
     for (const x of progs) {
       line('  ', pad(gets(x, 'name'), 40, { prec: 40 }), ' id ', pad(gets(x, 'program_id'), 21), ' ',
-        pad(geti(x, 'runs'), 5, { left: false }), ` runs, envelope ${fmtPs(geti(x, 'envelope_ps'))}`);
+        pad(geti(x, 'runs'), 5, { left: false }), ` runs, envelope ${fmtPs(geti(x, 'envelope_ps'))}, ${geti(x, 'device_count')} device${geti(x, 'device_count') === 1 ? '' : 's'}`);
     }
   }
   line('\nplanes:');

@@ -1,6 +1,7 @@
 // The profile cell: a jax.profiler capture in the notebook. Upload or drop a `.xplane.pb`, a
 // `.trace.json` / `.trace.json.gz`, or a whole log folder (plugins/profile/<run>/…: the newest
-// run is used, and the cell says which). The file is read and parsed in the analysis worker
+// run is used, and the cell says which; a multi-process job's files of that run, one per
+// process or host, are read together). The file is read and parsed in the analysis worker
 // with a progress bar; <xla-timeline> shows the result. A click on an op opens its HLO: the line
 // of a dump cell of the same module when the notebook has one, else what the profile's
 // embedded HloModuleProto says. A garbled or truncated profile gives a clear message and the
@@ -90,15 +91,16 @@ export class ProfileCell extends Cell {
     this.progress.removeAttribute('value');
     this.stage.textContent = 'reading…';
     try {
-      const t = await engine.profile({ key: this.id, file: chosen.entry.file }, (p) => {
+      const t = await engine.profile({ key: this.id, file: chosen.entries.map((e) => e.file) }, (p) => {
         if (my !== this.gen) return;
         this.stage.textContent = `${p.stage}…`;
         if (p.total) { this.progress.max = p.total; this.progress.value = p.done ?? 0; } else this.progress.removeAttribute('value');
       });
       if (my !== this.gen) return;
-      this.name = chosen.entry.path;
+      const label = chosen.entries.length > 1 ? `${chosen.entries.length} files of ${chosen.run ?? 'one job'}` : chosen.entry.path;
+      this.name = label;
       this.timeline = t;
-      this.view.data = { timeline: t, name: chosen.entry.path };
+      this.view.data = { timeline: t, name: label };
       this.view.hidden = false;
       // what was skipped or guessed (a truncated file: what was read before the cut)
       if (t.warnings?.length) this.error.textContent = t.warnings.map((w) => `warning: ${w.message}`).join('\n');

@@ -14,8 +14,10 @@ function rank(path) {
 }
 
 /**
- * Picks the profile among the files: { entry, run, runs, note } or null when none looks like one.
- * `run` is the run folder used (the newest under plugins/profile/), `runs` how many there were.
+ * Picks the profile among the files: { entries, entry, run, runs, note } or null when none looks
+ * like one. `entries` are the files read together: every .xplane.pb of the run (a multi-process
+ * or multi-host job writes one per process), else every trace JSON; `entry` is the first. `run`
+ * is the run folder used (the newest under plugins/profile/), `runs` how many there were.
  */
 export function pickProfile(entries) {
   const cands = entries.filter((e) => PROFILE_RE.test(e.path));
@@ -28,12 +30,13 @@ export function pickProfile(entries) {
   const run = runs.length ? runs[runs.length - 1] : null;
   const inRun = run ? cands.filter((e) => runOf(e.path) === run) : cands;
   inRun.sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
-  const entry = inRun[0];
-  let note = `read ${entry.path}`;
+  const best = rank(inRun[0].path);
+  const picked = best < 2 ? inRun.filter((e) => rank(e.path) === best) : [inRun[0]];
+  let note = picked.length === 1 ? `read ${picked[0].path}` : `read ${picked.length} files together (one per process or host): ${picked.map((e) => e.path).join(', ')}`;
   if (run) note += runs.length > 1 ? ` (the newest of ${runs.length} runs: ${run})` : ` (run ${run})`;
-  const others = inRun.length - 1;
+  const others = inRun.length - picked.length;
   if (others) note += `; ${others} other file${others === 1 ? '' : 's'} of that run left aside`;
-  return { entry, run, runs: runs.length, note };
+  return { entries: picked, entry: picked[0], run, runs: runs.length, note };
 }
 
 /** The files of a drop, folders walked (DataTransferItem.webkitGetAsEntry), as [{ path, file }]. */

@@ -4,7 +4,7 @@
 //
 //   readProfileBytes(file, onProgress) -> Uint8Array (gunzipped when the file is gzip)
 //   openProfile(api, key, bytes)        keeps parseProfile(bytes) under key (frees an older one)
-//   loadProfile(api, key, file, onProgress)  reads a file and keeps it (streamed into the core)
+//   loadProfile(api, key, file, onProgress)  reads a file (or [files] of one job) and keeps it
 //   timelineOf(key, options)           -> the Timeline JSON object
 //   forgetProfile(key)
 
@@ -43,11 +43,21 @@ export async function readProfileBytes(file, onProgress) {
 }
 
 /**
- * Reads a profile file and keeps it parsed under key. A file that is not gzip streams straight
+ * Reads a profile file (or several: a multi-process job's, read as one) and keeps it parsed under key. A file that is not gzip streams straight
  * into the core's memory (api.profileSink), so a big file is held once; a .gz is gunzipped in JS
  * first. onProgress: { stage, done, total }.
  */
 export async function loadProfile(api, key, file, onProgress) {
+  if (Array.isArray(file) && file.length === 1) file = file[0];
+  if (Array.isArray(file)) {
+    // a job's files (one per process or host): read each, then parse them together
+    const files = [];
+    for (const f of file) files.push({ name: f.name, bytes: await readProfileBytes(f, onProgress) });
+    onProgress?.({ stage: `parsing ${files.length} profiles together` });
+    forgetProfile(key);
+    kept.set(key, api.parseProfiles(files));
+    return;
+  }
   const head = file.slice ? new Uint8Array(await file.slice(0, 2).arrayBuffer()) : new Uint8Array(0);
   const gz = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
   if (gz || !file.stream || !api.profileSink) {

@@ -1,0 +1,169 @@
+/* The profiles of `hloscope profile` and `hloscope timeline`: one or more files, or a folder,
+ * read into one hs_profile (hs_profile_parse_files: a multi-process or multi-host job writes one
+ * .xplane.pb per process). A folder is a jax.profiler log_dir (its newest
+ * plugins/profile/<run>/), a run folder itself, or any folder of profiles: every .xplane.pb in
+ * it, else every .trace.json.gz / .trace.json. A .gz file is gunzipped here. Uses only the
+ * public header. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "hloscope.h"
+
+char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len); /* passes.c */
+char *hs_cli_read_all(const char *path, size_t *len);                                          /* main.c */
+
+typedef struct {
+  char **v;
+  size_t n, cap;
+} names;
+
+static int push(names *l, char *s) {
+  if (!s) return -1;
+  if (l->n == l->cap) {
+    size_t nc = l->cap ? l->cap * 2 : 8;
+    char **nv = realloc(l->v, nc * sizeof *nv);
+    if (!nv) {
+      free(s);
+      return -1;
+    }
+    l->v = nv;
+    l->cap = nc;
+  }
+  l->v[l->n++] = s;
+  return 0;
+}
+
+static void drop(names *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+static char *join(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s/%s", dir, name);
+  return s;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), k = strlen(suf);
+  return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+/* The entries of a folder whose names end with `suf` (sorted), or its sub-folders (suf NULL). */
+static int list(const char *dir, const char *suf, names *out) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  struct dirent *e;
+  int rc = 0;
+  while (rc == 0 && (e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    char *p = join(dir, e->d_name);
+    if (!p) {
+      rc = -1;
+      break;
+    }
+    if (suf ? ends_with(e->d_name, suf) && !is_dir(p) : is_dir(p)) rc = push(out, p);
+    else free(p);
+  }
+  closedir(d);
+  if (out->n > 1) qsort(out->v, out->n, sizeof *out->v, cmp_str);
+  return rc;
+}
+
+/* The profile files of a folder: its newest plugins/profile/<run>/ when it is a log_dir. */
+static int folder_files(const char *dir, names *out) {
+  char *runs_dir = join(dir, "plugins/profile");
+  if (!runs_dir) return -1;
+  names runs = {0};
+  char *use = NULL;
+  if (is_dir(runs_dir) && list(runs_dir, NULL, &runs) == 0 && runs.n) {
+    use = runs.v[runs.n - 1]; /* runs are named by their start time: the newest sorts last */
+    runs.v[runs.n - 1] = NULL;
+    if (runs.n > 1) fprintf(stderr, "hloscope: %s holds %zu runs: reading the newest, %s\n", dir, runs.n, use);
+  }
+  drop(&runs);
+  free(runs_dir);
+  const char *from = use ? use : dir;
+  static const char *const SUFFIX[] = {".xplane.pb", ".trace.json.gz", ".trace.json"};
+  int rc = 0;
+  for (size_t k = 0; rc == 0 && k < 3 && !out->n; k++) rc = list(from, SUFFIX[k], out);
+  free(use);
+  return rc;
+}
+
+hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc) {
+  names files = {0};
+  *rc = 0;
+  for (int i = 0; i < n && !*rc; i++) {
+    if (is_dir(paths[i])) {
+      size_t before = files.n;
+      if (folder_files(paths[i], &files) != 0) {
+        fprintf(stderr, "hloscope: cannot read the folder %s: %s\n", paths[i], strerror(errno));
+        *rc = 1;
+      } else if (files.n == before) {
+        fprintf(stderr, "%s:0:0: HS_E_EMPTY: no .xplane.pb or .trace.json(.gz) in this folder (jax.profiler.trace writes "
+                        "them under plugins/profile/<run>/)\n", paths[i]);
+        *rc = 2;
+      }
+    } else {
+      char *c = malloc(strlen(paths[i]) + 1);
+      if (c) strcpy(c, paths[i]);
+      if (push(&files, c) != 0) *rc = 1;
+    }
+  }
+  hs_profile_input *in = *rc ? NULL : calloc(files.n ? files.n : 1, sizeof *in);
+  if (!*rc && !in) *rc = 1;
+  for (size_t i = 0; !*rc && i < files.n; i++) {
+    size_t len = 0;
+    char *data = hs_cli_read_all(files.v[i], &len);
+    if (!data) {
+      fprintf(stderr, "hloscope: cannot read %s: %s\n", files.v[i], strerror(errno));
+      *rc = 1;
+      break;
+    }
+    if (ends_with(files.v[i], ".gz")) {
+      size_t m = 0;
+      char *raw = hs_cli_inflate((const unsigned char *)data, len, 15 + 32, 0, &m);
+      free(data);
+      if (!raw) {
+        fprintf(stderr, "%s:0:0: HS_E_FORMAT: not a readable gzip stream\n", files.v[i]);
+        *rc = 2;
+        break;
+      }
+      data = raw;
+      len = m;
+    }
+    in[i].name = files.n > 1 ? files.v[i] : NULL; /* one file: named by the profile itself, as in the JS API */
+    in[i].data = data;
+    in[i].len = len;
+  }
+  hs_profile *p = NULL;
+  if (!*rc) {
+    hs_error err;
+    p = hs_profile_parse_files(in, files.n, &err);
+    if (!p) {
+      /* with several files the message names the one in error */
+      fprintf(stderr, "%s:%u:%u: %s: %s\n", files.n == 1 ? files.v[0] : paths[0], err.line, err.col, hs_code_name(err.code),
+              err.message);
+      *rc = err.code == HS_E_NOMEM ? 1 : 2;
+    }
+  }
+  for (size_t i = 0; in && i < files.n; i++) free((void *)in[i].data);
+  free(in);
+  drop(&files);
+  return p;
+}
