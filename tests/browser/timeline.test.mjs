@@ -4,7 +4,7 @@
 // Acceptance: five right answers give streak 5 on every timeline drill (the gym's and both of
 // the course page's, open in another tab). The answers the test clicks come from outside our
 // code: jaxlib's profile data API read the same captured profiles
-// (tests/profile/jaxlib_reference.json, host_op_total_ps: each op's total time, so the op with
+// (tests/oracle/profile/jaxlib_reference.json, host_op_total_ps: each op's total time, so the op with
 // the most time per run of its program is the one with the most total time).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,10 +13,11 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { launch, openPage, repoRoot, distDir, skipWithoutChromium } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
+import { oracleFile } from '../fixtures.mjs';
 
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs'));
 const skip = skipWithoutChromium || (!haveWasm && 'the wasm core is not built (npm run build:wasm)') || false;
-const ref = JSON.parse(readFileSync(join(repoRoot, 'tests/profile/jaxlib_reference.json'), 'utf8'));
+const ref = JSON.parse(readFileSync(oracleFile('profile', 'jaxlib_reference.json'), 'utf8'));
 
 let server;
 let chrome;

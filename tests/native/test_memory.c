@@ -556,12 +556,12 @@ static void test_tpu_layout_modules(void **state) {
   }
 }
 
-/* XLA's own printer (tests/memory/layout_reference.json, made by make_layout_reference.py with
+/* XLA's own printer (tests/oracle/memory/layout_reference.json, made by make_layout_reference.py with
  * jaxlib's xla_client.Layout) read back part by part. */
 static void test_layout_reference(void **state) {
   (void)state;
   char path[1024];
-  snprintf(path, sizeof path, "%s/tests/memory/layout_reference.json", HS_SOURCE_DIR);
+  tu_oracle(path, sizeof path, "memory", "layout_reference.json");
   json_error_t e;
   json_t *ref = json_load_file(path, 0, &e);
   assert_non_null(ref);

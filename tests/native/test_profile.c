@@ -7,13 +7,13 @@
  *    XLA Modules / XLA Ops / Async XLA Ops lines, copy-start/copy-done, a broadcast_add_fusion,
  *    an all-reduce; MI300: GEMM custom-calls on Stream #N(...) lines with hlo_op / hlo_module /
  *    program_id stats).
- *  - tests/profile/wire_facts.json: an independent reading of the same files by
- *    tests/profile/wire_facts.py (Python, standard library only, no code shared with the core):
+ *  - tests/oracle/profile/wire_facts.json: an independent reading of the same files by
+ *    tests/oracle/profile/wire_facts.py (Python, standard library only, no code shared with the core):
  *    per op occurrences and total time of the events the counting rules select, and the
  *    XLA Modules program names with their run counts.
  *  - fixtures/<set>/<id>/oracle.json (XLA's own instruction names for the module) and
  *    fixtures/README.md (module `jit_<id>`; the capture traces 5 calls after a warm-up).
- *  - tests/profile/xprof_reference.json when present: XProf's own per-op table. */
+ *  - tests/oracle/profile/xprof_reference.json when present: XProf's own per-op table. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <setjmp.h>
@@ -133,7 +133,7 @@ static json_t *wire_facts(const char *key) {
   static json_t *facts;
   if (!facts) {
     char path[2048];
-    snprintf(path, sizeof path, "%s/tests/profile/wire_facts.json", HS_SOURCE_DIR);
+    tu_oracle(path, sizeof path, "profile", "wire_facts.json");
     json_error_t e;
     facts = json_load_file(path, 0, &e);
     if (!facts) fail_msg("cannot read %s: %s", path, e.text);
@@ -348,7 +348,7 @@ static void test_cpu_wire_facts(void **state) {
   }
 }
 
-/* XProf's own per-op table (tests/profile/make_xprof_reference.py, XProf's hlo_stats), summed
+/* XProf's own per-op table (tests/oracle/profile/make_xprof_reference.py, XProf's hlo_stats), summed
  * by op name. Where XProf's occurrences equal ours, self times agree within 1%. On the TPU
  * sample XProf merges all four /device:TPU:N planes while we count the first (FORMATS.md
  * section 5): there its occurrences are a whole multiple of ours (at most the number of TPU
@@ -357,11 +357,11 @@ static void test_cpu_wire_facts(void **state) {
 static void test_xprof_reference(void **state) {
   (void)state;
   char path[2048];
-  snprintf(path, sizeof path, "%s/tests/profile/xprof_reference.json", HS_SOURCE_DIR);
+  tu_oracle(path, sizeof path, "profile", "xprof_reference.json");
   json_error_t e;
   json_t *ref = json_load_file(path, 0, &e);
   if (!ref) {
-    print_message("SKIPPED: tests/profile/xprof_reference.json is absent\n");
+    print_message("SKIPPED: tests/oracle/profile/xprof_reference.json is absent\n");
     skip();
   }
   const char *key;

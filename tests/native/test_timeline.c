@@ -1,9 +1,9 @@
 /* Native tests of the timeline (hs_profile_timeline_json) and of the per-program keying.
  *
  * Where expected values come from:
- *  - tests/profile/xprof_reference.json: XProf 2.24.2's own HLO Op Stats, per (program id, op):
+ *  - tests/oracle/profile/xprof_reference.json: XProf 2.24.2's own HLO Op Stats, per (program id, op):
  *    occurrences and self time. The exposed time of a copy-done is XProf's self time of it.
- *  - tests/profile/jaxlib_reference.json: jaxlib's profile data API (jax.profiler.ProfileData,
+ *  - tests/oracle/profile/jaxlib_reference.json: jaxlib's profile data API (jax.profiler.ProfileData,
  *    XLA's C++ XSpace reader), a second reader of the same files: planes, lines, events.
  *  - ../shared/captures/README.md: the MI300X GEMMs are custom calls to the BLAS library.
  *  - the dump text itself: the line an op joins to is the line that defines it ("%name = ").
@@ -69,7 +69,7 @@ static long long iget(json_t *o, const char *k) { return json_integer_value(json
 
 static json_t *load_ref(const char *name) {
   char path[2048];
-  snprintf(path, sizeof path, "%s/tests/profile/%s", HS_SOURCE_DIR, name);
+  tu_oracle(path, sizeof path, "profile", name);
   json_error_t e;
   json_t *r = json_load_file(path, 0, &e);
   if (!r) fail_msg("cannot read %s: %s", path, e.text);

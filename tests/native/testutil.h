@@ -39,6 +39,15 @@ static inline const char *tu_captures(void) {
   return path;
 }
 
+/* The oracle data file name of area (tests/oracle/<area>/<name>: hlo, llvm, profile, memory,
+ * differential; tests/oracle/README.md) written into buf. */
+#ifdef HS_SOURCE_DIR
+static inline const char *tu_oracle(char *buf, size_t n, const char *area, const char *name) {
+  snprintf(buf, n, "%s/tests/oracle/%s/%s", HS_SOURCE_DIR, area, name);
+  return buf;
+}
+#endif
+
 static inline json_t *tu_json(char *s) {
   json_error_t e;
   json_t *j = s ? json_loads(s, 0, &e) : NULL;

@@ -1,7 +1,7 @@
 // The decisions analysis through the wasm API, as GYM·03 calls it (parse(text).decisions()):
 //   - every fixture set (jax 0.4.38, 0.10.2 and the newest): the decisions of jaxpr.txt equal
 //     what jax's own equation record (jaxpr_eqns.json) implies (kind, dtypes, shape, nesting
-//     path, order), and the HLO ones agree with XLA's oracle.json (tests/oracle/decisions.mjs);
+//     path, order), and the HLO ones agree with XLA's oracle.json (tests/oracle/hlo/decisions.mjs);
 //   - the CLI (`hloscope decisions --json`) prints the same bytes for the jaxpr, the StableHLO and
 //     the optimized HLO of every 0.4.38 program, so the first upcast, broadcast and remat lines
 //     the drill marks are the ones the CLI shows;
@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { checkAll, wasmReader } from '../oracle/decisions.mjs';
+import { checkAll, wasmReader } from '../oracle/hlo/decisions.mjs';
 import { firstDecision, targetsOf, promptWords, revealSentence, wrongWords } from '../../notebook/src/drills/spot-words.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

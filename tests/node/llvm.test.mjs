@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { oracleFile } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
@@ -15,7 +16,7 @@ const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
 const skipWasm = !wasmBuilt && 'wasm not built (bash tools/build-wasm.sh)';
-const oracle = JSON.parse(readFileSync(path.join(root, 'tests/oracle/llvm/oracle.json'), 'utf8'));
+const oracle = JSON.parse(readFileSync(oracleFile('llvm', 'oracle.json'), 'utf8'));
 
 const files = Object.keys(oracle.files)
   .map((rel) => ({ rel, file: rel.startsWith('../shared/') ? path.join(shared, rel.slice(10)) : path.join(root, rel) }))

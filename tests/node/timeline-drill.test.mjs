@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { oracleFile } from '../fixtures.mjs';
 import { pickProfile, defineLine } from '../../notebook/src/notebook/profile-files.js';
 import { timelineRounds, topOpRound, hiddenRound, unaskedRound } from '../../notebook/src/drills/timeline-words.js';
 
@@ -42,7 +43,7 @@ test('defineLine: the dump line that defines %name, numbered as the text numbers
 });
 
 test('rounds of the built-in captures: the top op is the one jaxlib gives the most time', { skip: !wasmBuilt && 'wasm not built' }, () => {
-  const ref = JSON.parse(readFileSync(path.join(root, 'tests/profile/jaxlib_reference.json'), 'utf8'));
+  const ref = JSON.parse(readFileSync(oracleFile('profile', 'jaxlib_reference.json'), 'utf8'));
   for (const id of ['softmax', 'attention', 'mlp', 'layernorm']) {
     const file = path.join(root, `fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`);
     if (!existsSync(file)) continue;

@@ -6,7 +6,7 @@ tests/native/test_timeline.c to hold the core's `planes` against; and, for the X
 the timeline drill uses, each op's total time on /host:CPU (what the drill's "which op took the
 most device time per run?" is checked against in tests/browser/timeline.test.mjs).
 
-    /work/cache/venv-0.12/bin/python tests/profile/make_jaxlib_reference.py > tests/profile/jaxlib_reference.json
+    /work/cache/venv-0.12/bin/python tests/oracle/profile/make_jaxlib_reference.py > tests/oracle/profile/jaxlib_reference.json
 
 (any Python with jax >= 0.4.36 installed works: ProfileData ships in jaxlib.)
 """
@@ -18,7 +18,7 @@ import sys
 import jax
 from jax.profiler import ProfileData
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures', 'profiles'))
 
 
@@ -51,7 +51,7 @@ def host_op_totals(path):
 def main():
     keys = ['shared/' + os.path.basename(p) for p in sorted(glob.glob(os.path.join(SHARED, '*.xplane.pb')))]
     keys += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'fixtures', '*', '*', 'profile.xplane.pb')))
-    out = {'how': 'tests/profile/make_jaxlib_reference.py: jax.profiler.ProfileData planes, lines, events per line',
+    out = {'how': 'tests/oracle/profile/make_jaxlib_reference.py: jax.profiler.ProfileData planes, lines, events per line',
            'jax': jax.__version__, 'profiles': {}}
     for k in keys:
         path = os.path.join(SHARED, k[len('shared/'):]) if k.startswith('shared/') else os.path.join(ROOT, k)
