@@ -49,7 +49,7 @@ static void done(parsed *p) {
 #define NEED_CAPTURES()                                                                     \
   do {                                                                                      \
     if (!tu_captures()) {                                                                   \
-      print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n"); \
+      tu_say_shared_absent("captures/tpu-v6e");                                             \
       skip();                                                                               \
     }                                                                                       \
   } while (0)

@@ -113,7 +113,7 @@ static void carriers_are_the_lines_a_learner_acts_on(void **state) {
   (void)state;
   const char *dir = tu_captures();
   if (!dir) {
-    print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n");
+    tu_say_shared_absent("captures/tpu-v6e");
     skip();
   }
   char lp[1200], rp[1200];

@@ -21,19 +21,20 @@
 
 #include "testutil.h"
 
+/* A profile of ../shared/captures/profiles; NULL when absent or hidden (HLOSCOPE_NO_SHARED). */
 static const char *shared_profile_path(const char *name) {
   static char path[2048];
-  snprintf(path, sizeof path, "%s/captures/profiles/%s", HS_SHARED_DIR, name);
-  struct stat st;
-  return stat(path, &st) == 0 ? path : NULL;
+  char rel[1024];
+  snprintf(rel, sizeof rel, "captures/profiles/%s", name);
+  return tu_shared(path, sizeof path, rel);
 }
 
-#define NEED(path)                                                                              \
-  do {                                                                                          \
-    if (!(path)) {                                                                              \
-      print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n"); \
-      skip();                                                                                   \
-    }                                                                                           \
+#define NEED(path)                         \
+  do {                                     \
+    if (!(path)) {                         \
+      tu_say_shared_absent("captures");    \
+      skip();                              \
+    }                                      \
   } while (0)
 
 static hs_profile *load(const char *path) {
@@ -157,6 +158,7 @@ static void test_gpu_library_kernels(void **state) {
 /* Per (program id, op): occurrences and self time as XProf's HLO Op Stats. */
 static void test_xprof_per_program(void **state) {
   (void)state;
+  NEED(shared_profile_path("xprof_tpu_inference_2.xplane.pb")); /* XProf's rows are of the shared profiles */
   json_t *ref = load_ref("xprof_reference.json");
   const char *key;
   json_t *want;
@@ -165,7 +167,7 @@ static void test_xprof_per_program(void **state) {
     json_t *rows = json_object_get(want, "rows");
     if (!json_array_size(rows) || strncmp(key, "shared/", 7) != 0) continue;
     const char *path = shared_profile_path(key + 7);
-    if (!path) continue;
+    if (!path) fail_msg("%s: the reference names it, ../shared/captures/profiles lacks it", key);
     bool tpu = strstr(key, "tpu") != NULL;
     json_t *j = profile(path);
     size_t i;
@@ -194,7 +196,7 @@ static void test_xprof_per_program(void **state) {
     json_decref(j);
   }
   print_message("(program id, op) rows compared with XProf: %zu\n", compared);
-  if (!compared) print_message("SKIPPED: ../shared/captures is absent\n");
+  assert_true(compared > 0);
   json_decref(ref);
 }
 
@@ -342,10 +344,9 @@ static void test_not_xla(void **state) {
 static void test_compiler_kernel(void **state) {
   (void)state;
   char dump[2048], shlo[2048];
-  snprintf(dump, sizeof dump, "%s/captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt", HS_SHARED_DIR);
-  snprintf(shlo, sizeof shlo, "%s/captures/tpu-v6e/jit_naive_attention.stablehlo.mlir", HS_SHARED_DIR);
   size_t dl = 0, sl = 0;
-  char *dt = tu_read(dump, &dl), *st = tu_read(shlo, &sl);
+  char *dt = tu_shared(dump, sizeof dump, "captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt") ? tu_read(dump, &dl) : NULL;
+  char *st = tu_shared(shlo, sizeof shlo, "captures/tpu-v6e/jit_naive_attention.stablehlo.mlir") ? tu_read(shlo, &sl) : NULL;
   if (!dt || !st) {
     free(dt);
     free(st);
