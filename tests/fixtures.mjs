@@ -72,6 +72,13 @@ export function sharedPath(rel) {
   return existsSync(p) ? p : null;
 }
 
+/** The files in the folder of `file` (a fixture's or a shared capture's) whose names pass `keep`, sorted. */
+export function filesBeside(file, keep = () => true) {
+  const d = dirname(file);
+  if (noShared && d.startsWith(sharedDir)) return [];
+  return readdirSync(d).sort().filter((n) => keep(n) && !isDir(join(d, n))).map((n) => join(d, n));
+}
+
 /** The files of ../shared/captures/<sub> whose names pass `keep`, sorted; [] when absent or hidden. */
 export function sharedCaptures(sub, keep = () => true) {
   const d = join(sharedCapturesDir, sub);

@@ -8,8 +8,9 @@
 //                            storage); every request that is not 127.0.0.1, file:, data: or blob: is
 //                            aborted and recorded in `external`; page errors and console errors are
 //                            recorded in `errors`
-//   sharedDir / shared(rel)  ../shared next to the repository (CI has it; a user's clone may not):
-//                            shared() returns null when absent, so tests can t.skip() with a reason
+//   sharedDir / shared(rel)  ../shared next to the repository (CI has it; a user's clone may not),
+//                            from the walker (tests/fixtures.mjs): shared() returns null when absent
+//                            or hidden by HLOSCOPE_NO_SHARED=1, so tests can t.skip(sharedAbsent(sub))
 //   repoRoot, distDir, chromiumPath, skipWithoutChromium (a reason string, or null)
 //   waitForNotebook(page), and the notebook page helpers at the end (cellIds, addCell, cell,
 //   pasteInto, typeInto, setDumpName, waitForDump, waitForXray, runWithShiftEnter, waitSaved,
@@ -20,22 +21,20 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../notebook/serve.mjs';
+import { sharedAbsent, sharedDir, sharedPath } from '../fixtures.mjs';
+
+export { sharedAbsent, sharedDir };
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const distDir = process.env.HLOSCOPE_DIST ? resolve(process.env.HLOSCOPE_DIST) : join(repoRoot, 'dist');
-// HLOSCOPE_SHARED points elsewhere (a git worktree whose ../shared is not beside it).
-export const sharedDir = process.env.HLOSCOPE_SHARED ? resolve(process.env.HLOSCOPE_SHARED) : resolve(repoRoot, '../shared');
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or null. */
 export const skipWithoutChromium = existsSync(chromiumPath)
   ? null : `no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 
-/** The absolute path of a file under ../shared, or null when it is not there. */
-export function shared(rel) {
-  const p = join(sharedDir, rel);
-  return existsSync(p) ? p : null;
-}
+/** The absolute path of a file under ../shared, or null when it is not there (or hidden). */
+export const shared = sharedPath;
 
 /** What `node notebook/build.mjs` writes that the browser tests open. */
 const BUILT = ['index.html', 'hloscope.html', 'gym.html', 'hloscope-drills.js'];

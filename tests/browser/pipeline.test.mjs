@@ -8,11 +8,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { launch, openPage, repoRoot, distDir, skipWithoutChromium, shared as sharedInRepo, serveDist, waitForNotebook, addCell, cell, waitSaved } from './harness.mjs';
+import { launch, openPage, repoRoot, distDir, skipWithoutChromium, shared, serveDist, waitForNotebook, addCell, cell, waitSaved } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
 
-// HS_SHARED_DIR names the shared folder when it is not ../shared (a helper's worktree)
-const shared = (rel) => (process.env.HS_SHARED_DIR && existsSync(join(process.env.HS_SHARED_DIR, rel)) ? join(process.env.HS_SHARED_DIR, rel) : sharedInRepo(rel));
 const folder = join(repoRoot, 'fixtures/cpu-jax-0.4.38/attention/passes');
 const targz = join(repoRoot, 'fixtures/passes/cpu-jax-0.4.38/attention/dump.tar.gz');
 const cli = join(repoRoot, 'build/native/hloscope');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { oracleFile } from '../fixtures.mjs';
+import { oracleFile, sharedAbsent, sharedPath } from '../fixtures.mjs';
 import { pickProfile, defineLine } from '../../notebook/src/notebook/profile-files.js';
 import { timelineRounds, topOpRound, hiddenRound, unaskedRound } from '../../notebook/src/drills/timeline-words.js';
 
@@ -15,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
-const tpu = path.resolve(root, '../shared/captures/profiles/xprof_tpu_inference_2.xplane.pb');
+const tpu = sharedPath('captures/profiles/xprof_tpu_inference_2.xplane.pb');
 
 test('pickProfile: the newest run of a log folder, the .xplane.pb first, and says so', () => {
   const f = (p) => ({ path: p, file: null });
@@ -46,7 +46,7 @@ test('rounds of the built-in captures: the top op is the one jaxlib gives the mo
   const ref = JSON.parse(readFileSync(oracleFile('profile', 'jaxlib_reference.json'), 'utf8'));
   for (const id of ['softmax', 'attention', 'mlp', 'layernorm']) {
     const file = path.join(root, `fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`);
-    if (!existsSync(file)) continue;
+    assert.ok(existsSync(file), `${file} is missing: an in-repo fixture`);
     const prof = api.parseProfile(readFileSync(file));
     const t = prof.timeline();
     prof.free();
@@ -60,7 +60,7 @@ test('rounds of the built-in captures: the top op is the one jaxlib gives the mo
   }
 });
 
-test('the TPU sample gives a "did this copy hide?" round whose answer follows its numbers', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpu) && 'SKIPPED: ../shared/captures is absent') }, () => {
+test('the TPU sample gives a "did this copy hide?" round whose answer follows its numbers', { skip: (!wasmBuilt && 'wasm not built') || (!tpu && sharedAbsent('profiles/xprof_tpu_inference_2.xplane.pb')) }, () => {
   const prof = api.parseProfile(readFileSync(tpu));
   const t = prof.timeline();
   prof.free();
@@ -75,7 +75,8 @@ test('the TPU sample gives a "did this copy hide?" round whose answer follows it
 // tpu_custom_call, and the program's StableHLO holds no custom_call: the compiler substituted
 // it. The profile is a minimal trace JSON naming the module's ops on a TPU XLA Ops line (as in
 // tests/native/test_timeline.c); what is checked is read from the two dump texts.
-const tpuDir = path.resolve(root, '../shared/captures/tpu-v6e');
+const tpuHlo = sharedPath('captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt');
+const tpuStablehlo = sharedPath('captures/tpu-v6e/jit_naive_attention.stablehlo.mlir');
 const NAIVE_TRACE = JSON.stringify({
   traceEvents: [
     { ph: 'M', pid: 2, name: 'process_name', args: { name: '/device:TPU:0' } },
@@ -89,9 +90,9 @@ const NAIVE_TRACE = JSON.stringify({
   ],
 });
 
-test('the "which kernel did no line ask for?" round: the custom call the StableHLO does not hold', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpuDir) && 'SKIPPED: ../shared/captures is absent') }, () => {
-  const hlo = readFileSync(path.join(tpuDir, 'jit_naive_attention.after_optimizations.trimmed.txt'), 'utf8');
-  const stablehlo = readFileSync(path.join(tpuDir, 'jit_naive_attention.stablehlo.mlir'), 'utf8');
+test('the "which kernel did no line ask for?" round: the custom call the StableHLO does not hold', { skip: (!wasmBuilt && 'wasm not built') || ((!tpuHlo || !tpuStablehlo) && sharedAbsent('tpu-v6e/jit_naive_attention.stablehlo.mlir')) }, () => {
+  const hlo = readFileSync(tpuHlo, 'utf8');
+  const stablehlo = readFileSync(tpuStablehlo, 'utf8');
   // from the texts: the instruction that calls tpu_custom_call; the StableHLO asks for no custom call
   const substituted = /%(\S+) = [^\n]* custom-call\([^\n]*custom_call_target="tpu_custom_call"/.exec(hlo)[1];
   assert.equal(stablehlo.includes('custom_call'), false);
