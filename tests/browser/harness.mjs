@@ -12,6 +12,9 @@
 //                            from the walker (tests/fixtures.mjs): shared() returns null when absent
 //                            or hidden by HLOSCOPE_NO_SHARED=1, so tests can t.skip(sharedAbsent(sub))
 //   repoRoot, distDir, chromiumPath, skipWithoutChromium (a reason string, or null)
+//   CORE_SPY, coreCalls(page)  an init script that counts the page's own (main-thread) calls into
+//                            the wasm core, and the counts: work counted, not timed (no parse on
+//                            the main thread is a count of 0; a worker's calls are not counted)
 //   waitForNotebook(page), and the notebook page helpers at the end (cellIds, addCell, cell,
 //   pasteInto, typeInto, setDumpName, waitForDump, waitForXray, runWithShiftEnter, waitSaved,
 //   notebookState, deepCount)
@@ -103,6 +106,39 @@ export async function openPage(browser, url, opts = {}) {
     external,
     async close() { if (!opts.context) await context.close().catch(() => {}); },
   };
+}
+
+/**
+ * An init script (openPage's initScript) counting, on the page's main thread, the wasm instances
+ * made (WebAssembly.instantiate / instantiateStreaming) and every call into their exported
+ * functions: window.__hsCore = { instances, calls, byExport }. Workers are not touched (init
+ * scripts run in pages only), so a parse in the analysis worker counts nothing and one on the
+ * main thread counts its calls. Exports are minified; the counts are by name as exported.
+ */
+export const CORE_SPY = `(() => {
+  const spy = window.__hsCore = { instances: 0, calls: 0, byExport: {} };
+  const wrap = (result) => {
+    const instance = result instanceof WebAssembly.Instance ? result : result.instance;
+    const exports = {};
+    for (const [k, v] of Object.entries(instance.exports)) {
+      exports[k] = typeof v !== 'function' ? v : function (...a) {
+        spy.calls++;
+        spy.byExport[k] = (spy.byExport[k] || 0) + 1;
+        return v.apply(this, a);
+      };
+    }
+    spy.instances++;
+    return result instanceof WebAssembly.Instance ? { exports } : { module: result.module, instance: { exports } };
+  };
+  const instantiate = WebAssembly.instantiate;
+  const streaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiate = function (...a) { return instantiate.apply(this, a).then(wrap); };
+  if (streaming) WebAssembly.instantiateStreaming = function (...a) { return streaming.apply(this, a).then(wrap); };
+})();`;
+
+/** The counts CORE_SPY keeps: { instances, calls, byExport }. */
+export async function coreCalls(page) {
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.__hsCore)));
 }
 
 /** Waits until the notebook page has started (restored or built its notebook). */
