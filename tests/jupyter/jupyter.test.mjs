@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath, repoRoot, skipWithoutChromium } from '../browser/harness.mjs';
+import { CHROMIUM_ARGS, chromiumPath, repoRoot, sharedAbsent, skipWithoutChromium } from '../browser/harness.mjs';
 
 const CLI = join(repoRoot, 'build/native/hloscope');
 const MATMUL = join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul');
@@ -117,7 +117,13 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     });
     console.log(r.stderr);
     assert.equal(r.status, 0, 'python tests/jupyter/test_text.py');
-    assert.doesNotMatch(r.stderr, /skipped/, 'nothing skipped');
+    // Nothing skipped but for lack of ../shared, and only when the walker finds it absent (or
+    // HLOSCOPE_NO_SHARED=1 hides it): each such skip names the shared folder it lacks.
+    const skips = [...r.stderr.matchAll(/^(\S+) \(.*\) \.\.\. skipped (['"])(.*)\2$/gm)].map(([, name, , why]) => ({ name, why }));
+    assert.equal(skips.length, (r.stderr.match(/\.\.\. skipped/g) || []).length, `every skip is read:\n${r.stderr}`);
+    const absent = sharedAbsent('memory');
+    assert.deepEqual(skips.filter((x) => !(absent && x.why === absent)), [], `nothing skipped but for lack of ../shared (${absent || 'present here'})`);
+    if (skips.length) t.diagnostic(`skipped for lack of ../shared: ${skips.map((x) => x.name).join(', ')}`);
   });
 
   test('JupyterLab in Chromium: the x-ray of a fresh jax compile, offline', { skip: skipWithoutChromium ?? false }, async (t) => {
