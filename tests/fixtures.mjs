@@ -21,9 +21,10 @@
 //                          the shell tests honour the same variable.
 //   HLOSCOPE_SHARED, HS_SHARED_DIR   the shared folder when it is not ../shared beside the repository.
 //
-// Command line (for Python and shell; paths one a line, or JSON with --json):
+// Command line (for Python, through tests/fixtures.py, and shell; paths one a line, or JSON with --json):
 //   node tests/fixtures.mjs fixtures NAME          every fixture case's file NAME that exists
 //   node tests/fixtures.mjs files REL [SUFFIX]     the files of fixtures/REL (one case's folder) ending in SUFFIX
+//   node tests/fixtures.mjs levels SUFFIX          the files of every fixtures/levels case ending in SUFFIX
 //   node tests/fixtures.mjs shared SUB [SUFFIX]    the files of ../shared/captures/SUB ending in SUFFIX;
 //                                                  the skip reason on stderr when absent (--json: {absent, files})
 //   node tests/fixtures.mjs oracle AREA NAME       the path of tests/oracle/AREA/NAME
@@ -199,16 +200,18 @@ function main(argv) {
   let absent = false;
   if (what === 'fixtures' && a) files = fixtureCases().map((c) => c.file(a)).filter(Boolean);
   else if (what === 'files' && a) files = caseOf('', a, join(fixturesDir, a)).files((n) => n.endsWith(b));
+  else if (what === 'levels' && a) files = levelsFixtures().flatMap((c) => c.files((n) => n.endsWith(a)));
   else if (what === 'shared' && a) {
     absent = sharedAbsent(a);
     files = sharedCaptures(a, (f) => f.endsWith(b));
     if (absent && !json) console.error(absent);
   } else if (what === 'oracle' && a && b) files = [oracleFile(a, b)];
   else {
-    console.error('usage: node tests/fixtures.mjs (fixtures NAME | files REL [SUFFIX] | shared SUB [SUFFIX] | oracle AREA NAME) [--json]');
+    console.error('usage: node tests/fixtures.mjs (fixtures NAME | files REL [SUFFIX] | levels SUFFIX | shared SUB [SUFFIX] | oracle AREA NAME) [--json]');
     return 2;
   }
-  console.log(json ? JSON.stringify({ absent, files }) : files.join('\n'));
+  if (json) console.log(JSON.stringify({ absent, files }));
+  else if (files.length) console.log(files.join('\n'));
   return 0;
 }
 

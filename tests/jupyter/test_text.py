@@ -15,10 +15,8 @@ with the walker's reason, which names the folder.
 """
 import contextlib
 import io
-import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,17 +26,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 CLI = os.environ.get("HLOSCOPE_TEST_CLI") or str(REPO / "build/native/hloscope")
 FIXTURES = REPO / "fixtures/cpu-jax-0.4.38"
-
-
-def walker(*args):
-    """What tests/fixtures.mjs lists (its command line, --json): {"absent": reason or false, "files": [...]}."""
-    node = shutil.which("node") or "node"
-    out = subprocess.run([node, str(REPO / "tests/fixtures.mjs"), *args, "--json"], stdout=subprocess.PIPE, check=True)
-    return json.loads(out.stdout)
-
+sys.path[:0] = [str(REPO / "fixtures/capture/programs"), str(REPO / "fixtures/capture"), str(REPO / "tests")]
+from fixtures import walker  # noqa: E402  (tests/fixtures.py: the one walker, tests/fixtures.mjs)
 
 MEMORY = walker("shared", "memory", ".txt")  # ../shared/captures/memory: the real out-of-memory messages
-sys.path[:0] = [str(REPO / "fixtures/capture/programs"), str(REPO / "fixtures/capture")]
 
 import hloscope  # noqa: E402  (the installed wheel)
 

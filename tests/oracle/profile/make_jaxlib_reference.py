@@ -10,7 +10,6 @@ most device time per run?" is checked against in tests/browser/timeline.test.mjs
 
 (any Python with jax >= 0.4.36 installed works: ProfileData ships in jaxlib.)
 """
-import glob
 import json
 import os
 import sys
@@ -20,6 +19,8 @@ from jax.profiler import ProfileData
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures', 'profiles'))
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
+from fixtures import walker  # noqa: E402  (the one walker, tests/fixtures.mjs)
 
 
 def read(path):
@@ -49,8 +50,8 @@ def host_op_totals(path):
 
 
 def main():
-    keys = ['shared/' + os.path.basename(p) for p in sorted(glob.glob(os.path.join(SHARED, '*.xplane.pb')))]
-    keys += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'fixtures', '*', '*', 'profile.xplane.pb')))
+    keys = ['shared/' + os.path.basename(p) for p in walker('shared', 'profiles', '.xplane.pb')['files']]
+    keys += sorted(os.path.relpath(p, ROOT) for p in walker('fixtures', 'profile.xplane.pb')['files'])
     out = {'how': 'tests/oracle/profile/make_jaxlib_reference.py: jax.profiler.ProfileData planes, lines, events per line',
            'jax': jax.__version__, 'profiles': {}}
     for k in keys:
