@@ -23,6 +23,7 @@ const cli = resolve(opt('--cli', join(root, 'build/native/hloscope')));
 const shared = resolve(opt('--shared', sharedDir)); // HLOSCOPE_NO_SHARED=1 hides it as the walker does
 const oracle = JSON.parse(readFileSync(oracleFile('llvm', 'oracle.json'), 'utf8'));
 
+const SHARED_KEY = '../shared/'; // how the oracle names the files it read of the shared folder
 let failures = 0, checked = 0, skippedShared = 0;
 const fail = (file, msg) => { failures++; console.log(`FAIL ${file}: ${msg}`); };
 const llvm = (file, extra = []) => {
@@ -31,10 +32,10 @@ const llvm = (file, extra = []) => {
 };
 
 for (const [rel, want] of Object.entries(oracle.files)) {
-  const inShared = rel.startsWith('../shared/');
-  const path = inShared ? join(shared, rel.slice('../shared/'.length)) : join(root, rel);
+  const inShared = rel.startsWith(SHARED_KEY);
+  const path = inShared ? join(shared, rel.slice(SHARED_KEY.length)) : join(root, rel);
   if ((inShared && noShared) || !existsSync(path)) {
-    if (rel.startsWith('../shared/')) { skippedShared++; continue; }
+    if (inShared) { skippedShared++; continue; }
     fail(rel, 'missing'); continue;
   }
   const bytes = readFileSync(path);
