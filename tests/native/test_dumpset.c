@@ -41,10 +41,7 @@ static json_t *result(hs_dumpset *s) {
 
 static void gpu_listing(void **state) {
   const char *dir = listings();
-  if (!dir) {
-    tu_say_shared_absent("captures/pass-names");
-    skip();
-  }
+  TU_SKIP_UNLESS(dir, "captures/pass-names");
   char p[1200];
   snprintf(p, sizeof p, "%s/gpu_shawnwang18_xla_vit_pjit_train_step.txt", dir);
   size_t lines;
@@ -167,10 +164,7 @@ static void one_listing(const char *p, void *ctx) {
 static void every_listing(void **state) {
   (void)state;
   const char *dir = listings();
-  if (!dir) {
-    tu_say_shared_absent("captures/pass-names");
-    skip();
-  }
+  TU_SKIP_UNLESS(dir, "captures/pass-names");
   int seen = 0;
   tu_each_file(dir, ".txt", one_listing, &seen);
   assert_true(seen >= 6);
@@ -233,10 +227,7 @@ static void cpu_capture(void **state) {
 
 static void compare_cpu_gpu(void **state) {
   const char *dir = listings();
-  if (!dir) {
-    tu_say_shared_absent("captures/pass-names");
-    skip();
-  }
+  TU_SKIP_UNLESS(dir, "captures/pass-names");
   size_t n;
   hs_dumpset *a = from_folder(HS_SOURCE_DIR "/fixtures/cpu-jax-0.4.38/attention/passes", &n);
   char p[1200];

@@ -30,13 +30,7 @@ static char *shared_file(const char *rel, size_t *len) {
   return tu_shared(path, sizeof path, r) ? tu_read(path, len) : NULL;
 }
 
-#define NEED(ptr)                                 \
-  do {                                            \
-    if (!(ptr)) {                                 \
-      tu_say_shared_absent("captures");           \
-      skip();                                     \
-    }                                             \
-  } while (0)
+#define NEED(ptr) TU_SKIP_UNLESS(ptr, "captures")
 
 static json_t *memory(const char *text, size_t len) {
   hs_error err;

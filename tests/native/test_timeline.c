@@ -29,13 +29,7 @@ static const char *shared_profile_path(const char *name) {
   return tu_shared(path, sizeof path, rel);
 }
 
-#define NEED(path)                         \
-  do {                                     \
-    if (!(path)) {                         \
-      tu_say_shared_absent("captures");    \
-      skip();                              \
-    }                                      \
-  } while (0)
+#define NEED(path) TU_SKIP_UNLESS(path, "captures")
 
 static hs_profile *load(const char *path) {
   size_t len = 0;

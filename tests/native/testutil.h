@@ -55,14 +55,21 @@ static inline void tu_say_shared_absent(const char *rel) {
     printf("SKIPPED: ../shared/%s is absent (%s/%s: other people's data, read in place)\n", rel, HS_SHARED_DIR, rel);
 }
 
+/* In a cmocka test: when ptr is NULL (what it read of ../shared is not there), skip, saying that
+ * ../shared/<rel> is absent or hidden. */
+#define TU_SKIP_UNLESS(ptr, rel)   \
+  do {                             \
+    if (!(ptr)) {                  \
+      tu_say_shared_absent(rel);   \
+      skip();                      \
+    }                              \
+  } while (0)
+
 /* In a cmocka test: skip, saying why, when ../shared/<rel> cannot be read. */
-#define TU_NEED_SHARED(rel)                    \
-  do {                                         \
-    char tu_probe_[2048];                      \
-    if (!tu_shared(tu_probe_, sizeof tu_probe_, rel)) { \
-      tu_say_shared_absent(rel);               \
-      skip();                                  \
-    }                                          \
+#define TU_NEED_SHARED(rel)                                                  \
+  do {                                                                       \
+    char tu_probe_[2048];                                                    \
+    TU_SKIP_UNLESS(tu_shared(tu_probe_, sizeof tu_probe_, rel), rel);        \
   } while (0)
 
 /* The TPU v6e captures folder (../shared/captures/tpu-v6e, with its naive attention); NULL when
