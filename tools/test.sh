@@ -11,7 +11,8 @@
 #      more with HLOSCOPE_NO_SHARED=1, as a clone with nothing beside it runs them (a minute or
 #      two; left out when ../shared is absent already, since the run above was that run)
 # No step needs the network once tools/setup.sh has run. Suites report with their own runners;
-# each step's output is kept in build/test-logs/, and the end names every test that skipped.
+# each step's output is kept in build/test-logs/ (ctest's as JUnit too), and the end names every test
+# that skipped, with its reason (tools/test-skips.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -27,13 +28,13 @@ bash tools/setup.sh all
 step "native build and tests"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j2
-logged ctest --test-dir build/native --output-on-failure --timeout 600
+logged ctest --test-dir build/native --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml"
 
 step "sanitizer build (address, undefined) and tests"
 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DHS_SANITIZE=ON >/dev/null
 cmake --build build/asan -j2
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  logged ctest --test-dir build/asan --output-on-failure --timeout 900 -E oracle_cli
+  logged ctest --test-dir build/asan --output-on-failure --timeout 900 -E oracle_cli --output-junit "$PWD/${log%.log}.junit.xml"
 
 step "libFuzzer: a fixed, repeatable run seeded from the fixtures and captures"
 bash tests/fuzz/run.sh --ci
@@ -55,7 +56,7 @@ step "the suites that read ../shared, again as a clone without it (HLOSCOPE_NO_S
 if absent=$(node -e "import('./tests/fixtures.mjs').then((m) => { const a = m.sharedAbsent(); console.log(a || ''); })") && [ -z "$absent" ]; then
   export HLOSCOPE_NO_SHARED=1
   # the native tests that read ../shared (test_truncate's shared part aside: its fixture part takes a minute)
-  logged ctest --test-dir build/native --output-on-failure --timeout 600 \
+  logged ctest --test-dir build/native --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml" \
     -R '^(core|profile|dumpset|timeline|evidence|memory|llvm|llvm_oracle|passes_cli|case/capture-.*)$'
   logged node --test tests/node/
   logged node --test --test-concurrency=1 --test-name-pattern='wheel from npm run build|text reprs' tests/jupyter/
@@ -65,11 +66,9 @@ else
 fi
 
 step "done"
-# Every test that did not run, and why, from the kept logs (node: "# SKIP", ctest: "(Skipped)",
-# Python unittest: "... skipped"); a test skipped for lack of ../shared says so in its reason.
-echo "skipped tests, by step (the reasons follow each name):"
-for f in "$logs"/*.log; do
-  s=$(grep -hE '# SKIP|\(Skipped\)|\.\.\. skipped ' "$f" | grep -v 'test name does not match pattern' | sed -E 's/^[[:space:]#]*//' | sort -u || true)
-  if [ -n "$s" ]; then echo "  $(basename "$f" .log):"; echo "$s" | sed 's/^/    /'; fi
-done
+# Every test that did not run, and why, from the kept logs and ctest's JUnit files (they hold the
+# output of the tests that passed, and so the cmocka tests skipped inside them); a test skipped
+# for lack of ../shared names the folder in its reason.
+echo "skipped tests, by step, each with the reason it printed:"
+python3 tools/test-skips.py "$logs"
 echo "npm test: all suites passed in $(( $(date +%s) - start ))s"
