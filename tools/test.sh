@@ -8,8 +8,8 @@
 #   5. the Python package (node --test tests/jupyter): its wheel, text reprs, JupyterLab in Chromium
 #      (it fetches its venv from PyPI the first time, into build/, and skips loudly without PyPI)
 #   6. the suites that read ../shared (the native ones that do, node, the Jupyter text reprs) once
-#      more with HLOSCOPE_NO_SHARED=1, as a clone with nothing beside it runs them (a minute or
-#      two; left out when ../shared is absent already, since the run above was that run)
+#      more with HLOSCOPE_NO_SHARED=1, as a clone with nothing beside it runs them (two minutes
+#      on a quiet machine; left out when ../shared is absent already: the run above was that run)
 # No step needs the network once tools/setup.sh has run. Suites report with their own runners;
 # each step's output is kept in build/test-logs/ (ctest's as JUnit too), and the end names every test
 # that skipped, with its reason (tools/test-skips.py).
