@@ -6,8 +6,9 @@
 //     (passFixtures) and fixtures/levels/<version>/<id>/ (levelsFixtures), each a case object
 //     { set, id, label, dir, oracle, file(name), files(keep, sub) }; oracle is the case's own
 //     oracle.json (XLA's account, captured with it: it stays with its fixture), or null;
-//   - the folders of fixtures/ (fixtureFolders, fixtureSubfolders: the provenance test);
-//   - the case folders tests/cases/<case>/ (caseFolders, caseInput);
+//   - the folders of fixtures/ (fixtureFolders, fixtureSubfolders: the provenance test), the
+//     fixture sets (fixtureSets, newestFixtureSet) and a file's neighbours (filesBeside);
+//   - the case folders tests/cases/<case>/ with their input.* (caseFolders, caseSharedInput);
 //   - the oracle data of tests/oracle/<area>/ (oracleFile, oracleFiles; area: hlo, llvm,
 //     profile, memory, differential; tests/oracle/README.md);
 //   - the shared captures ../shared/captures/<sub>/ (sharedCaptures, sharedPath), read in place:
@@ -29,12 +30,15 @@
 //                                                  the skip reason on stderr when absent (--json: {absent, files})
 //   node tests/fixtures.mjs oracle AREA NAME       the path of tests/oracle/AREA/NAME
 //
-// Two rules the guard test holds every test to (tests/README.md):
-//   1. only this file lists fixtures/ or ../shared (readdirSync, readdir, opendir, glob, ls, find);
+// The rules the guard test holds every test to (in full: tests/README.md):
+//   1. only this file (and tests/native/testutil.h in C) lists fixtures/ or ../shared (readdirSync,
+//      readdir, opendir, glob, ls, find); other listings are on the guard's reviewed list;
 //   2. no test reads a clock (performance.now, Date.now, process.hrtime, time.perf_counter, ...):
 //      timed figures live in bench/, printed beside their goals; tests assert behaviour and counts.
-//      The one exception is tests/linear/ (issue 10's linear time: a ratio of CPU times of one
-//      driver at N and 4N, best of 6 attempts, run serially), timed in C by its driver.
+//      Excepted: tests/linear/ (issue 10's linear time: a ratio of CPU times of one driver at N
+//      and 4N, best of 6 attempts, run serially, timed in C by its driver), the oracle scripts'
+//      provenance dates, tests/fuzz/run.sh's report;
+//   3. no assertion names a duration; 4. every test asserts, and no missing file passes silently.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
