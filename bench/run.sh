@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 [ -f wasm/gen/hloscope_core.wasm ] || bash tools/build-wasm.sh >/dev/null
 mkdir -p bench/out
 input=bench/out/real-hlo-50mb.txt
-# Sources: our own captured optimized HLO (every fixture), plus the shared TPU captures when present.
-mapfile -t sources < <(ls fixtures/cpu-jax-*/*/after_optimizations.txt 2>/dev/null; ls ../shared/captures/tpu-v6e/*.after_optimizations.with_frame_tables.txt 2>/dev/null)
+# Sources: our own captured optimized HLO (every fixture), plus the shared TPU captures when present
+# (listed by the one walker, tests/fixtures.mjs: HLOSCOPE_NO_SHARED=1 leaves the shared ones out).
+mapfile -t sources < <(node tests/fixtures.mjs fixtures after_optimizations.txt; node tests/fixtures.mjs shared tpu-v6e .after_optimizations.with_frame_tables.txt 2>/dev/null)
 if [ ${#sources[@]} -eq 0 ]; then echo "bench: no real optimized HLO found (fixtures/ or ../shared/captures)" >&2; exit 1; fi
 python3 - "$input" "${sources[@]}" <<'PY'
 import sys

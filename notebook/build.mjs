@@ -120,11 +120,14 @@ function virtualPlugin({ worker, inWorker = false }) {
 
 // hs:pass-listings: the public GPU dump listing GYM·12 compares our CPU dump with, read in place
 // from ../shared/captures/pass-names/ (HS_SHARED_DIR overrides) at build time and credited in
-// the drill's caption; null when the shared folder is absent (the drill then uses our captures).
+// the drill's caption; null when the shared folder is absent, or HLOSCOPE_NO_SHARED=1 says to
+// build as if it were (as the tests' walker, tests/fixtures.mjs, reads it): the drill then uses
+// our captures.
 function passListingsModule() {
   const dir = process.env.HS_SHARED_DIR ? resolve(process.env.HS_SHARED_DIR) : resolve(root, '../shared');
   const file = join(dir, 'captures/pass-names/gpu_shawnwang18_xla_vit_pjit_train_step.txt');
-  const gpu = existsSync(file) ? {
+  const hidden = !!process.env.HLOSCOPE_NO_SHARED && process.env.HLOSCOPE_NO_SHARED !== '0';
+  const gpu = !hidden && existsSync(file) ? {
     text: readFileSync(file, 'utf8'),
     what: 'ViT pjit_train_step on an A100 (sm_8.0), 158 pass steps, Aug 2023',
     source: 'shawnwang18/xla (b.sh, commit 4fe5a3476cfe4f51dbc58bba43765eae6a4ee37e)',

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, runWithShiftEnter, serveDist, setDumpName, shared,
+  addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, runWithShiftEnter, serveDist, setDumpName, shared, sharedAbsent,
   skipWithoutChromium, typeInto, waitForDump, waitForNotebook, waitForXray,
 } from './harness.mjs';
 
@@ -52,7 +52,7 @@ describe('results that never mislead', { skip: skipWithoutChromium ?? false, tim
   test('1: pairs by evidence: another program under the example is not x-rayed with it first', async (t) => {
     const gelu = shared(`${TPU}/jit_gelu_mlp.after_optimizations.trimmed.txt`);
     const geluIn = shared(`${TPU}/jit_gelu_mlp.stablehlo.mlir`);
-    if (!gelu || !geluIn) { t.skip(`../shared/${TPU} is absent`); return; }
+    if (!gelu || !geluIn) { t.skip(sharedAbsent('tpu-v6e')); return; }
     const p = await open(t);
     // The example notebook holds naive attention (stablehlo, hlo); the user adds their own HLO.
     const mine = await addCell(p.page, 'dump');
@@ -205,7 +205,7 @@ describe('results that never mislead', { skip: skipWithoutChromium ?? false, tim
   test('5: carriers are the lines a learner acts on; other lines of that type are context', async (t) => {
     const left = shared(`${TPU}/jit_naive_attention.stablehlo.mlir`);
     const right = shared(`${TPU}/jit_naive_attention.after_optimizations.trimmed.txt`);
-    if (!left || !right) { t.skip(`../shared/${TPU} is absent`); return; }
+    if (!left || !right) { t.skip(sharedAbsent('tpu-v6e')); return; }
     const p = await open(t);
     const rt = readFileSync(right, 'utf8').split('\n');
     // DESIGN.md (checked by hand): the fused computation's ROOT convolution, the kOutput fusion

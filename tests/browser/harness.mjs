@@ -8,9 +8,13 @@
 //                            storage); every request that is not 127.0.0.1, file:, data: or blob: is
 //                            aborted and recorded in `external`; page errors and console errors are
 //                            recorded in `errors`
-//   sharedDir / shared(rel)  ../shared next to the repository (CI has it; a user's clone may not):
-//                            shared() returns null when absent, so tests can t.skip() with a reason
+//   sharedDir / shared(rel)  ../shared next to the repository (CI has it; a user's clone may not),
+//                            from the walker (tests/fixtures.mjs): shared() returns null when absent
+//                            or hidden by HLOSCOPE_NO_SHARED=1, so tests can t.skip(sharedAbsent(sub))
 //   repoRoot, distDir, chromiumPath, skipWithoutChromium (a reason string, or null)
+//   CORE_SPY, coreCalls(page)  an init script that counts the page's own (main-thread) calls into
+//                            the wasm core, and the counts: work counted, not timed (no parse on
+//                            the main thread is a count of 0; a worker's calls are not counted)
 //   waitForNotebook(page), and the notebook page helpers at the end (cellIds, addCell, cell,
 //   pasteInto, typeInto, setDumpName, waitForDump, waitForXray, runWithShiftEnter, waitSaved,
 //   notebookState, deepCount)
@@ -20,22 +24,20 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../notebook/serve.mjs';
+import { sharedAbsent, sharedDir, sharedPath } from '../fixtures.mjs';
+
+export { sharedAbsent, sharedDir };
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const distDir = process.env.HLOSCOPE_DIST ? resolve(process.env.HLOSCOPE_DIST) : join(repoRoot, 'dist');
-// HLOSCOPE_SHARED points elsewhere (a git worktree whose ../shared is not beside it).
-export const sharedDir = process.env.HLOSCOPE_SHARED ? resolve(process.env.HLOSCOPE_SHARED) : resolve(repoRoot, '../shared');
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or null. */
 export const skipWithoutChromium = existsSync(chromiumPath)
   ? null : `no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 
-/** The absolute path of a file under ../shared, or null when it is not there. */
-export function shared(rel) {
-  const p = join(sharedDir, rel);
-  return existsSync(p) ? p : null;
-}
+/** The absolute path of a file under ../shared, or null when it is not there (or hidden). */
+export const shared = sharedPath;
 
 /** What `node notebook/build.mjs` writes that the browser tests open. */
 const BUILT = ['index.html', 'hloscope.html', 'gym.html', 'hloscope-drills.js'];
@@ -104,6 +106,39 @@ export async function openPage(browser, url, opts = {}) {
     external,
     async close() { if (!opts.context) await context.close().catch(() => {}); },
   };
+}
+
+/**
+ * An init script (openPage's initScript) counting, on the page's main thread, the wasm instances
+ * made (WebAssembly.instantiate / instantiateStreaming) and every call into their exported
+ * functions: window.__hsCore = { instances, calls, byExport }. Workers are not touched (init
+ * scripts run in pages only), so a parse in the analysis worker counts nothing and one on the
+ * main thread counts its calls. Exports are minified; the counts are by name as exported.
+ */
+export const CORE_SPY = `(() => {
+  const spy = window.__hsCore = { instances: 0, calls: 0, byExport: {} };
+  const wrap = (result) => {
+    const instance = result instanceof WebAssembly.Instance ? result : result.instance;
+    const exports = {};
+    for (const [k, v] of Object.entries(instance.exports)) {
+      exports[k] = typeof v !== 'function' ? v : function (...a) {
+        spy.calls++;
+        spy.byExport[k] = (spy.byExport[k] || 0) + 1;
+        return v.apply(this, a);
+      };
+    }
+    spy.instances++;
+    return result instanceof WebAssembly.Instance ? { exports } : { module: result.module, instance: { exports } };
+  };
+  const instantiate = WebAssembly.instantiate;
+  const streaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiate = function (...a) { return instantiate.apply(this, a).then(wrap); };
+  if (streaming) WebAssembly.instantiateStreaming = function (...a) { return streaming.apply(this, a).then(wrap); };
+})();`;
+
+/** The counts CORE_SPY keeps: { instances, calls, byExport }. */
+export async function coreCalls(page) {
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.__hsCore)));
 }
 
 /** Waits until the notebook page has started (restored or built its notebook). */

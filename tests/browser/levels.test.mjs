@@ -6,11 +6,12 @@
 // before and four <8 x float> fadds after. No request leaves the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, distDir, serveDist, setDumpName, skipWithoutChromium, waitForDump, waitForNotebook } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
+import { levelsFixtures, newestFixtureSet } from '../fixtures.mjs';
 
 const levels = join(repoRoot, 'fixtures/levels');
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs')) && existsSync(join(repoRoot, 'wasm/hloscope.mjs'));
@@ -91,9 +92,12 @@ test('the add at three levels: the same add highlighted, loops outlined, one lin
   } finally { await close(); }
 });
 
-async function feedFolder(page, dir) {
-  const files = readdirSync(dir).filter((n) => n !== 'MANIFEST.json').sort()
-    .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+/** The files of a levels fixture (its MANIFEST.json aside), as a folder pick gives them. */
+async function feedFolder(page, set, id) {
+  const c = levelsFixtures().find((x) => x.set === set && x.id === id);
+  assert.ok(c, `fixtures/levels/${set}/${id} is missing: an in-repo fixture`);
+  const files = c.files((n) => n !== 'MANIFEST.json')
+    .map((f) => ({ name: f.slice(c.dir.length + 1), text: readFileSync(f, 'utf8') }));
   await page.evaluate((files) => { document.getElementById('folder').folder = files; }, files);
   await ready(page, 'folder');
 }
@@ -101,7 +105,7 @@ async function feedFolder(page, dir) {
 test('a dump folder feeds it: the softmax of jax 0.4.38 (four .ll parts), kernels and the exp', { skip }, async () => {
   const { page, errors, external, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/levels.html`);
   try {
-    await feedFolder(page, join(levels, 'cpu-jax-0.4.38/softmax'));
+    await feedFolder(page, 'cpu-jax-0.4.38', 'softmax');
     let s = await state(page, 'folder');
     assert.equal(s.status, '');
     // the fusions first: XLA's two loop fusions of the softmax, then the reductions
@@ -123,10 +127,10 @@ test('a dump folder feeds it: the softmax of jax 0.4.38 (four .ll parts), kernel
 });
 
 test('a dump folder of the newest jax: the tiled emitter wrote <8 x float> before LLVM ran', { skip }, async () => {
-  const dir = readdirSync(levels).filter((d) => d !== 'cpu-jax-0.4.38' && d.startsWith('cpu-jax-')).sort().pop();
+  const dir = newestFixtureSet(levels);
   const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/levels.html`);
   try {
-    await feedFolder(page, join(levels, dir, 'add'));
+    await feedFolder(page, dir, 'add');
     const s = await state(page, 'folder');
     assert.equal(s.status, '');
     assert.deepEqual(s.kernels, ['wrapped_add']);

@@ -9,16 +9,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import {
-  addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, distDir, serveDist, setDumpName, sharedDir, skipWithoutChromium,
+  addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, distDir, serveDist, setDumpName, shared as sharedPath, sharedAbsent, skipWithoutChromium,
   waitForDump, waitForNotebook,
 } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
 
-const shared = resolve(process.env.HS_SHARED_DIR || sharedDir, 'captures/memory');
+const shared = sharedPath('captures/memory');
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs')) && existsSync(join(repoRoot, 'wasm/hloscope.mjs'));
 const skip = skipWithoutChromium
   || (!haveWasm && 'the wasm core is not built (npm run build:wasm)')
-  || (!existsSync(shared) && 'SKIPPED: ../shared/captures is absent (other people\'s data, read in place)')
+  || sharedAbsent('memory')
   || false;
 
 let server;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   addCell, cell, cellIds, deepCount, distDir, launch, notebookState, openPage, pasteInto, repoRoot, runWithShiftEnter,
-  serveDist, setDumpName, shared, skipWithoutChromium, typeInto, waitForDump, waitForNotebook, waitForXray, waitSaved,
+  serveDist, setDumpName, shared, sharedAbsent, skipWithoutChromium, typeInto, waitForDump, waitForNotebook, waitForXray, waitSaved,
 } from './harness.mjs';
 
 const TPU_LEFT = 'captures/tpu-v6e/jit_naive_attention.stablehlo.mlir';
@@ -110,7 +110,7 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
   test('pasting the TPU attention captures shows the course figures', async (t) => {
     const left = shared(TPU_LEFT);
     const right = shared(TPU_RIGHT);
-    if (!left || !right) { t.skip(`../shared/${TPU_LEFT} not present (a clone without ../shared): skipped`); return; }
+    if (!left || !right) { t.skip(sharedAbsent('tpu-v6e')); return; }
     const p = await open(t);
     const a = await addCell(p.page, 'dump');
     await setDumpName(p.page, a, 'tpu_in');
@@ -491,7 +491,7 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
       await runWithShiftEnter(p.page, c);
       assert.equal(await waitForXray(p.page, c), TPU_STAT);
     } else {
-      t.diagnostic(`../shared/${TPU_LEFT} not present: the TPU figures were not checked from file://`);
+      t.diagnostic(`${sharedAbsent('tpu-v6e')}: the TPU figures were not checked from file://`);
     }
     const resources = await p.page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
     assert.ok(resources.every((u) => /^(blob|data|file):/.test(u)), `only in-page resources: ${resources.join(', ')}`);

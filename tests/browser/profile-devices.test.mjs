@@ -2,7 +2,7 @@
 //   - the shared four-chip TPU v6e profile (../shared/captures/profiles-multidevice/): a click on
 //     an op shows its instruction, its shape and its memory spaces in words (copy-done.4: 5 GiB
 //     between HBM and pinned host memory, S(5)); the picture of one run of jit_f draws every
-//     event of that run, counted from the protobuf by tests/oracle/profile/count_run_events.py
+//     event of that run, counted from the protobuf by tests/oracle/profile/devices/count_run_events.py
 //     (our own script over the raw events, not the timeline's JSON); a click on a box opens its
 //     op; the device selector shows one chip's figures;
 //   - our multi-process capture (fixtures/profiles/multiprocess-cpu-jax-0.10.2/) dropped as a
@@ -70,7 +70,7 @@ test('the four-chip TPU profile: the instruction behind a click, every event of 
       return { run: g.picture.run, tracks, label: v.shadowRoot.querySelector('svg.run').getAttribute('aria-label') };
     }, sel);
     assert.equal(shown.label, 'one run of jit_f');
-    const raw = JSON.parse(execFileSync('python3', [join(repoRoot, 'tests/oracle/profile/count_run_events.py'), x4, 'jit_f', String(shown.run)]).toString());
+    const raw = JSON.parse(execFileSync('python3', [join(repoRoot, 'tests/oracle/profile/devices/count_run_events.py'), x4, 'jit_f', String(shown.run)]).toString());
     let total = 0;
     for (const [plane, want] of Object.entries(raw.planes)) {
       for (const line of ['XLA Ops', 'Async XLA Ops']) {

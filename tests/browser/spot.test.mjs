@@ -13,11 +13,12 @@
 //   - keyboard only: Tab to the lines, arrows, Enter, then Enter on "next round", Space.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { launch, openPage, repoRoot, distDir, skipWithoutChromium } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
+import { newestFixtureSet } from '../fixtures.mjs';
 
 const capDir = join(repoRoot, 'fixtures/cpu-jax-0.4.38');
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs')) && existsSync(join(repoRoot, 'wasm/hloscope.mjs'));
@@ -150,12 +151,7 @@ test('GYM·03: a round, a right pick, a wrong pick, the streak and the path', { 
 });
 
 test('GYM·03: the learner\'s own pasted jaxpr makes rounds', { skip }, async () => {
-  const newest = readdirSync(join(repoRoot, 'fixtures')).filter((s) => s.startsWith('cpu-jax-')).sort((a, b) => {
-    const v = (s) => s.slice(8).split('.').map(Number);
-    const x = v(a), y = v(b);
-    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) - (y[i] || 0);
-    return 0;
-  }).at(-1);
+  const newest = newestFixtureSet();
   const dir = join(repoRoot, 'fixtures', newest, 'layernorm');
   const text = readFileSync(join(dir, 'jaxpr.txt'), 'utf8');
   const eqns = JSON.parse(readFileSync(join(dir, 'jaxpr_eqns.json'), 'utf8')).eqns;

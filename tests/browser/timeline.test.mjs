@@ -4,7 +4,7 @@
 // Acceptance: five right answers give streak 5 on every timeline drill (the gym's and both of
 // the course page's, open in another tab). The answers the test clicks come from outside our
 // code: jaxlib's profile data API read the same captured profiles
-// (tests/profile/jaxlib_reference.json, host_op_self_ps: each op's self time, so the op with
+// (tests/oracle/profile/jaxlib_reference.json, host_op_self_ps: each op's self time, so the op with
 // the most self time per run of its program is the one with the most self time in all). Before
 // an answer the drill says nothing that names it (the core's reading, which names the op with
 // the most time, comes after).
@@ -13,12 +13,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { launch, openPage, repoRoot, distDir, skipWithoutChromium } from './harness.mjs';
+import { launch, openPage, repoRoot, distDir, shared, sharedAbsent, skipWithoutChromium } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
+import { oracleFile } from '../fixtures.mjs';
 
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs'));
 const skip = skipWithoutChromium || (!haveWasm && 'the wasm core is not built (npm run build:wasm)') || false;
-const ref = JSON.parse(readFileSync(join(repoRoot, 'tests/profile/jaxlib_reference.json'), 'utf8'));
+const ref = JSON.parse(readFileSync(oracleFile('profile', 'jaxlib_reference.json'), 'utf8'));
 
 let server;
 let chrome;
@@ -152,8 +153,8 @@ test('<xla-timeline> on a course page: rows, an explanation on hover, a click op
 // served to the page by request interception). The profile is the minimal trace JSON of
 // tests/node/timeline-drill.test.mjs; the right answer is read from the dump text: the
 // instruction that calls tpu_custom_call (the StableHLO holds no custom_call).
-const tpuDir = join(repoRoot, '../shared/captures/tpu-v6e');
-test('GYM·08: the "which kernel did no line of the program ask for?" round, answered from the dumps', { skip: skip || (!existsSync(tpuDir) && 'SKIPPED: ../shared/captures is absent') }, async () => {
+const tpuDir = shared('captures/tpu-v6e');
+test('GYM·08: the "which kernel did no line of the program ask for?" round, answered from the dumps', { skip: skip || (!tpuDir && sharedAbsent('tpu-v6e')) }, async () => {
   const hlo = readFileSync(join(tpuDir, 'jit_naive_attention.after_optimizations.trimmed.txt'), 'utf8');
   const stablehlo = readFileSync(join(tpuDir, 'jit_naive_attention.stablehlo.mlir'), 'utf8');
   const substituted = /%(\S+) = [^\n]* custom-call\([^\n]*custom_call_target="tpu_custom_call"/.exec(hlo)[1];

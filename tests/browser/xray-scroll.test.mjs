@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, openPage, repoRoot, shared, ensureBuilt, skipWithoutChromium } from './harness.mjs';
+import { launch, openPage, repoRoot, shared, sharedAbsent, ensureBuilt, skipWithoutChromium } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
 
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs'));
@@ -36,7 +36,7 @@ const pairs = [
 ];
 
 for (const [name, left, right] of pairs) {
-  test(`x-ray columns keep their sideways position: ${name}`, { skip: skip || (!left && 'no ../shared/captures/tpu-v6e (the shared captures are not beside the repository)') }, async () => {
+  test(`x-ray columns keep their sideways position: ${name}`, { skip: skip || (!left && sharedAbsent('tpu-v6e')) }, async () => {
     const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/xray-wide.html`);
     try {
       await page.setViewportSize({ width: 1400, height: 900 });

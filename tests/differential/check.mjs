@@ -5,7 +5,7 @@
 //        [--oracle FILE] [--print-failing] [--quiet]
 //   --oracle: another oracle file (a longer run: see tests/differential/README.md)
 //
-// XLA's verdicts are in tests/differential/oracle-seed<N>.json (written by make_oracle.py with
+// XLA's verdicts are in tests/oracle/differential/oracle-seed<N>.json (written by make_oracle.py there, with
 // jaxlib; jaxlib is not needed here). The corpus is regenerated from its seed and every text's
 // sha1 must equal the oracle's (else: the generator or the fixtures changed; rerun make_oracle.py).
 //
@@ -21,13 +21,12 @@
 // --print-failing prints the current failing ids as a JS array, to paste below.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCorpus, sha1, writeCorpus } from './corpus.mjs';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
+import { oracleFile as oracleData, oracleFiles } from '../fixtures.mjs';
 
 function cmpVersion(a, b) {
   const pa = a.split('.').map(Number), pb = b.split('.').map(Number);
@@ -62,11 +61,11 @@ export function judge(oc, got) {
 }
 
 export function runCheck({ driver, seed, oracleFile }) {
-  const oracle = JSON.parse(readFileSync(oracleFile ?? join(HERE, `oracle-seed${seed}.json`), 'utf8'));
+  const oracle = JSON.parse(readFileSync(oracleFile ?? oracleData('differential', `oracle-seed${seed}.json`), 'utf8'));
   const recs = buildCorpus({ seed: oracle.seed, count: oracle.count });
   if (recs.length !== oracle.cases.length) throw new Error(`corpus has ${recs.length} texts, the oracle ${oracle.cases.length}: rerun make_oracle.py`);
   const drift = recs.filter((r, i) => r.id !== oracle.cases[i].id || sha1(r.text) !== oracle.cases[i].sha1);
-  if (drift.length) throw new Error(`${drift.length} corpus texts differ from the oracle's (first: ${drift[0].id}): the generator or the fixtures changed; rerun python3 tests/differential/make_oracle.py --seed ${oracle.seed} --count ${oracle.count}`);
+  if (drift.length) throw new Error(`${drift.length} corpus texts differ from the oracle's (first: ${drift[0].id}): the generator or the fixtures changed; rerun python3 tests/oracle/differential/make_oracle.py --seed ${oracle.seed} --count ${oracle.count}`);
   const dir = mkdtempSync(join(tmpdir(), 'hs-diff-'));
   let out;
   try {
@@ -94,7 +93,7 @@ function main() {
     process.exit(2);
   }
   const files = opt('--oracle') ? [resolve(opt('--oracle'))]
-    : readdirSync(HERE).filter((f) => /^oracle-seed\d+\.json$/.test(f) && (!opt('--seed') || f === `oracle-seed${opt('--seed')}.json`)).map((f) => join(HERE, f));
+    : oracleFiles('differential', opt('--seed') ? new RegExp(`^oracle-seed${opt('--seed')}\\.json$`) : /^oracle-seed\d+\.json$/);
   let bad = 0;
   for (const oracleFile of files) {
     const { oracle, failing, total } = runCheck({ driver, oracleFile });

@@ -17,9 +17,10 @@
 //   bad:   a small module with one syntax error (the record's `line` says where it was put)
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixtureCases } from '../fixtures.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MUTATION_BASE_LIMIT = 24 * 1024; // fixtures at most this big are mutated
@@ -45,25 +46,15 @@ export function sha1(text) {
 /** The fixtures' HLO texts, sorted: { id, text }. */
 export function fixtureTexts(fixturesDir = join(ROOT, 'fixtures')) {
   const out = [];
-  if (!existsSync(fixturesDir)) return out;
-  for (const ver of readdirSync(fixturesDir).sort()) {
-    if (!ver.startsWith('cpu-jax-')) continue;
-    for (const prog of readdirSync(join(fixturesDir, ver)).sort()) {
-      const dir = join(fixturesDir, ver, prog);
-      if (!statSync(dir).isDirectory()) continue;
-      const files = [];
-      if (existsSync(join(dir, 'after_optimizations.txt'))) files.push('after_optimizations.txt');
-      if (existsSync(join(dir, 'dump'))) {
-        for (const f of readdirSync(join(dir, 'dump')).sort()) {
-          if (/(before_optimizations|cpu_after_optimizations)\.txt$/.test(f)) files.push(join('dump', f));
-        }
-      }
-      for (const f of files) {
-        const text = readFileSync(join(dir, f), 'utf8');
-        // one module per text: XLA's parser reads one
-        const parts = text.split(/\n(?=HloModule )/);
-        parts.forEach((p, k) => out.push({ id: `fix:${ver}/${prog}/${f}${parts.length > 1 ? `#${k}` : ''}`, text: p }));
-      }
+  for (const c of fixtureCases(fixturesDir)) {
+    const files = [];
+    if (c.file('after_optimizations.txt')) files.push('after_optimizations.txt');
+    for (const f of c.files(/(before_optimizations|cpu_after_optimizations)\.txt$/, 'dump')) files.push(relative(c.dir, f));
+    for (const f of files) {
+      const text = readFileSync(join(c.dir, f), 'utf8');
+      // one module per text: XLA's parser reads one
+      const parts = text.split(/\n(?=HloModule )/);
+      parts.forEach((p, k) => out.push({ id: `fix:${c.set}/${c.id}/${f}${parts.length > 1 ? `#${k}` : ''}`, text: p }));
     }
   }
   return out;

@@ -7,8 +7,11 @@ assignment; the decisions of a jaxpr, Lowered and Compiled (counted against jax'
 equations); the passes of a dump folder, its archive and its listing; every entry is on, and
 one whose core analysis were missing would raise NotImplementedError; no runner says so.
 
-Environment: HLOSCOPE_TEST_CLI = the native CLI (build/native/hloscope); JAX_PLATFORMS=cpu;
-HLOSCOPE_SHARED = the shared folder (default: ../shared beside the repository).
+Environment: HLOSCOPE_TEST_CLI = the native CLI (build/native/hloscope); JAX_PLATFORMS=cpu.
+The files of fixtures/ and ../shared come from the one walker, tests/fixtures.mjs (run with node),
+which reads HLOSCOPE_SHARED (the shared folder when it is not ../shared beside the repository)
+and HLOSCOPE_NO_SHARED=1 (behave as if ../shared were absent); a test that needs ../shared skips
+with the walker's reason, which names the folder.
 """
 import contextlib
 import io
@@ -23,9 +26,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 CLI = os.environ.get("HLOSCOPE_TEST_CLI") or str(REPO / "build/native/hloscope")
 FIXTURES = REPO / "fixtures/cpu-jax-0.4.38"
-SHARED = Path(os.environ.get("HLOSCOPE_SHARED") or REPO.parent / "shared")
-MEMORY = SHARED / "captures/memory"
-sys.path[:0] = [str(REPO / "fixtures/capture/programs"), str(REPO / "fixtures/capture")]
+sys.path[:0] = [str(REPO / "fixtures/capture/programs"), str(REPO / "fixtures/capture"), str(REPO / "tests")]
+from fixtures import walker  # noqa: E402  (tests/fixtures.py: the one walker, tests/fixtures.mjs)
+
+MEMORY = walker("shared", "memory", ".txt")  # ../shared/captures/memory: the real out-of-memory messages
 
 import hloscope  # noqa: E402  (the installed wheel)
 
@@ -125,8 +129,7 @@ class TextReprs(unittest.TestCase):
     def test_node_prints_what_the_cli_prints_on_the_fixtures(self):
         for fx in ("transformer_step", "sharded"):  # every fixture: tests/node/jupyter-text.test.mjs
             d = FIXTURES / fx
-            if not d.is_dir():
-                self.skipTest(f"no fixture {d}")
+            self.assertTrue(d.is_dir(), f"{d} is missing: an in-repo fixture")
             hlo = (d / "after_optimizations.txt").read_text()
             shlo = (d / "stablehlo.mlir").read_text()
             for name, make in (("fusions", lambda: hloscope.fusions(hlo)), ("spills", lambda: hloscope.spills(hlo)),
@@ -259,8 +262,7 @@ class DecisionsReprs(unittest.TestCase):
     def test_the_fixture_dumps_print_what_the_cli_prints(self):
         d = FIXTURES / "naive_attention"
         for f in ("jaxpr.txt", "stablehlo.mlir", "after_optimizations.txt"):
-            if not (d / f).is_file():
-                continue
+            self.assertTrue((d / f).is_file(), f"{d / f} is missing: an in-repo fixture")
             with self.subTest(file=f):
                 want = cli("decisions", d / f)
                 with text_backend("node"):
@@ -293,13 +295,14 @@ class DecisionsReprs(unittest.TestCase):
 
 
 def oom_messages():
-    return sorted(MEMORY.glob("*.txt")) if MEMORY.is_dir() else []
+    return [Path(f) for f in MEMORY["files"]]
 
 
 @unittest.skipUnless(os.access(CLI, os.X_OK), f"no native CLI at {CLI} (npm run build:native)")
 class MemoryReprs(unittest.TestCase):
-    @unittest.skipUnless(oom_messages(), f"no real out-of-memory messages in {MEMORY} (the shared captures)")
+    @unittest.skipIf(MEMORY["absent"], MEMORY["absent"])
     def test_every_real_message_prints_what_the_cli_prints(self):
+        self.assertTrue(oom_messages(), "../shared/captures/memory holds no .txt")
         for f in oom_messages():
             want = cli("memory", f)
             with self.subTest(capture=f.name):
@@ -311,11 +314,11 @@ class MemoryReprs(unittest.TestCase):
                 with text_backend("cli"):
                     self.assertEqual(printed(hloscope.memory(f)), want)  # the path, read in place
 
-    @unittest.skipUnless(oom_messages(), f"no real out-of-memory messages in {MEMORY} (the shared captures)")
+    @unittest.skipIf(MEMORY["absent"], MEMORY["absent"])
     def test_an_xla_runtime_error_reads_as_its_text(self):
         from jax.errors import JaxRuntimeError  # jaxlib's XlaRuntimeError
 
-        f = MEMORY / "13_gpu_jax_13428_peak_buffers.txt"
+        f = next(f for f in oom_messages() if f.name == "13_gpu_jax_13428_peak_buffers.txt")
         text = f.read_text(encoding="utf-8")
         body = text.split("XlaRuntimeError: ", 1)[1]
         try:
@@ -363,10 +366,9 @@ class MemoryReprs(unittest.TestCase):
         self.assertEqual(got["json"]["requested_bytes"], 4 << 40)
 
     def test_a_dump_report_joins_the_hlo_beside_it(self):
-        d = FIXTURES / "matmul/dump"
-        reports = sorted(d.glob("*-buffer-assignment.txt")) + sorted(d.glob("*-memory-usage-report.txt"))
-        if not reports:
-            self.skipTest(f"no buffer assignment in {d}")
+        rel = "cpu-jax-0.4.38/matmul/dump"
+        reports = [Path(f) for end in ("-buffer-assignment.txt", "-memory-usage-report.txt") for f in walker("files", rel, end)["files"]]
+        self.assertEqual(len(reports), 2, f"fixtures/{rel}: one buffer assignment and one usage report (an in-repo fixture)")
         for f in reports:
             want = cli("memory", f)
             with self.subTest(report=f.name):
@@ -398,8 +400,7 @@ class PassesReprs(unittest.TestCase):
         import tarfile
 
         archive = REPO / "fixtures/passes/cpu-jax-0.4.38/mlp/dump.tar.gz"
-        if not archive.is_file():
-            self.skipTest(f"no fixture {archive}")
+        self.assertTrue(archive.is_file(), f"{archive} is missing: an in-repo fixture")
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "dump"
             with tarfile.open(archive) as t:

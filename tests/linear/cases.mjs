@@ -4,23 +4,11 @@
 // computation with 200k instructions, 100k computations, duplicate names across modules, a 100 MB
 // single line, 100k-deep nesting. Deterministic (no randomness).
 
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { readFileSync } from 'node:fs';
+import { fixtureCases } from '../fixtures.mjs';
 
 function realModules() {
-  const out = [];
-  const fx = join(ROOT, 'fixtures');
-  for (const ver of existsSync(fx) ? readdirSync(fx).sort() : []) {
-    if (!ver.startsWith('cpu-jax-')) continue;
-    for (const prog of readdirSync(join(fx, ver)).sort()) {
-      const f = join(fx, ver, prog, 'after_optimizations.txt');
-      if (existsSync(f)) out.push(readFileSync(f, 'utf8'));
-    }
-  }
-  return out;
+  return fixtureCases().map((c) => c.file('after_optimizations.txt')).filter(Boolean).map((f) => readFileSync(f, 'utf8'));
 }
 
 let cachedTruncated = null;

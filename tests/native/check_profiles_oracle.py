@@ -1,5 +1,5 @@
 """`hloscope timeline --json` on profiles from many devices and hosts, against what the
-profiler's own tools and a second reader say (tests/oracle/profile/README.md):
+profiler's own tools and a second reader say (tests/oracle/profile/devices/README.md):
 
   - the four-chip TPU v6e profile (../shared/captures/profiles-multidevice/), read as one file
     and as two hosts' files; the eight-GPU copies of the MI300X profiles: each program's
@@ -28,7 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
-ORACLE = os.path.join(ROOT, 'tests', 'oracle', 'profile')
+ORACLE = os.path.join(ROOT, 'tests', 'oracle', 'profile', 'devices')
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures'))
 X4 = os.path.join(SHARED, 'profiles-multidevice', 'xprof_tpu_v6e_x4_inference_2.xplane.pb')
 MULTI = os.path.join(ROOT, 'fixtures', 'profiles', 'multiprocess-cpu-jax-0.10.2')

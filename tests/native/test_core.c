@@ -46,13 +46,7 @@ static void done(parsed *p) {
   free(p->text);
 }
 
-#define NEED_CAPTURES()                                                                     \
-  do {                                                                                      \
-    if (!tu_captures()) {                                                                   \
-      print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n"); \
-      skip();                                                                               \
-    }                                                                                       \
-  } while (0)
+#define NEED_CAPTURES() TU_SKIP_UNLESS(tu_captures(), "captures/tpu-v6e")
 
 static void attention_census(const char *file, int warnings) {
   parsed p;

@@ -1,6 +1,7 @@
 /* Dump folders: the shared listings (other people's dumps, read in place), our own CPU pass
  * dumps, compare, and bad input. Expected values come from the names themselves (what XLA wrote),
  * counted here with plain string tests, not with the reader's patterns. */
+#define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,15 +10,13 @@
 
 #include <cmocka.h>
 
+#define TU_WITH_DIRENT
 #include "testutil.h"
 
+/* ../shared/captures/pass-names; NULL when absent or hidden (HLOSCOPE_NO_SHARED). */
 static const char *listings(void) {
   static char path[1024];
-  snprintf(path, sizeof path, "%s/captures/pass-names", HS_SHARED_DIR);
-  DIR *d = opendir(path);
-  if (!d) return NULL;
-  closedir(d);
-  return path;
+  return tu_shared(path, sizeof path, "captures/pass-names");
 }
 
 static hs_dumpset *from_listing(const char *file, size_t *lines) {
@@ -42,10 +41,7 @@ static json_t *result(hs_dumpset *s) {
 
 static void gpu_listing(void **state) {
   const char *dir = listings();
-  if (!dir) {
-    print_message("SKIP: ../shared/captures/pass-names is absent\n");
-    skip();
-  }
+  TU_SKIP_UNLESS(dir, "captures/pass-names");
   char p[1200];
   snprintf(p, sizeof p, "%s/gpu_shawnwang18_xla_vit_pjit_train_step.txt", dir);
   size_t lines;
@@ -130,75 +126,72 @@ static void every_kind(void **state) {
   }
 }
 
+static void one_listing(const char *p, void *ctx) {
+  int *seen = ctx;
+  size_t lines;
+  hs_dumpset *s = from_listing(p, &lines);
+  json_t *j = result(s);
+  json_t *files = json_object_get(j, "files");
+  assert_int_equal(json_array_size(files), lines);
+  size_t i, unknown = 0, steps = 0, numbered = 0;
+  json_t *f;
+  json_array_foreach(files, i, f) {
+    const char *k = json_string_value(json_object_get(f, "kind"));
+    const char *n = json_string_value(json_object_get(f, "name"));
+    assert_non_null(k);
+    unknown += strcmp(k, "unknown") == 0;
+    steps += strcmp(k, "step") == 0;
+    /* a numbered step: ".after_" in the name, not the module-level after_optimizations/after_codegen */
+    numbered += strstr(n, ".after_") && !strstr(n, ".after_optimizations") && !strstr(n, "_after_optimizations") &&
+                !strstr(n, ".after_codegen");
+  }
+  assert_int_equal(steps, numbered);
+  size_t reported = 0;
+  json_array_foreach(json_object_get(j, "warnings"), i, f) {
+    reported += strcmp(json_string_value(json_object_get(f, "code")), "HS_W_DUMP_UNKNOWN_NAME") == 0 ||
+                strcmp(json_string_value(json_object_get(f, "code")), "HS_W_DUMP_JUNK_LINE") == 0;
+  }
+  assert_int_equal(json_integer_value(json_object_get(j, "unknown")), unknown);
+  assert_true(reported >= (unknown > 50 ? 50 : unknown));
+  /* every module names a backend */
+  json_array_foreach(json_object_get(j, "modules"), i, f) assert_true(json_is_string(json_object_get(f, "backend")));
+  print_message("%s: %zu names, %zu steps, %zu unknown\n", strrchr(p, '/') + 1, lines, steps, unknown);
+  json_decref(j);
+  hs_dumpset_free(s);
+  (*seen)++;
+}
+
 static void every_listing(void **state) {
+  (void)state;
   const char *dir = listings();
-  if (!dir) {
-    print_message("SKIP: ../shared/captures/pass-names is absent\n");
-    skip();
-  }
-  DIR *d = opendir(dir);
-  struct dirent *e;
+  TU_SKIP_UNLESS(dir, "captures/pass-names");
   int seen = 0;
-  while ((e = readdir(d)) != NULL) {
-    if (e->d_name[0] == '.' || !strstr(e->d_name, ".txt")) continue;
-    char p[1400];
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    size_t lines;
-    hs_dumpset *s = from_listing(p, &lines);
-    json_t *j = result(s);
-    json_t *files = json_object_get(j, "files");
-    assert_int_equal(json_array_size(files), lines);
-    size_t i, unknown = 0, steps = 0, numbered = 0;
-    json_t *f;
-    json_array_foreach(files, i, f) {
-      const char *k = json_string_value(json_object_get(f, "kind"));
-      const char *n = json_string_value(json_object_get(f, "name"));
-      assert_non_null(k);
-      unknown += strcmp(k, "unknown") == 0;
-      steps += strcmp(k, "step") == 0;
-      /* a numbered step: ".after_" in the name, not the module-level after_optimizations/after_codegen */
-      numbered += strstr(n, ".after_") && !strstr(n, ".after_optimizations") && !strstr(n, "_after_optimizations") &&
-                  !strstr(n, ".after_codegen");
-    }
-    assert_int_equal(steps, numbered);
-    size_t reported = 0;
-    json_array_foreach(json_object_get(j, "warnings"), i, f) {
-      reported += strcmp(json_string_value(json_object_get(f, "code")), "HS_W_DUMP_UNKNOWN_NAME") == 0 ||
-                  strcmp(json_string_value(json_object_get(f, "code")), "HS_W_DUMP_JUNK_LINE") == 0;
-    }
-    assert_int_equal(json_integer_value(json_object_get(j, "unknown")), unknown);
-    assert_true(reported >= (unknown > 50 ? 50 : unknown));
-    /* every module names a backend */
-    json_array_foreach(json_object_get(j, "modules"), i, f) assert_true(json_is_string(json_object_get(f, "backend")));
-    print_message("%s: %zu names, %zu steps, %zu unknown\n", e->d_name, lines, steps, unknown);
-    json_decref(j);
-    hs_dumpset_free(s);
-    seen++;
-  }
-  closedir(d);
+  tu_each_file(dir, ".txt", one_listing, &seen);
   assert_true(seen >= 6);
 }
 
 /* Our own capture: the folder with its bytes; steps equal the step files written. */
+typedef struct {
+  hs_dumpset *s;
+  size_t step_files;
+} folder_read;
+
+static void add_file(const char *p, void *ctx) {
+  folder_read *r = ctx;
+  const char *name = strrchr(p, '/') + 1;
+  size_t len = 0;
+  char *t = tu_read(p, &len);
+  assert_non_null(t);
+  assert_int_equal(hs_dumpset_add(r->s, name, strlen(name), t, len), 0);
+  free(t);
+  r->step_files += strncmp(name, "module_", 7) == 0 && strstr(name, ".after_") && !strstr(name, "after_optimizations");
+}
+
 static hs_dumpset *from_folder(const char *dir, size_t *step_files) {
-  DIR *d = opendir(dir);
-  assert_non_null(d);
-  hs_dumpset *s = hs_dumpset_new();
-  struct dirent *e;
-  *step_files = 0;
-  while ((e = readdir(d)) != NULL) {
-    if (e->d_name[0] == '.') continue;
-    char p[1400];
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    size_t len = 0;
-    char *t = tu_read(p, &len);
-    assert_non_null(t);
-    assert_int_equal(hs_dumpset_add(s, e->d_name, strlen(e->d_name), t, len), 0);
-    free(t);
-    *step_files += strncmp(e->d_name, "module_", 7) == 0 && strstr(e->d_name, ".after_") && !strstr(e->d_name, "after_optimizations");
-  }
-  closedir(d);
-  return s;
+  folder_read r = {hs_dumpset_new(), 0};
+  assert_true(tu_each_file(dir, "", add_file, &r) > 0);
+  *step_files = r.step_files;
+  return r.s;
 }
 
 static void cpu_capture(void **state) {
@@ -234,10 +227,7 @@ static void cpu_capture(void **state) {
 
 static void compare_cpu_gpu(void **state) {
   const char *dir = listings();
-  if (!dir) {
-    print_message("SKIP: ../shared/captures/pass-names is absent\n");
-    skip();
-  }
+  TU_SKIP_UNLESS(dir, "captures/pass-names");
   size_t n;
   hs_dumpset *a = from_folder(HS_SOURCE_DIR "/fixtures/cpu-jax-0.4.38/attention/passes", &n);
   char p[1200];

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#define TU_WITH_DIRENT
 #include "testutil.h"
 
 static json_t *read_llvm(const char *text, hs_error *err) {
@@ -211,48 +212,36 @@ static void exercise(const char *text, size_t len) {
   hs_llvm_free(m);
 }
 
-static void torture_dir(const char *dir, int *files) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    size_t n = strlen(e->d_name);
-    if (e->d_name[0] == '.') continue;
-    if (n > 3 && strcmp(e->d_name + n - 3, ".ll") == 0) {
-      size_t len = 0;
-      char *text = tu_read(path, &len);
-      assert_non_null(text);
-      size_t step = len / 60 + 1;
-      for (size_t cut = 0; cut <= len; cut += step) exercise(text, cut);
-      const char subst[] = {'%', '[', ']', '\n', '"', ',', '<', '\0', (char)0xff};
-      for (size_t k = 0; k < 12 && len; k++) {
-        size_t pos = (k * 7919u) % len;
-        char keep = text[pos];
-        for (size_t s = 0; s < sizeof subst; s++) {
-          text[pos] = subst[s];
-          exercise(text, len);
-        }
-        text[pos] = keep;
-      }
-      free(text);
-      (*files)++;
-    } else if (!strchr(e->d_name, '.') || strncmp(e->d_name, "cpu-jax", 7) == 0) {
-      torture_dir(path, files);
+static void torture_ll(const char *path, void *ctx) {
+  int *files = ctx;
+  size_t len = 0;
+  char *text = tu_read(path, &len);
+  assert_non_null(text);
+  size_t step = len / 60 + 1;
+  for (size_t cut = 0; cut <= len; cut += step) exercise(text, cut);
+  const char subst[] = {'%', '[', ']', '\n', '"', ',', '<', '\0', (char)0xff};
+  for (size_t k = 0; k < 12 && len; k++) {
+    size_t pos = (k * 7919u) % len;
+    char keep = text[pos];
+    for (size_t s = 0; s < sizeof subst; s++) {
+      text[pos] = subst[s];
+      exercise(text, len);
     }
+    text[pos] = keep;
   }
-  closedir(d);
+  free(text);
+  (*files)++;
 }
+
+static void torture_level(const char *dir, void *ctx) { tu_each_file(dir, ".ll", torture_ll, ctx); }
 
 static void test_torture(void **state) {
   (void)state;
   int files = 0;
-  torture_dir(HS_SOURCE_DIR "/fixtures/levels", &files);
+  tu_each_fixture_in("levels", 0, torture_level, &files);
   assert_true(files >= 10);
   int shared = 0;
-  torture_dir(HS_SHARED_DIR "/captures/llvm", &shared);
-  if (!shared) print_message("SKIPPED: ../shared/captures/llvm is absent (other people's data, read in place)\n");
+  if (tu_each_shared("captures/llvm", ".ll", torture_ll, &shared) >= 0) assert_true(shared > 0);
 }
 
 /* 6000 loops one after another in one function (18000 blocks): linear work, every count known. */

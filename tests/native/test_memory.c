@@ -20,21 +20,17 @@
 #include <cmocka.h>
 
 #include "memory/memory.h"
+#define TU_WITH_DIRENT
 #include "testutil.h"
 
+/* A file under ../shared/captures (rel: "memory/x.txt"); NULL when absent or hidden. */
 static char *shared_file(const char *rel, size_t *len) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/captures/%s", HS_SHARED_DIR, rel);
-  return tu_read(path, len);
+  char r[1024], path[2048];
+  snprintf(r, sizeof r, "captures/%s", rel);
+  return tu_shared(path, sizeof path, r) ? tu_read(path, len) : NULL;
 }
 
-#define NEED(ptr)                                                                                 \
-  do {                                                                                            \
-    if (!(ptr)) {                                                                                 \
-      print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n"); \
-      skip();                                                                                     \
-    }                                                                                             \
-  } while (0)
+#define NEED(ptr) TU_SKIP_UNLESS(ptr, "captures")
 
 static json_t *memory(const char *text, size_t len) {
   hs_error err;
@@ -166,44 +162,41 @@ static bool has_warning(json_t *j, const char *code) {
 }
 
 /* Every shared message reads, with the fixed keys, and its memory space and backend as printed. */
-static void test_every_message_reads(void **state) {
-  (void)state;
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s/captures/memory", HS_SHARED_DIR);
-  DIR *d = opendir(dir);
-  NEED(d);
-  int count = 0;
-  struct dirent *de;
+static void message_reads(const char *path, void *ctx) {
+  int *count = ctx;
+  const char *name = strrchr(path, '/') + 1;
   static const char *keys[] = {"kind", "backend", "memory_space", "requested_bytes", "used_bytes", "capacity_bytes",
                                "exceeded_bytes", "allocations", "totals", "explanation", "warnings"};
-  while ((de = readdir(d))) {
-    if (!strstr(de->d_name, ".txt")) continue;
-    char rel[512];
-    snprintf(rel, sizeof rel, "memory/%s", de->d_name);
-    size_t len = 0;
-    char *text = shared_file(rel, &len);
-    json_t *j = memory(text, len);
-    const char *k;
-    json_t *v;
-    size_t i = 0;
-    json_object_foreach(j, k, v) {
-      if (i < 11) assert_string_equal(k, keys[i]);
-      i++;
-    }
-    assert_true(i >= 11);
-    const char *be = json_string_value(json_object_get(j, "backend"));
-    if (strstr(de->d_name, "_tpu_")) assert_string_equal(be, "tpu");
-    if (strstr(de->d_name, "_gpu_")) assert_string_equal(be, "gpu");
-    const char *ms = json_string_value(json_object_get(j, "memory_space"));
-    if (!ms && strstr(de->d_name, "_tpu_")) assert_true(has_warning(j, "HS_W_PARTIAL_FORMAT")); /* a list without its headline */
-    else if (strstr(de->d_name, "_hbm_")) assert_string_equal(ms, "hbm");
-    else if (strstr(de->d_name, "vmem")) assert_string_equal(ms, "vmem");
-    assert_true(json_is_string(json_object_get(j, "explanation")));
-    json_decref(j);
-    free(text);
-    count++;
+  size_t len = 0;
+  char *text = tu_read(path, &len);
+  assert_non_null(text);
+  json_t *j = memory(text, len);
+  const char *k;
+  json_t *v;
+  size_t i = 0;
+  json_object_foreach(j, k, v) {
+    if (i < 11) assert_string_equal(k, keys[i]);
+    i++;
   }
-  closedir(d);
+  assert_true(i >= 11);
+  const char *be = json_string_value(json_object_get(j, "backend"));
+  if (strstr(name, "_tpu_")) assert_string_equal(be, "tpu");
+  if (strstr(name, "_gpu_")) assert_string_equal(be, "gpu");
+  const char *ms = json_string_value(json_object_get(j, "memory_space"));
+  if (!ms && strstr(name, "_tpu_")) assert_true(has_warning(j, "HS_W_PARTIAL_FORMAT")); /* a list without its headline */
+  else if (strstr(name, "_hbm_")) assert_string_equal(ms, "hbm");
+  else if (strstr(name, "vmem")) assert_string_equal(ms, "vmem");
+  assert_true(json_is_string(json_object_get(j, "explanation")));
+  json_decref(j);
+  free(text);
+  (*count)++;
+}
+
+static void test_every_message_reads(void **state) {
+  (void)state;
+  TU_NEED_SHARED("captures/memory");
+  int count = 0;
+  tu_each_shared("captures/memory", ".txt", message_reads, &count);
   assert_int_equal(count, 11);
 }
 
@@ -432,21 +425,19 @@ static void test_shared_buffers(void **state) {
   static const char *stems[] = {"cpu__module_0010.jit_convert_element_type.cpu_after_optimizations",
                                 "gpu_a100__module_0003.SyncTensorsGraph.5.sm_8.0_gpu_after_optimizations",
                                 "tpu_v6e__module_0004.jit__threefry_seed.cl_804429027.after_optimizations"};
-  char a[1024], b[1024];
-  snprintf(a, sizeof a, "%s/captures/buffers/%s-buffer-assignment.txt", HS_SHARED_DIR, stems[0]);
-  FILE *f = fopen(a, "rb");
-  NEED(f);
-  fclose(f);
+  char dir[1024], a[2048], b[2048];
+  TU_NEED_SHARED("captures/buffers");
+  tu_shared(dir, sizeof dir, "captures/buffers");
   values_checked = 0;
   for (int i = 0; i < 3; i++) {
-    snprintf(a, sizeof a, "%s/captures/buffers/%s-buffer-assignment.txt", HS_SHARED_DIR, stems[i]);
-    snprintf(b, sizeof b, "%s/captures/buffers/%s-memory-usage-report.txt", HS_SHARED_DIR, stems[i]);
+    snprintf(a, sizeof a, "%s/%s-buffer-assignment.txt", dir, stems[i]);
+    snprintf(b, sizeof b, "%s/%s-memory-usage-report.txt", dir, stems[i]);
     check_pair(a, b);
   }
   assert_true(values_checked >= 8);
   /* TPU: the tiled scalars take 512 bytes, colors are memory spaces */
   size_t n = 0;
-  snprintf(a, sizeof a, "%s/captures/buffers/%s-buffer-assignment.txt", HS_SHARED_DIR, stems[2]);
+  snprintf(a, sizeof a, "%s/%s-buffer-assignment.txt", dir, stems[2]);
   char *t = tu_read(a, &n);
   json_t *j = memory(t, n);
   assert_string_equal(json_string_value(json_object_get(j, "backend")), "tpu");
@@ -455,69 +446,66 @@ static void test_shared_buffers(void **state) {
   free(t);
 }
 
+/* The reports of one fixture's dump folder, found by their names' endings. */
+typedef struct {
+  char ba[8192], rep[8192], values[8192];
+} dump_reports;
+
+static void classify_report(const char *path, void *ctx) {
+  dump_reports *r = ctx;
+  size_t l = strlen(path);
+  if (l > 22 && strcmp(path + l - 22, "-buffer-assignment.txt") == 0) snprintf(r->ba, sizeof r->ba, "%s", path);
+  if (l > 24 && strcmp(path + l - 24, "-memory-usage-report.txt") == 0) snprintf(r->rep, sizeof r->rep, "%s", path);
+  if (l > 29 && strcmp(path + l - 29, "-buffer-assignment-values.txt") == 0) snprintf(r->values, sizeof r->values, "%s", path);
+}
+
+static void fixture_buffers(const char *dir, void *ctx) {
+  (void)ctx;
+  if (!strstr(dir, "/cpu-jax-0.4.38/") && !strstr(dir, "/cpu-jax-0.10.2/")) return;
+  char dump[4200];
+  snprintf(dump, sizeof dump, "%s/dump", dir);
+  dump_reports r = {"", "", ""};
+  if (tu_each_file(dump, "", classify_report, &r) < 0) return;
+  if (!r.ba[0] || !r.rep[0]) return;
+  check_pair(r.ba, r.rep);
+  /* jax's compiled.memory_analysis() (oracle.json): XLA's own argument, output, temp sizes */
+  char op[4200];
+  snprintf(op, sizeof op, "%s/oracle.json", dir);
+  json_error_t je;
+  json_t *oracle = json_load_file(op, 0, &je);
+  json_t *ma = json_object_get(oracle, "memory_analysis");
+  if (ma) {
+    size_t bn = 0;
+    char *bt = tu_read(r.ba, &bn);
+    json_t *bj = memory(bt, bn);
+    json_t *tot = json_object_get(bj, "totals");
+    json_t *x;
+    assert_int_equal((x = json_object_get(tot, "parameter")) ? json_integer_value(x) : 0, geti(ma, "argument_size_in_bytes"));
+    assert_int_equal((x = json_object_get(tot, "output")) ? json_integer_value(x) : 0, geti(ma, "output_size_in_bytes"));
+    assert_int_equal((x = json_object_get(tot, "temp")) ? json_integer_value(x) : 0, geti(ma, "temp_size_in_bytes"));
+    memory_checked++;
+    json_decref(bj);
+    free(bt);
+  }
+  json_decref(oracle);
+  if (r.values[0]) {
+    /* newer XLA prints the total in the -values part: it equals the allocations' sum */
+    size_t n1 = 0, n2 = 0;
+    char *t1 = tu_read(r.ba, &n1), *t2 = tu_read(r.values, &n2);
+    json_t *j1 = memory(t1, n1), *j2 = memory(t2, n2);
+    assert_int_equal(geti(json_object_get(j1, "totals"), "allocated"), geti(json_object_get(j2, "totals"), "total_bytes_used"));
+    json_decref(j1);
+    json_decref(j2);
+    free(t1);
+    free(t2);
+  }
+}
+
 static void test_fixture_buffers(void **state) {
   (void)state;
-  static const char *sets[] = {"cpu-jax-0.4.38", "cpu-jax-0.10.2"};
   pairs_checked = 0;
   values_checked = 0;
-  for (int s = 0; s < 2; s++) {
-    char root[1024];
-    snprintf(root, sizeof root, "%s/fixtures/%s", HS_SOURCE_DIR, sets[s]);
-    DIR *d = opendir(root);
-    assert_non_null(d);
-    struct dirent *de;
-    while ((de = readdir(d))) {
-      if (de->d_name[0] == '.') continue;
-      char dump[1300];
-      snprintf(dump, sizeof dump, "%s/%s/dump", root, de->d_name);
-      DIR *dd = opendir(dump);
-      if (!dd) continue;
-      struct dirent *fe;
-      char ba[1600] = "", rep[1600] = "", values[1600] = "";
-      while ((fe = readdir(dd))) {
-        const char *nm = fe->d_name;
-        size_t l = strlen(nm);
-        if (l > 22 && strcmp(nm + l - 22, "-buffer-assignment.txt") == 0) snprintf(ba, sizeof ba, "%s/%s", dump, nm);
-        if (l > 24 && strcmp(nm + l - 24, "-memory-usage-report.txt") == 0) snprintf(rep, sizeof rep, "%s/%s", dump, nm);
-        if (l > 29 && strcmp(nm + l - 29, "-buffer-assignment-values.txt") == 0) snprintf(values, sizeof values, "%s/%s", dump, nm);
-      }
-      closedir(dd);
-      if (!ba[0] || !rep[0]) continue;
-      check_pair(ba, rep);
-      /* jax's compiled.memory_analysis() (oracle.json): XLA's own argument, output, temp sizes */
-      char op[1400];
-      snprintf(op, sizeof op, "%s/%s/oracle.json", root, de->d_name);
-      json_error_t je;
-      json_t *oracle = json_load_file(op, 0, &je);
-      json_t *ma = json_object_get(oracle, "memory_analysis");
-      if (ma) {
-        size_t bn = 0;
-        char *bt = tu_read(ba, &bn);
-        json_t *bj = memory(bt, bn);
-        json_t *tot = json_object_get(bj, "totals");
-        json_t *x;
-        assert_int_equal((x = json_object_get(tot, "parameter")) ? json_integer_value(x) : 0, geti(ma, "argument_size_in_bytes"));
-        assert_int_equal((x = json_object_get(tot, "output")) ? json_integer_value(x) : 0, geti(ma, "output_size_in_bytes"));
-        assert_int_equal((x = json_object_get(tot, "temp")) ? json_integer_value(x) : 0, geti(ma, "temp_size_in_bytes"));
-        memory_checked++;
-        json_decref(bj);
-        free(bt);
-      }
-      json_decref(oracle);
-      if (values[0]) {
-        /* newer XLA prints the total in the -values part: it equals the allocations' sum */
-        size_t n1 = 0, n2 = 0;
-        char *t1 = tu_read(ba, &n1), *t2 = tu_read(values, &n2);
-        json_t *j1 = memory(t1, n1), *j2 = memory(t2, n2);
-        assert_int_equal(geti(json_object_get(j1, "totals"), "allocated"), geti(json_object_get(j2, "totals"), "total_bytes_used"));
-        json_decref(j1);
-        json_decref(j2);
-        free(t1);
-        free(t2);
-      }
-    }
-    closedir(d);
-  }
+  tu_each_fixture(0, fixture_buffers, NULL);
   print_message("buffer assignments checked against their usage reports: %d; against memory_analysis(): %d; values sized: %d\n",
                 pairs_checked, memory_checked, values_checked);
   assert_true(memory_checked >= 50);
@@ -556,12 +544,12 @@ static void test_tpu_layout_modules(void **state) {
   }
 }
 
-/* XLA's own printer (tests/memory/layout_reference.json, made by make_layout_reference.py with
+/* XLA's own printer (tests/oracle/memory/layout_reference.json, made by make_layout_reference.py with
  * jaxlib's xla_client.Layout) read back part by part. */
 static void test_layout_reference(void **state) {
   (void)state;
   char path[1024];
-  snprintf(path, sizeof path, "%s/tests/memory/layout_reference.json", HS_SOURCE_DIR);
+  tu_oracle(path, sizeof path, "memory", "layout_reference.json");
   json_error_t e;
   json_t *ref = json_load_file(path, 0, &e);
   assert_non_null(ref);
@@ -589,28 +577,24 @@ static void test_layout_reference(void **state) {
 }
 
 /* The registry's detect function: every memory text is one, dumps and prose are not. */
+static void detected_as_memory(const char *path, void *ctx) {
+  int *yes = ctx;
+  size_t len = 0;
+  char *t = tu_read(path, &len);
+  assert_non_null(t);
+  if (hs_detect_memory(t, len, 0) <= 0) fail_msg("%s is not detected as a memory text", path);
+  if (hs_detect_format(t, len) != HS_FORMAT_MEMORY) fail_msg("%s is detected as %s", path, hs_format_name(hs_detect_format(t, len)));
+  free(t);
+  (*yes)++;
+}
+
 static void test_detect(void **state) {
   (void)state;
-  static const char *dirs[] = {"memory", "buffers", "errors"};
+  static const char *dirs[] = {"captures/memory", "captures/buffers", "captures/errors"};
   int yes = 0;
   for (int k = 0; k < 3; k++) {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/captures/%s", HS_SHARED_DIR, dirs[k]);
-    DIR *d = opendir(dir);
-    NEED(d);
-    struct dirent *de;
-    while ((de = readdir(d))) {
-      if (de->d_name[0] == '.') continue;
-      char rel[600];
-      snprintf(rel, sizeof rel, "%s/%s", dirs[k], de->d_name);
-      size_t len = 0;
-      char *t = shared_file(rel, &len);
-      if (hs_detect_memory(t, len, 0) <= 0) fail_msg("%s is not detected as a memory text", rel);
-      if (hs_detect_format(t, len) != HS_FORMAT_MEMORY) fail_msg("%s is detected as %s", rel, hs_format_name(hs_detect_format(t, len)));
-      free(t);
-      yes++;
-    }
-    closedir(d);
+    TU_NEED_SHARED(dirs[k]);
+    tu_each_shared(dirs[k], "", detected_as_memory, &yes);
   }
   assert_int_equal(yes, 18);
   static const char *no[] = {"fixtures/cpu-jax-0.10.2/softmax/after_optimizations.txt", "fixtures/cpu-jax-0.10.2/softmax/stablehlo.mlir",

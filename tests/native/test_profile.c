@@ -7,13 +7,13 @@
  *    XLA Modules / XLA Ops / Async XLA Ops lines, copy-start/copy-done, a broadcast_add_fusion,
  *    an all-reduce; MI300: GEMM custom-calls on Stream #N(...) lines with hlo_op / hlo_module /
  *    program_id stats).
- *  - tests/profile/wire_facts.json: an independent reading of the same files by
- *    tests/profile/wire_facts.py (Python, standard library only, no code shared with the core):
+ *  - tests/oracle/profile/wire_facts.json: an independent reading of the same files by
+ *    tests/oracle/profile/wire_facts.py (Python, standard library only, no code shared with the core):
  *    per op occurrences and total time of the events the counting rules select, and the
  *    XLA Modules program names with their run counts.
  *  - fixtures/<set>/<id>/oracle.json (XLA's own instruction names for the module) and
  *    fixtures/README.md (module `jit_<id>`; the capture traces 5 calls after a warm-up).
- *  - tests/profile/xprof_reference.json when present: XProf's own per-op table. */
+ *  - tests/oracle/profile/xprof_reference.json: XProf's own per-op table. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <setjmp.h>
@@ -26,26 +26,18 @@
 
 #include <cmocka.h>
 
+#define TU_WITH_DIRENT
 #include "testutil.h"
 
+/* ../shared/captures/profiles (with the TPU sample); NULL when absent or hidden (HLOSCOPE_NO_SHARED). */
 static const char *profiles_dir(void) {
   static char path[1024];
-  snprintf(path, sizeof path, "%s/captures/profiles", HS_SHARED_DIR);
   char probe[1100];
-  snprintf(probe, sizeof probe, "%s/xprof_tpu_inference_2.xplane.pb", path);
-  FILE *f = fopen(probe, "rb");
-  if (!f) return NULL;
-  fclose(f);
-  return path;
+  if (!tu_shared(probe, sizeof probe, "captures/profiles/xprof_tpu_inference_2.xplane.pb")) return NULL;
+  return tu_shared(path, sizeof path, "captures/profiles");
 }
 
-#define NEED_PROFILES()                                                                         \
-  do {                                                                                          \
-    if (!profiles_dir()) {                                                                      \
-      print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n"); \
-      skip();                                                                                   \
-    }                                                                                           \
-  } while (0)
+#define NEED_PROFILES() TU_NEED_SHARED("captures/profiles/xprof_tpu_inference_2.xplane.pb")
 
 /* Whole-file gunzip (the CLI does the same for .gz; the core never sees gzip). */
 static char *gunzip_file(const char *path, size_t *len) {
@@ -133,7 +125,7 @@ static json_t *wire_facts(const char *key) {
   static json_t *facts;
   if (!facts) {
     char path[2048];
-    snprintf(path, sizeof path, "%s/tests/profile/wire_facts.json", HS_SOURCE_DIR);
+    tu_oracle(path, sizeof path, "profile", "wire_facts.json");
     json_error_t e;
     facts = json_load_file(path, 0, &e);
     if (!facts) fail_msg("cannot read %s: %s", path, e.text);
@@ -271,71 +263,56 @@ static void test_gpu_samples(void **state) {
 
 /* Our CPU fixtures: every op is one of XLA's instructions for the module, the module is
  * jit_<id>, and the 5 traced calls show as at least 5 runs; xplane and trace JSON agree. */
+static void cpu_fixture(const char *dir, void *ctx) {
+  size_t *checked = ctx;
+  char path[4200], module[512];
+  snprintf(path, sizeof path, "%s/oracle.json", dir);
+  json_error_t e;
+  json_t *oracle = json_load_file(path, 0, &e);
+  if (!oracle) return;
+  snprintf(module, sizeof module, "jit_%s", strrchr(dir, '/') + 1);
+  const char *files[] = {"profile.xplane.pb", "profile.trace.json.gz"};
+  long long runs[2] = {0, 0};
+  size_t nops[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+    struct stat st;
+    if (stat(path, &st) != 0) continue;
+    json_t *j = profile_json(path);
+    assert_string_equal(sget(j, "format"), k == 0 ? "xplane" : "trace_json");
+    assert_string_equal(sget(json_object_get(j, "device"), "plane"), "/host:CPU");
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(j, "ops"), i, x) {
+      const char *name = sget(x, "name");
+      int found = 0;
+      size_t a, b, c;
+      json_t *m, *cp, *in;
+      json_array_foreach(json_object_get(oracle, "modules"), a, m) {
+        json_array_foreach(json_object_get(m, "computations"), b, cp) {
+          json_array_foreach(json_object_get(cp, "instructions"), c, in) found |= strcmp(sget(in, "name"), name) == 0;
+        }
+      }
+      if (!found) fail_msg("%s: op %s is not an instruction of oracle.json", path, name);
+      assert_string_equal(sget(x, "module"), module);
+    }
+    nops[k] = json_array_size(json_object_get(j, "ops"));
+    assert_true(nops[k] > 0);
+    json_array_foreach(json_object_get(j, "programs"), i, x) if (strcmp(sget(x, "name"), module) == 0) runs[k] =
+        iget(x, "runs");
+    if (runs[k] < 5) fail_msg("%s: %lld runs of %s, expected at least 5", path, runs[k], module);
+    json_decref(j);
+    (*checked)++;
+  }
+  assert_int_equal(nops[0], nops[1]);
+  assert_int_equal(runs[0], runs[1]);
+  json_decref(oracle);
+}
+
 static void test_cpu_fixtures(void **state) {
   (void)state;
-  char root[1024];
-  snprintf(root, sizeof root, "%s/fixtures", HS_SOURCE_DIR);
-  DIR *fd = opendir(root);
-  if (!fd) {
-    print_message("SKIPPED: no fixtures folder\n");
-    skip();
-  }
-  struct dirent *v;
   size_t checked = 0;
-  while ((v = readdir(fd))) {
-    if (strncmp(v->d_name, "cpu-jax-", 8) != 0) continue;
-    char vdir[2048];
-    snprintf(vdir, sizeof vdir, "%s/%s", root, v->d_name);
-    DIR *pd = opendir(vdir);
-    struct dirent *d;
-    while (pd && (d = readdir(pd))) {
-      if (d->d_name[0] == '.') continue;
-      char path[4096], module[512];
-      snprintf(path, sizeof path, "%s/%s/oracle.json", vdir, d->d_name);
-      json_error_t e;
-      json_t *oracle = json_load_file(path, 0, &e);
-      if (!oracle) continue;
-      snprintf(module, sizeof module, "jit_%s", d->d_name);
-      const char *files[] = {"profile.xplane.pb", "profile.trace.json.gz"};
-      long long runs[2] = {0, 0};
-      size_t nops[2] = {0, 0};
-      for (int k = 0; k < 2; k++) {
-        snprintf(path, sizeof path, "%s/%s/%s", vdir, d->d_name, files[k]);
-        struct stat st;
-        if (stat(path, &st) != 0) continue;
-        json_t *j = profile_json(path);
-        assert_string_equal(sget(j, "format"), k == 0 ? "xplane" : "trace_json");
-        assert_string_equal(sget(json_object_get(j, "device"), "plane"), "/host:CPU");
-        size_t i;
-        json_t *x;
-        json_array_foreach(json_object_get(j, "ops"), i, x) {
-          const char *name = sget(x, "name");
-          int found = 0;
-          size_t a, b, c;
-          json_t *m, *cp, *in;
-          json_array_foreach(json_object_get(oracle, "modules"), a, m) {
-            json_array_foreach(json_object_get(m, "computations"), b, cp) {
-              json_array_foreach(json_object_get(cp, "instructions"), c, in) found |= strcmp(sget(in, "name"), name) == 0;
-            }
-          }
-          if (!found) fail_msg("%s: op %s is not an instruction of oracle.json", path, name);
-          assert_string_equal(sget(x, "module"), module);
-        }
-        nops[k] = json_array_size(json_object_get(j, "ops"));
-        assert_true(nops[k] > 0);
-        json_array_foreach(json_object_get(j, "programs"), i, x) if (strcmp(sget(x, "name"), module) == 0) runs[k] =
-            iget(x, "runs");
-        if (runs[k] < 5) fail_msg("%s: %lld runs of %s, expected at least 5", path, runs[k], module);
-        json_decref(j);
-        checked++;
-      }
-      assert_int_equal(nops[0], nops[1]);
-      assert_int_equal(runs[0], runs[1]);
-      json_decref(oracle);
-    }
-    if (pd) closedir(pd);
-  }
-  closedir(fd);
+  tu_each_fixture(0, cpu_fixture, &checked);
   print_message("CPU fixture profiles checked: %zu\n", checked);
   assert_true(checked >= 10);
 }
@@ -352,19 +329,16 @@ static void test_cpu_wire_facts(void **state) {
   }
 }
 
-/* XProf's own per-op table (tests/profile/make_xprof_reference.py, XProf's hlo_stats), summed
+/* XProf's own per-op table (tests/oracle/profile/make_xprof_reference.py, XProf's hlo_stats), summed
  * by op name: occurrences equal, self times within 1%. XProf merges every /device:TPU:N plane,
  * as the core does (its ops sum every chip). */
 static void test_xprof_reference(void **state) {
   (void)state;
   char path[2048];
-  snprintf(path, sizeof path, "%s/tests/profile/xprof_reference.json", HS_SOURCE_DIR);
+  tu_oracle(path, sizeof path, "profile", "xprof_reference.json");
   json_error_t e;
   json_t *ref = json_load_file(path, 0, &e);
-  if (!ref) {
-    print_message("SKIPPED: tests/profile/xprof_reference.json is absent\n");
-    skip();
-  }
+  if (!ref) fail_msg("cannot read %s: %s (the oracle is part of the repository)", path, e.text);
   const char *key;
   json_t *want;
   size_t compared = 0;
@@ -573,13 +547,15 @@ static void torture(const char *data, size_t len, bool is_json) {
   free(buf);
 }
 
-static void torture_path(const char *path) {
+/* Tortures the profile at path; false when it cannot be read. */
+static bool torture_path(const char *path) {
   size_t len;
   char *d = read_profile_file(path, &len);
-  if (!d) return;
+  if (!d) return false;
   size_t pl = strlen(path);
   torture(d, len, pl > 3 && strcmp(path + pl - 3, ".gz") == 0);
   free(d);
+  return true;
 }
 
 static void test_torture(void **state) {
@@ -591,18 +567,19 @@ static void test_torture(void **state) {
     for (int i = 0; i < 3; i++) {
       char path[2048];
       snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-      torture_path(path);
+      if (!torture_path(path)) fail_msg("cannot read %s", path);
     }
   } else {
-    print_message("SKIPPED (shared part): ../shared/captures is absent\n");
+    printf("(the shared part) ");
+    tu_say_shared_absent("captures/profiles");
   }
   const char *fx[] = {"cpu-jax-0.10.2/softmax", "cpu-jax-0.4.38/softmax", "cpu-jax-0.10.2/scan", "cpu-jax-0.4.38/remat"};
   for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
     char path[2048];
     snprintf(path, sizeof path, "%s/fixtures/%s/profile.xplane.pb", HS_SOURCE_DIR, fx[i]);
-    torture_path(path);
+    if (!torture_path(path)) fail_msg("cannot read %s: an in-repo fixture", path);
     snprintf(path, sizeof path, "%s/fixtures/%s/profile.trace.json.gz", HS_SOURCE_DIR, fx[i]);
-    torture_path(path);
+    if (!torture_path(path)) fail_msg("cannot read %s: an in-repo fixture", path);
   }
   /* pathological: deep JSON nesting, a long run of empty protobuf planes, a run of tags */
   size_t n = 1 << 20;

@@ -1,9 +1,9 @@
 /* Native tests of the timeline (hs_profile_timeline_json) and of the per-program keying.
  *
  * Where expected values come from:
- *  - tests/profile/xprof_reference.json: XProf 2.24.2's own HLO Op Stats, per (program id, op):
+ *  - tests/oracle/profile/xprof_reference.json: XProf 2.24.2's own HLO Op Stats, per (program id, op):
  *    occurrences and self time. The exposed time of a copy-done is XProf's self time of it.
- *  - tests/profile/jaxlib_reference.json: jaxlib's profile data API (jax.profiler.ProfileData,
+ *  - tests/oracle/profile/jaxlib_reference.json: jaxlib's profile data API (jax.profiler.ProfileData,
  *    XLA's C++ XSpace reader), a second reader of the same files: planes, lines, events.
  *  - ../shared/captures/README.md: the MI300X GEMMs are custom calls to the BLAS library.
  *  - the dump text itself: the line an op joins to is the line that defines it ("%name = ").
@@ -21,20 +21,15 @@
 
 #include "testutil.h"
 
+/* A profile of ../shared/captures/profiles; NULL when absent or hidden (HLOSCOPE_NO_SHARED). */
 static const char *shared_profile_path(const char *name) {
   static char path[2048];
-  snprintf(path, sizeof path, "%s/captures/profiles/%s", HS_SHARED_DIR, name);
-  struct stat st;
-  return stat(path, &st) == 0 ? path : NULL;
+  char rel[1024];
+  snprintf(rel, sizeof rel, "captures/profiles/%s", name);
+  return tu_shared(path, sizeof path, rel);
 }
 
-#define NEED(path)                                                                              \
-  do {                                                                                          \
-    if (!(path)) {                                                                              \
-      print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n"); \
-      skip();                                                                                   \
-    }                                                                                           \
-  } while (0)
+#define NEED(path) TU_SKIP_UNLESS(path, "captures")
 
 static hs_profile *load(const char *path) {
   size_t len = 0;
@@ -69,7 +64,7 @@ static long long iget(json_t *o, const char *k) { return json_integer_value(json
 
 static json_t *load_ref(const char *name) {
   char path[2048];
-  snprintf(path, sizeof path, "%s/tests/profile/%s", HS_SOURCE_DIR, name);
+  tu_oracle(path, sizeof path, "profile", name);
   json_error_t e;
   json_t *r = json_load_file(path, 0, &e);
   if (!r) fail_msg("cannot read %s: %s", path, e.text);
@@ -165,6 +160,7 @@ static void test_gpu_library_kernels(void **state) {
 /* Per (program id, op): occurrences and self time as XProf's HLO Op Stats. */
 static void test_xprof_per_program(void **state) {
   (void)state;
+  NEED(shared_profile_path("xprof_tpu_inference_2.xplane.pb")); /* XProf's rows are of the shared profiles */
   json_t *ref = load_ref("xprof_reference.json");
   const char *key;
   json_t *want;
@@ -173,7 +169,7 @@ static void test_xprof_per_program(void **state) {
     json_t *rows = json_object_get(want, "rows");
     if (!json_array_size(rows) || strncmp(key, "shared/", 7) != 0) continue;
     const char *path = shared_profile_path(key + 7);
-    if (!path) continue;
+    if (!path) fail_msg("%s: the reference names it, ../shared/captures/profiles lacks it", key);
     bool tpu = strstr(key, "tpu") != NULL;
     json_t *j = profile(path);
     size_t i;
@@ -202,7 +198,7 @@ static void test_xprof_per_program(void **state) {
     json_decref(j);
   }
   print_message("(program id, op) rows compared with XProf: %zu\n", compared);
-  if (!compared) print_message("SKIPPED: ../shared/captures is absent\n");
+  assert_true(compared > 0);
   json_decref(ref);
 }
 
@@ -350,10 +346,9 @@ static void test_not_xla(void **state) {
 static void test_compiler_kernel(void **state) {
   (void)state;
   char dump[2048], shlo[2048];
-  snprintf(dump, sizeof dump, "%s/captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt", HS_SHARED_DIR);
-  snprintf(shlo, sizeof shlo, "%s/captures/tpu-v6e/jit_naive_attention.stablehlo.mlir", HS_SHARED_DIR);
   size_t dl = 0, sl = 0;
-  char *dt = tu_read(dump, &dl), *st = tu_read(shlo, &sl);
+  char *dt = tu_shared(dump, sizeof dump, "captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt") ? tu_read(dump, &dl) : NULL;
+  char *st = tu_shared(shlo, sizeof shlo, "captures/tpu-v6e/jit_naive_attention.stablehlo.mlir") ? tu_read(shlo, &sl) : NULL;
   if (!dt || !st) {
     free(dt);
     free(st);

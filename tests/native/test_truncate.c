@@ -88,46 +88,50 @@ static void torture_file(const char *path) {
   free(t);
 }
 
+static void torture_one(const char *path, void *ctx) {
+  (void)ctx;
+  torture_file(path);
+}
+
 static void test_captures(void **state) {
   (void)state;
-  const char *dir = tu_captures();
-  if (!dir) {
-    print_message("SKIPPED: ../shared/captures is absent (other people's data, read in place)\n");
-    skip();
-  }
-  DIR *dd = opendir(dir);
-  assert_non_null(dd);
-  struct dirent *e;
-  while ((e = readdir(dd))) {
-    if (e->d_name[0] == '.') continue;
-    char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    torture_file(path);
-  }
-  closedir(dd);
+  TU_NEED_SHARED("captures/tpu-v6e");
+  long n = tu_each_shared("captures/tpu-v6e", "", torture_one, NULL);
+  print_message("shared capture files tortured: %ld\n", n);
+  assert_true(n >= 9); /* three programs, three texts each (../shared/captures/README.md) */
 }
 
 /* our own captures: fixtures/cpu-jax-<version>/<id>/{after_optimizations.txt,stablehlo.mlir},
- * the first 12 ids of each version */
+ * the first 12 ids of each version. Every fixture holds both; a file of 300 KB or more is
+ * counted but not tortured (its ~150 cuts would take minutes under the sanitizers). */
+typedef struct {
+  size_t tortured, present;
+} fixture_count;
+
 static void torture_fixture(const char *dir, void *ctx) {
-  size_t *files = ctx;
+  fixture_count *c = ctx;
   const char *names[] = {"after_optimizations.txt", "stablehlo.mlir"};
   for (int k = 0; k < 2; k++) {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, names[k]);
     struct stat st;
-    if (stat(path, &st) == 0 && st.st_size < 300000) {
+    if (stat(path, &st) != 0) fail_msg("%s is missing: every fixture holds it", path);
+    c->present++;
+    if (st.st_size < 300000) {
       torture_file(path);
-      (*files)++;
+      c->tortured++;
     }
   }
 }
 
 static void test_fixtures(void **state) {
   (void)state;
-  size_t files = 0;
-  tu_each_fixture(12, torture_fixture, &files);
-  print_message("fixture files tortured: %zu\n", files);
+  fixture_count c = {0, 0};
+  size_t folders = tu_each_fixture(12, torture_fixture, &c);
+  print_message("fixture files tortured: %zu of %zu in %zu fixture folders\n", c.tortured, c.present, folders);
+  assert_true(folders >= 3 * 12); /* three jax versions, at least 12 programs each (fixtures/README.md) */
+  assert_int_equal(c.present, 2 * folders);
+  assert_true(c.tortured >= folders); /* at least one text of every folder */
 }
 
 static void test_pathological(void **state) {

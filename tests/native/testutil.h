@@ -1,4 +1,5 @@
-/* Shared helpers for the native tests: file reading, captures location, JSON results. */
+/* Shared helpers for the native tests: file reading, the shared captures (HLOSCOPE_NO_SHARED), the
+ * oracle files, JSON results, and the one fixture walker of the C tests (TU_WITH_DIRENT). */
 #ifndef HS_TESTUTIL_H
 #define HS_TESTUTIL_H
 #include <jansson.h>
@@ -27,17 +28,68 @@ static inline char *tu_read(const char *path, size_t *len) {
   return b;
 }
 
-/* The captures of ../shared are other people's data, read in place; NULL when absent. */
+/* The shared folder beside the repository (../shared, other people's data read in place), the C
+ * side of tests/fixtures.mjs: HLOSCOPE_NO_SHARED=1 (any value but "" and "0") makes every test
+ * behave as if it were absent, as the JS and Python tests do. */
+static inline int tu_no_shared(void) {
+  const char *v = getenv("HLOSCOPE_NO_SHARED");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+/* The path of rel under the shared folder ("captures/memory/x.txt", "captures/profiles") written
+ * into buf; NULL when it is absent or hidden by HLOSCOPE_NO_SHARED. */
+static inline const char *tu_shared(char *buf, size_t n, const char *rel) {
+  if (tu_no_shared()) return NULL;
+  snprintf(buf, n, "%s/%s", HS_SHARED_DIR, rel);
+  FILE *f = fopen(buf, "rb"); /* a folder opens too, on Linux */
+  if (!f) return NULL;
+  fclose(f);
+  return buf;
+}
+
+/* Prints, plainly, why ../shared/<rel> is not read: absent, or hidden by HLOSCOPE_NO_SHARED. */
+static inline void tu_say_shared_absent(const char *rel) {
+  if (tu_no_shared())
+    printf("SKIPPED: ../shared/%s is treated as absent (HLOSCOPE_NO_SHARED=1)\n", rel);
+  else
+    printf("SKIPPED: ../shared/%s is absent (%s/%s: other people's data, read in place)\n", rel, HS_SHARED_DIR, rel);
+}
+
+/* In a cmocka test: when ptr is NULL (what it read of ../shared is not there), skip, saying that
+ * ../shared/<rel> is absent or hidden. */
+#define TU_SKIP_UNLESS(ptr, rel)   \
+  do {                             \
+    if (!(ptr)) {                  \
+      tu_say_shared_absent(rel);   \
+      skip();                      \
+    }                              \
+  } while (0)
+
+/* In a cmocka test: skip, saying why, when ../shared/<rel> cannot be read. */
+#define TU_NEED_SHARED(rel)                                                  \
+  do {                                                                       \
+    char tu_probe_[2048];                                                    \
+    TU_SKIP_UNLESS(tu_shared(tu_probe_, sizeof tu_probe_, rel), rel);        \
+  } while (0)
+
+/* The TPU v6e captures folder (../shared/captures/tpu-v6e, with its naive attention); NULL when
+ * absent or hidden. */
 static inline const char *tu_captures(void) {
   static char path[1024];
-  snprintf(path, sizeof path, "%s/captures/tpu-v6e", HS_SHARED_DIR);
-  FILE *f;
   char probe[1100];
-  snprintf(probe, sizeof probe, "%s/jit_naive_attention.stablehlo.mlir", path);
-  if (!(f = fopen(probe, "rb"))) return NULL;
-  fclose(f);
+  if (!tu_shared(probe, sizeof probe, "captures/tpu-v6e/jit_naive_attention.stablehlo.mlir")) return NULL;
+  snprintf(path, sizeof path, "%s/captures/tpu-v6e", HS_SHARED_DIR);
   return path;
 }
+
+/* The oracle data file name of area (tests/oracle/<area>/<name>: hlo, llvm, profile, memory,
+ * differential; tests/oracle/README.md) written into buf. */
+#ifdef HS_SOURCE_DIR
+static inline const char *tu_oracle(char *buf, size_t n, const char *area, const char *name) {
+  snprintf(buf, n, "%s/tests/oracle/%s/%s", HS_SOURCE_DIR, area, name);
+  return buf;
+}
+#endif
 
 static inline json_t *tu_json(char *s) {
   json_error_t e;
@@ -68,13 +120,15 @@ static inline json_t *tu_path(json_t *j, const char *path) {
   return j;
 }
 
-/* The one fixture walker: calls fn(dir, ctx) for each fixtures/cpu-jax-<version>/<id>/ folder,
- * in name order, at most per_set of them per version (0: all). */
+/* The one fixture walker of the C tests (tests/fixtures.mjs is the JS one): calls fn(dir, ctx)
+ * for each fixtures/<under>/cpu-jax-<version>/<id>/ folder (under: "" for the fixture cases,
+ * "levels" or "passes"), in name order, at most per_set of them per version (0: all). Returns
+ * the number of folders visited. */
 #ifdef TU_WITH_DIRENT
 #include <dirent.h>
-static inline size_t tu_each_fixture(size_t per_set, void (*fn)(const char *dir, void *ctx), void *ctx) {
+static inline size_t tu_each_fixture_in(const char *under, size_t per_set, void (*fn)(const char *dir, void *ctx), void *ctx) {
   char root[1024];
-  snprintf(root, sizeof root, "%s/fixtures", HS_SOURCE_DIR);
+  snprintf(root, sizeof root, "%s/fixtures/%s", HS_SOURCE_DIR, under);
   struct dirent **sets = NULL;
   int ns = scandir(root, &sets, NULL, alphasort);
   size_t count = 0;
@@ -101,6 +155,45 @@ static inline size_t tu_each_fixture(size_t per_set, void (*fn)(const char *dir,
   }
   free(sets);
   return count;
+}
+
+/* fixtures/cpu-jax-<version>/<id>/: the fixture cases. */
+static inline size_t tu_each_fixture(size_t per_set, void (*fn)(const char *dir, void *ctx), void *ctx) {
+  return tu_each_fixture_in("", per_set, fn, ctx);
+}
+
+/* Calls fn(path, ctx) for each file of dir (a fixture's dump/ folder, a shared captures folder)
+ * whose name ends in suffix ("" for all; dot files aside), in name order. Returns the number of
+ * files, or -1 when dir cannot be opened. */
+static inline long tu_each_file(const char *dir, const char *suffix, void (*fn)(const char *path, void *ctx), void *ctx) {
+  struct dirent **names = NULL;
+  int n = scandir(dir, &names, NULL, alphasort);
+  if (n < 0) return -1;
+  long count = 0;
+  size_t sl = strlen(suffix);
+  for (int i = 0; i < n; i++) {
+    const char *nm = names[i]->d_name;
+    size_t l = strlen(nm);
+    if (nm[0] != '.' && l >= sl && strcmp(nm + l - sl, suffix) == 0) {
+      char path[8192];
+      snprintf(path, sizeof path, "%s/%s", dir, nm);
+      fn(path, ctx);
+      count++;
+    }
+    free(names[i]);
+  }
+  free(names);
+  return count;
+}
+
+/* tu_each_file over ../shared/<rel>: -1, after saying why, when it is absent or hidden. */
+static inline long tu_each_shared(const char *rel, const char *suffix, void (*fn)(const char *path, void *ctx), void *ctx) {
+  char dir[2048];
+  if (!tu_shared(dir, sizeof dir, rel)) {
+    tu_say_shared_absent(rel);
+    return -1;
+  }
+  return tu_each_file(dir, suffix, fn, ctx);
 }
 #endif
 

@@ -2,22 +2,19 @@
 // the same checks the native driver (tests/native/test_cases.c) makes, one test per case.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { caseFolders, repoRoot as root } from '../fixtures.mjs';
+import { caseFolders, caseSharedInput, repoRoot as root } from '../fixtures.mjs';
 
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
-const shared = process.env.HS_SHARED_DIR || path.resolve(root, '../shared'); // like CMake's HS_SHARED_DIR
-
-/** The input text, or a skip reason when it lives in an absent ../shared. */
-function readInput(dir) {
-  const name = readdirSync(dir).find((f) => f.startsWith('input.'));
-  assert.ok(name, `${dir}: no input.* file`);
-  if (name !== 'input.shared') return { text: readFileSync(path.join(dir, name), 'utf8') };
-  const p = path.join(shared, readFileSync(path.join(dir, name), 'utf8').split(/\r?\n/)[0]);
-  return existsSync(p) ? { text: readFileSync(p, 'utf8') } : { skip: `SKIPPED: ${p} is absent (other people's data, read in place)` };
+/** The input text, or a skip reason when it lives in an absent (or hidden) ../shared. */
+function readInput(c) {
+  assert.ok(c.input, `${c.dir}: no input.* file`);
+  if (!c.input.endsWith('/input.shared')) return { text: readFileSync(c.input, 'utf8') };
+  const s = caseSharedInput(readFileSync(c.input, 'utf8').split(/\r?\n/)[0]);
+  return s.path ? { text: readFileSync(s.path, 'utf8') } : s;
 }
 
 function walk(value, steps) {
@@ -31,7 +28,7 @@ function walk(value, steps) {
 
 for (const c of caseFolders()) {
   test(`case ${c.name}`, { skip: !wasmBuilt && 'wasm not built (npm run build:wasm)' }, (t) => {
-    const input = readInput(c.dir);
+    const input = readInput(c);
     if (input.skip) return t.skip(input.skip);
     const lines = readFileSync(path.join(c.dir, 'expect'), 'utf8').split('\n');
     let doc = null;

@@ -1,7 +1,7 @@
 // The decisions analysis through the wasm API, as GYM·03 calls it (parse(text).decisions()):
 //   - every fixture set (jax 0.4.38, 0.10.2 and the newest): the decisions of jaxpr.txt equal
 //     what jax's own equation record (jaxpr_eqns.json) implies (kind, dtypes, shape, nesting
-//     path, order), and the HLO ones agree with XLA's oracle.json (tests/oracle/decisions.mjs);
+//     path, order), and the HLO ones agree with XLA's oracle.json (tests/oracle/hlo/decisions.mjs);
 //   - the CLI (`hloscope decisions --json`) prints the same bytes for the jaxpr, the StableHLO and
 //     the optimized HLO of every 0.4.38 program, so the first upcast, broadcast and remat lines
 //     the drill marks are the ones the CLI shows;
@@ -10,10 +10,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { checkAll, wasmReader } from '../oracle/decisions.mjs';
+import { checkAll, wasmReader } from '../oracle/hlo/decisions.mjs';
+import { fixtureCases, fixtureSets } from '../fixtures.mjs';
 import { firstDecision, targetsOf, promptWords, revealSentence, wrongWords } from '../../notebook/src/drills/spot-words.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,7 +34,7 @@ async function hs() {
 
 test('decisions equal jax\'s equations and XLA\'s instructions on every fixture set', { skip: noWasm }, async () => {
   const { checked, mismatches } = await checkAll(await wasmReader(apiFile));
-  const sets = readdirSync(join(root, 'fixtures')).filter((s) => s.startsWith('cpu-jax-'));
+  const sets = fixtureSets();
   assert.ok(sets.length >= 3, `three jax versions expected, found ${sets.join(', ')}`);
   assert.ok(checked >= 26 * sets.length, `only ${checked} fixtures have a jaxpr_eqns.json`);
   assert.deepEqual(mismatches, []);
@@ -41,18 +42,17 @@ test('decisions equal jax\'s equations and XLA\'s instructions on every fixture 
 
 test('the CLI and the wasm API print the same decisions, in all three formats', { skip: noWasm || noCli }, async () => {
   const { parse } = await hs();
-  const dir = join(root, 'fixtures/cpu-jax-0.4.38');
   let firsts = 0;
-  for (const id of readdirSync(dir).sort()) {
-    if (id === 'transformer_step') continue;
+  for (const c of fixtureCases(undefined, { set: 'cpu-jax-0.4.38' })) {
+    if (c.id === 'transformer_step') continue;
     for (const f of ['jaxpr.txt', 'stablehlo.mlir', 'after_optimizations.txt']) {
-      const file = join(dir, id, f);
-      if (!existsSync(file)) continue;
+      const file = c.file(f);
+      if (!file) continue;
       const doc = parse(readFileSync(file, 'utf8'));
       let js;
       try { js = doc.json('decisions'); } finally { doc.free(); }
       const native = execFileSync(cli, ['decisions', file, '--json'], { encoding: 'utf8' }).trimEnd();
-      assert.equal(js, native, `${id}/${f}`);
+      assert.equal(js, native, `${c.id}/${f}`);
       const d = JSON.parse(js).decisions;
       for (const t of ['upcast', 'broadcast', 'remat']) if (firstDecision(d, t)) firsts++;
     }

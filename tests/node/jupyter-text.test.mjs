@@ -3,75 +3,51 @@
 // and on the shared captures when they are there. Skips with a message when a build is missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fixtureCases, passFixtures, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 const skip = !existsSync(cli) ? `no native CLI at ${cli} (npm run build:native)`
   : !wasmBuilt ? 'no wasm build (npm run build:wasm)' : false;
-const captures = path.resolve(root, '../shared/captures/tpu-v6e');
-const profiles = path.resolve(root, '../shared/captures/profiles');
-const memory = path.resolve(root, '../shared/captures/memory');
 
 function cases() {
   const out = [];
-  const fx = path.join(root, 'fixtures');
-  for (const v of readdirSync(fx).filter((d) => d.startsWith('cpu-jax-')).sort()) {
-    for (const id of readdirSync(path.join(fx, v)).sort()) {
-      const d = path.join(fx, v, id);
-      const hlo = path.join(d, 'after_optimizations.txt');
-      if (!existsSync(hlo)) continue;
-      for (const cmd of ['summary', 'fusions', 'spills', 'computations', 'decisions']) out.push([cmd, hlo]);
-      const shlo = path.join(d, 'stablehlo.mlir');
-      if (existsSync(shlo)) out.push(['xray', shlo, hlo], ['decisions', shlo]);
-      if (existsSync(path.join(d, 'jaxpr.txt'))) out.push(['decisions', path.join(d, 'jaxpr.txt')]);
-      for (const p of ['profile.xplane.pb', 'profile.trace.json.gz']) {
-        if (!existsSync(path.join(d, p))) continue;
-        out.push(['profile', path.join(d, p)], ['timeline', path.join(d, p)], ['timeline', path.join(d, p), '--hlo', hlo]);
-      }
-      const dump = path.join(d, 'dump');
-      if (existsSync(dump)) out.push(['passes', dump]);
-      if (existsSync(dump)) {
-        for (const f of readdirSync(dump).sort()) {
-          if (/-(buffer-assignment|memory-usage-report)\.txt$/.test(f)) out.push(['memory', path.join(dump, f)], ['memory', path.join(dump, f), hlo]);
-        }
-      }
+  for (const c of fixtureCases()) {
+    const hlo = c.file('after_optimizations.txt');
+    if (!hlo) continue;
+    for (const cmd of ['summary', 'fusions', 'spills', 'computations', 'decisions']) out.push([cmd, hlo]);
+    const shlo = c.file('stablehlo.mlir');
+    if (shlo) out.push(['xray', shlo, hlo], ['decisions', shlo]);
+    if (c.file('jaxpr.txt')) out.push(['decisions', c.file('jaxpr.txt')]);
+    for (const p of ['profile.xplane.pb', 'profile.trace.json.gz']) {
+      const f = c.file(p);
+      if (f) out.push(['profile', f], ['timeline', f], ['timeline', f, '--hlo', hlo]);
     }
+    const dump = c.file('dump');
+    if (dump) out.push(['passes', dump]);
+    for (const f of c.files(/-(buffer-assignment|memory-usage-report)\.txt$/, 'dump')) out.push(['memory', f], ['memory', f, hlo]);
   }
   out.push(['fusions', path.join(root, 'tests/jupyter/test_text.py')]); // not a dump: the same error
   out.push(['memory', path.join(root, 'tests/jupyter/test_text.py')]); // not a memory text: the same error
   out.push(['decisions', path.join(root, 'tests/jupyter/test_text.py')]);
-  if (existsSync(captures)) {
-    const left = path.join(captures, 'jit_naive_attention.stablehlo.mlir');
-    const right = path.join(captures, 'jit_naive_attention.after_optimizations.trimmed.txt');
-    if (existsSync(left) && existsSync(right)) out.push(['xray', left, right], ['spills', right], ['fusions', right]);
-  }
-  if (existsSync(profiles)) {
-    for (const f of readdirSync(profiles).sort()) if (f.endsWith('.xplane.pb')) out.push(['profile', path.join(profiles, f)], ['timeline', path.join(profiles, f)]);
-  }
-  const passFx = path.join(root, 'fixtures/passes');
-  if (existsSync(passFx)) {
-    for (const v of readdirSync(passFx).sort()) {
-      for (const id of readdirSync(path.join(passFx, v)).sort()) {
-        const a = path.join(passFx, v, id, 'dump.tar.gz');
-        if (existsSync(a)) out.push(['passes', a]);
-      }
-    }
-  }
-  const listings = path.resolve(root, '../shared/captures/pass-names');
-  if (existsSync(listings)) for (const f of readdirSync(listings).sort()) if (f.endsWith('.txt')) out.push(['passes', path.join(listings, f)]);
-  if (existsSync(memory)) {
-    for (const f of readdirSync(memory).sort()) if (f.endsWith('.txt')) out.push(['memory', path.join(memory, f)]);
-  }
+  const left = sharedPath('captures/tpu-v6e/jit_naive_attention.stablehlo.mlir');
+  const right = sharedPath('captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt');
+  if (left && right) out.push(['xray', left, right], ['spills', right], ['fusions', right]);
+  for (const f of sharedCaptures('profiles', (n) => n.endsWith('.xplane.pb'))) out.push(['profile', f], ['timeline', f]);
+  for (const c of passFixtures()) if (c.file('dump.tar.gz')) out.push(['passes', c.file('dump.tar.gz')]);
+  for (const f of sharedCaptures('pass-names', (n) => n.endsWith('.txt'))) out.push(['passes', f]);
+  for (const f of sharedCaptures('memory', (n) => n.endsWith('.txt'))) out.push(['memory', f]);
   return out;
 }
 
 test('node cli.mjs prints what the native CLI prints', { skip, timeout: 300000 }, async (t) => {
-  if (!existsSync(captures)) t.diagnostic(`../shared/captures absent: fixtures only (${captures})`);
+  const absent = sharedAbsent();
+  if (absent) t.diagnostic(`${absent}: fixtures only`);
   const { run } = await import('../../notebook/jupyter/src/cli.mjs');
   let n = 0;
   for (const args of cases()) {

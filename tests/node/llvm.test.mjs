@@ -7,29 +7,27 @@ import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { filesBeside, oracleFile, sharedAbsent, sharedPath } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
-const shared = path.resolve(root, '../shared');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
 const skipWasm = !wasmBuilt && 'wasm not built (bash tools/build-wasm.sh)';
-const oracle = JSON.parse(readFileSync(path.join(root, 'tests/oracle/llvm/oracle.json'), 'utf8'));
+const oracle = JSON.parse(readFileSync(oracleFile('llvm', 'oracle.json'), 'utf8'));
 
 const files = Object.keys(oracle.files)
-  .map((rel) => ({ rel, file: rel.startsWith('../shared/') ? path.join(shared, rel.slice(10)) : path.join(root, rel) }))
-  .filter(({ rel, file }) => !rel.startsWith('../shared/') || existsSync(file));
-if (!existsSync(path.join(shared, 'captures/llvm'))) console.log('SKIPPED: ../shared/captures/llvm is absent (other people\'s data, read in place)');
+  .map((rel) => ({ rel, file: rel.startsWith('../shared/') ? sharedPath(rel.slice(10)) : path.join(root, rel) }))
+  .filter(({ file }) => file);
+if (sharedAbsent('llvm')) console.log(`${sharedAbsent('llvm')}: its .ll files are not read`);
 
 /** The after_optimizations HLO beside a .ll that shares its module_NNNN. */
 function hloFor(file) {
-  const dir = path.dirname(file);
   const m = /module_\d+\./.exec(path.basename(file));
-  const cands = execFileSync('ls', [dir], { encoding: 'utf8' }).split('\n')
-    .filter((n) => n.endsWith('after_optimizations.txt') && (!m || n.includes(m[0])));
+  const cands = filesBeside(file, (n) => n.endsWith('after_optimizations.txt') && (!m || n.includes(m[0])));
   assert.equal(cands.length, 1, `one HLO for ${file}: ${cands}`);
-  return path.join(dir, cands[0]);
+  return cands[0];
 }
 
 test('readLlvm matches LLVM\'s tools and joins every kernel to its HLO', { skip: skipWasm }, () => {

@@ -4,16 +4,16 @@
 // Skips with a message when a build or ../shared is missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fixtureCases, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
-const shared = path.resolve(process.env.HS_SHARED_DIR || path.join(root, '../shared'), 'captures');
-const hasShared = existsSync(path.join(shared, 'memory'));
+const noShared = sharedAbsent('memory');
 const hasCli = existsSync(cli);
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
@@ -21,25 +21,15 @@ const skipWasm = !wasmBuilt && 'SKIPPED: wasm/gen/hloscope_core.wasm is not buil
 
 function memoryTexts() {
   const files = [];
-  if (hasShared) {
-    for (const d of ['memory', 'buffers', 'errors'])
-      for (const f of readdirSync(path.join(shared, d)).sort()) files.push(path.join(shared, d, f));
-  }
-  for (const v of ['cpu-jax-0.4.38', 'cpu-jax-0.10.2']) {
-    const dir = path.join(root, 'fixtures', v);
-    if (!existsSync(dir)) continue;
-    for (const id of readdirSync(dir).sort()) {
-      const dump = path.join(dir, id, 'dump');
-      if (!existsSync(dump)) continue;
-      for (const f of readdirSync(dump).sort())
-        if (/-(buffer-assignment|memory-usage-report)\.txt$/.test(f)) files.push(path.join(dump, f));
-    }
+  for (const d of ['memory', 'buffers', 'errors']) files.push(...sharedCaptures(d));
+  for (const set of ['cpu-jax-0.4.38', 'cpu-jax-0.10.2']) {
+    for (const c of fixtureCases(undefined, { set })) files.push(...c.files(/-(buffer-assignment|memory-usage-report)\.txt$/, 'dump'));
   }
   return files;
 }
 
 test('readMemory equals `hloscope memory --json` byte for byte', { skip: skipWasm || (!hasCli && 'SKIPPED: no native CLI') }, () => {
-  if (!hasShared) console.log('SKIPPED (shared part): ../shared/captures is absent');
+  if (noShared) console.log(`${noShared} (the shared part)`);
   const files = memoryTexts();
   assert.ok(files.length >= 52);
   for (const f of files) {
@@ -94,7 +84,7 @@ test('layout() and layouts() in words, as the CLI prints them', { skip: skipWasm
   assert.equal(l.words, 'row-major; tiled 8x128, then bf16 pairs packed 2x1; lives in memory space 1 (VMEM on TPU)');
   assert.equal(JSON.stringify(l), execFileSync(cli, ['layout', '--json', t], { encoding: 'utf8' }).trimEnd());
   assert.throws(() => api.layout('f32[2]{0:Q(1)}'), (e) => e.code === 'HS_E_SYNTAX' && e.column === 10);
-  const files = hasShared ? readdirSync(path.join(shared, 'tpu-layouts')).map((f) => path.join(shared, 'tpu-layouts', f)) : [];
+  const files = sharedCaptures('tpu-layouts');
   files.push(path.join(root, 'fixtures/cpu-jax-0.10.2/softmax/after_optimizations.txt'));
   for (const f of files) {
     const native = execFileSync(cli, ['layouts', '--json', f], { encoding: 'utf8' }).trimEnd();

@@ -2,7 +2,7 @@
 // (fixtures/cpu-jax-*/<id>/), the computations, instructions (name, opcode, type), fusions
 // (name, kind, calls) and fused computations the core reads from after_optimizations.txt equal
 // what XLA itself reports in that folder's oracle.json (decoded from the HloModuleProto of the
-// compiled executable by fixtures/capture/capture.py).  The comparison is tests/oracle/check.mjs,
+// compiled executable by fixtures/capture/capture.py).  The comparison is tests/oracle/hlo/check.mjs,
 // run in-process; on failure the message lists every mismatch, one per line.
 //
 // Skips, saying why, when the wasm build (npm run build:wasm) or the captures (npm run capture)
@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { checkAll, findFixtures, wasmBackend } from '../oracle/check.mjs';
+import { checkAll, findFixtures, wasmBackend } from '../oracle/hlo/check.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const wasmFile = join(root, 'wasm/gen/hloscope_core.wasm');

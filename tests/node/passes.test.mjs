@@ -3,27 +3,23 @@
 // same bytes as `hloscope passes --json`. Skips with a message when the wasm build is missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { passFixtures, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
-const listings = path.resolve(process.env.HS_SHARED_DIR || path.join(root, '../shared'), 'captures/pass-names');
-const hasListings = existsSync(listings);
+const noListings = sharedAbsent('pass-names');
+const gpuListing = () => sharedPath('captures/pass-names/gpu_shawnwang18_xla_vit_pjit_train_step.txt');
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
 const skip = wasmBuilt ? false : 'wasm build missing (npm run build:wasm)';
 
-const fixtures = [];
-const fx = path.join(root, 'fixtures/passes');
-if (existsSync(fx)) {
-  for (const v of readdirSync(fx, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort())
-    for (const id of readdirSync(path.join(fx, v), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) fixtures.push(path.join(fx, v, id));
-}
+const fixtures = passFixtures().map((c) => c.dir);
 
 async function fromArchive(dir) {
   const entries = await api.readArchive(readFileSync(path.join(dir, 'dump.tar.gz')));
@@ -83,8 +79,8 @@ test('a .zip of the folder reads the same as the .tar.gz', { skip: skip || (spaw
   }
 });
 
-test('the shared GPU listing: 158 steps over 23 pipelines, watershed at step 96', { skip: skip || (!hasListings && '../shared/captures/pass-names is absent') }, () => {
-  const r = api.readPasses(readFileSync(path.join(listings, 'gpu_shawnwang18_xla_vit_pjit_train_step.txt'), 'utf8'));
+test('the shared GPU listing: 158 steps over 23 pipelines, watershed at step 96', { skip: skip || noListings }, () => {
+  const r = api.readPasses(readFileSync(gpuListing(), 'utf8'));
   assert.equal(r.modules.length, 1);
   const m = r.modules[0];
   assert.equal(m.steps.length, 158);
@@ -92,17 +88,19 @@ test('the shared GPU listing: 158 steps over 23 pipelines, watershed at step 96'
   assert.equal(m.watershed, 96);
   assert.equal(m.backend, 'gpu');
   assert.equal(r.unknown, 0);
-  for (const f of readdirSync(listings)) {
-    const text = readFileSync(path.join(listings, f), 'utf8');
+  const all = sharedCaptures('pass-names');
+  assert.ok(all.length >= 6, `${all.length} listings`);
+  for (const f of all) {
+    const text = readFileSync(f, 'utf8');
     const rr = api.readPasses(text);
     assert.equal(rr.files.length, text.split('\n').filter(Boolean).length, f);
     assert.ok(rr.files.every((x) => typeof x.kind === 'string'));
   }
 });
 
-test('compare: our CPU dump against the GPU listing gives each pass its origin', { skip: skip || (!hasListings && '../shared/captures/pass-names is absent') }, async () => {
+test('compare: our CPU dump against the GPU listing gives each pass its origin', { skip: skip || noListings }, async () => {
   const cpu = (await api.readArchive(readFileSync(path.join(root, 'fixtures/passes/cpu-jax-0.4.38/attention/dump.tar.gz'))));
-  const gpu = readFileSync(path.join(listings, 'gpu_shawnwang18_xla_vit_pjit_train_step.txt'), 'utf8');
+  const gpu = readFileSync(gpuListing(), 'utf8');
   const c = api.comparePasses(cpu, gpu, { labels: ['cpu', 'gpu'] });
   const origin = Object.fromEntries(c.passes.map((p) => [p.pass, p.origin]));
   assert.equal(origin['layout-assignment'], 'both');

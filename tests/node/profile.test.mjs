@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { fixtureCases, sharedCaptures } from '../fixtures.mjs';
+import { fixtureCases, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 import { execFileSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,7 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
-const profilesDir = path.resolve(root, '../shared/captures/profiles');
-const hasShared = existsSync(profilesDir);
+const noShared = sharedAbsent('profiles');
 
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
@@ -37,7 +36,7 @@ const skipBoth = skipWasm || (!existsSync(cli) && 'native CLI not built (npm run
 
 test('wasm parseProfile().json() equals `hloscope profile --json` on every profile', { skip: skipBoth }, () => {
   const files = profiles();
-  if (!hasShared) console.log('SKIPPED (shared part): ../shared/captures is absent');
+  if (noShared) console.log(`${noShared} (the shared part)`);
   assert.ok(files.length > 0);
   for (const f of files) {
     const native = execFileSync(cli, ['profile', '--json', f], { maxBuffer: 1 << 28 }).toString('utf8').replace(/\n$/, '');
@@ -50,8 +49,8 @@ test('wasm parseProfile().json() equals `hloscope profile --json` on every profi
   }
 });
 
-test('the TPU sample through the JS API: XLA Ops counted, program ids exact', { skip: skipWasm || (!hasShared && 'SKIPPED: ../shared/captures is absent') }, () => {
-  const bytes = readFileSync(path.join(profilesDir, 'xprof_tpu_inference_2.xplane.pb'));
+test('the TPU sample through the JS API: XLA Ops counted, program ids exact', { skip: skipWasm || noShared }, () => {
+  const bytes = readFileSync(sharedPath('captures/profiles/xprof_tpu_inference_2.xplane.pb'));
   const prof = api.parseProfile(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const s = prof.summary();
   assert.deepEqual(s.device, { plane: '/device:TPU:*', line: 'XLA Ops' }); // every chip
@@ -66,7 +65,7 @@ test('the TPU sample through the JS API: XLA Ops counted, program ids exact', { 
 
 test('gunzip() (DecompressionStream) gives the bytes node:zlib gives', { skip: skipWasm }, async () => {
   const fx = profiles().find((f) => f.endsWith('.gz'));
-  if (!fx) return;
+  assert.ok(fx, 'a fixture holds a profile.trace.json.gz (fixtures/README.md)');
   const gz = readFileSync(fx);
   const ours = await api.gunzip(new Uint8Array(gz));
   assert.deepEqual(Buffer.from(ours), gunzipSync(gz));

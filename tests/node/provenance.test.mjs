@@ -7,16 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixtureFolders, fixtureSubfolders, fixturesDir as fixtures } from '../fixtures.mjs';
 
-const fixtures = fileURLToPath(new URL('../../fixtures/', import.meta.url));
-const dirs = (d) => readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 // fixtures/<set>/<folder>, the capture scripts' own folder aside
-const folders = dirs(fixtures).filter((s) => s !== 'capture').flatMap((s) => dirs(join(fixtures, s)).map((f) => join(s, f)));
+const folders = fixtureFolders();
 
 test('every fixture folder has a MANIFEST.json', () => {
   assert.ok(folders.length > 0, 'no fixture folders');
@@ -39,7 +37,7 @@ test('every file a manifest hashes still has its size and sha256', () => {
         checked++;
       }
     }
-    for (const d of dirs(join(fixtures, rel))) visit(join(rel, d));
+    for (const d of fixtureSubfolders(rel)) visit(join(rel, d));
   };
   for (const f of folders) visit(f);
   assert.deepEqual(differ, []);
@@ -49,10 +47,10 @@ test('every file a manifest hashes still has its size and sha256', () => {
 test('a version folder manifest names its program folders by their manifests', () => {
   for (const set of ['levels', 'passes']) {
     if (!existsSync(join(fixtures, set))) continue;
-    for (const v of dirs(join(fixtures, set))) {
+    for (const v of fixtureSubfolders(set)) {
       const rel = join(set, v);
       const man = JSON.parse(readFileSync(join(fixtures, rel, 'MANIFEST.json'), 'utf8'));
-      assert.deepEqual(Object.keys(man.programs).sort(), dirs(join(fixtures, rel)), rel);
+      assert.deepEqual(Object.keys(man.programs).sort(), fixtureSubfolders(rel), rel);
       for (const [p, { manifest_sha256: want }] of Object.entries(man.programs)) {
         const own = JSON.parse(readFileSync(join(fixtures, rel, p, 'MANIFEST.json'), 'utf8'));
         assert.equal(sha256(readFileSync(join(fixtures, rel, p, 'MANIFEST.json'))), want, `${rel}/${p}: its MANIFEST.json changed after the version manifest was written`);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { oracleFile, sharedAbsent, sharedPath } from '../fixtures.mjs';
 import { pickProfile, defineLine } from '../../notebook/src/notebook/profile-files.js';
 import { timelineRounds, topOpRound, hiddenRound, unaskedRound } from '../../notebook/src/drills/timeline-words.js';
 
@@ -14,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
-const tpu = path.resolve(root, '../shared/captures/profiles/xprof_tpu_inference_2.xplane.pb');
+const tpu = sharedPath('captures/profiles/xprof_tpu_inference_2.xplane.pb');
 
 test('pickProfile: the newest run of a log folder, the .xplane.pb first, and says so', () => {
   const f = (p) => ({ path: p, file: null });
@@ -56,9 +57,9 @@ test('defineLine: the dump line that defines %name, numbered as the text numbers
 });
 
 // The op with the most self time per run, as jaxlib's own events give it (host_op_self_ps:
-// each op event's duration minus the op events it encloses; tests/profile/make_jaxlib_reference.py).
+// each op event's duration minus the op events it encloses; tests/oracle/profile/make_jaxlib_reference.py).
 function jaxlibTopSelf(id, program) {
-  const ref = JSON.parse(readFileSync(path.join(root, 'tests/profile/jaxlib_reference.json'), 'utf8'));
+  const ref = JSON.parse(readFileSync(oracleFile('profile', 'jaxlib_reference.json'), 'utf8'));
   const selfs = ref.profiles[`fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`].host_op_self_ps;
   const theirs = Object.entries(selfs).filter(([k]) => k.startsWith(`${program}|`)).sort((a, b) => b[1] - a[1]);
   return { top: theirs[0][0].slice(program.length + 1), totals: Object.fromEntries(theirs) };
@@ -68,7 +69,7 @@ test('rounds of the built-in captures: the top op is the one jaxlib gives the mo
   let seen = 0;
   for (const id of ['softmax', 'attention', 'naive_attention', 'mlp', 'layernorm']) {
     const file = path.join(root, `fixtures/cpu-jax-0.4.38/${id}/profile.xplane.pb`);
-    assert.ok(existsSync(file), `${file} is missing`);
+    assert.ok(existsSync(file), `${file} is missing: an in-repo fixture`);
     const prof = api.parseProfile(readFileSync(file));
     const t = prof.timeline();
     prof.free();
@@ -91,7 +92,7 @@ test('naive attention: the answer is the kernel, not the call that wraps it', { 
   const t = prof.timeline();
   prof.free();
   const r = topOpRound(t);
-  const ref = JSON.parse(readFileSync(path.join(root, 'tests/profile/jaxlib_reference.json'), 'utf8')).profiles['fixtures/cpu-jax-0.4.38/naive_attention/profile.xplane.pb'];
+  const ref = JSON.parse(readFileSync(oracleFile('profile', 'jaxlib_reference.json'), 'utf8')).profiles['fixtures/cpu-jax-0.4.38/naive_attention/profile.xplane.pb'];
   const [inclusive] = Object.entries(ref.host_op_total_ps).sort((a, b) => b[1] - a[1])[0];
   const wrapper = inclusive.split('|')[1];
   assert.equal(r.answer, jaxlibTopSelf('naive_attention', r.program).top);
@@ -101,10 +102,10 @@ test('naive attention: the answer is the kernel, not the call that wraps it', { 
 });
 
 // On real accelerators: the same round on the shared TPU v6e and MI300X profiles; XProf's own
-// hlo_stats (tests/profile/xprof_reference.json, self time per program id and op) names the
+// hlo_stats (tests/oracle/profile/xprof_reference.json, self time per program id and op) names the
 // same op. The core counts the first TPU plane, XProf all four: the ranking is what is compared.
 test('TPU and GPU profiles: the op with the most self time is the one XProf\'s hlo_stats names', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpu) && 'SKIPPED: ../shared/captures is absent') }, () => {
-  const xprof = JSON.parse(readFileSync(path.join(root, 'tests/profile/xprof_reference.json'), 'utf8')).profiles;
+  const xprof = JSON.parse(readFileSync(oracleFile('profile', 'xprof_reference.json'), 'utf8')).profiles;
   let rounds = 0;
   for (const [key, { rows }] of Object.entries(xprof)) {
     if (!key.startsWith('shared/')) continue;
@@ -121,7 +122,7 @@ test('TPU and GPU profiles: the op with the most self time is the one XProf\'s h
   assert.ok(rounds >= 2, `${rounds} rounds`);
 });
 
-test('the TPU sample gives a "did this copy hide?" round whose answer follows its numbers', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpu) && 'SKIPPED: ../shared/captures is absent') }, () => {
+test('the TPU sample gives a "did this copy hide?" round whose answer follows its numbers', { skip: (!wasmBuilt && 'wasm not built') || (!tpu && sharedAbsent('profiles/xprof_tpu_inference_2.xplane.pb')) }, () => {
   const prof = api.parseProfile(readFileSync(tpu));
   const t = prof.timeline();
   prof.free();
@@ -136,7 +137,8 @@ test('the TPU sample gives a "did this copy hide?" round whose answer follows it
 // tpu_custom_call, and the program's StableHLO holds no custom_call: the compiler substituted
 // it. The profile is a minimal trace JSON naming the module's ops on a TPU XLA Ops line (as in
 // tests/native/test_timeline.c); what is checked is read from the two dump texts.
-const tpuDir = path.resolve(root, '../shared/captures/tpu-v6e');
+const tpuHlo = sharedPath('captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt');
+const tpuStablehlo = sharedPath('captures/tpu-v6e/jit_naive_attention.stablehlo.mlir');
 const NAIVE_TRACE = JSON.stringify({
   traceEvents: [
     { ph: 'M', pid: 2, name: 'process_name', args: { name: '/device:TPU:0' } },
@@ -150,9 +152,9 @@ const NAIVE_TRACE = JSON.stringify({
   ],
 });
 
-test('the "which kernel did no line ask for?" round: the custom call the StableHLO does not hold', { skip: (!wasmBuilt && 'wasm not built') || (!existsSync(tpuDir) && 'SKIPPED: ../shared/captures is absent') }, () => {
-  const hlo = readFileSync(path.join(tpuDir, 'jit_naive_attention.after_optimizations.trimmed.txt'), 'utf8');
-  const stablehlo = readFileSync(path.join(tpuDir, 'jit_naive_attention.stablehlo.mlir'), 'utf8');
+test('the "which kernel did no line ask for?" round: the custom call the StableHLO does not hold', { skip: (!wasmBuilt && 'wasm not built') || ((!tpuHlo || !tpuStablehlo) && sharedAbsent('tpu-v6e/jit_naive_attention.stablehlo.mlir')) }, () => {
+  const hlo = readFileSync(tpuHlo, 'utf8');
+  const stablehlo = readFileSync(tpuStablehlo, 'utf8');
   // from the texts: the instruction that calls tpu_custom_call; the StableHLO asks for no custom call
   const substituted = /%(\S+) = [^\n]* custom-call\([^\n]*custom_call_target="tpu_custom_call"/.exec(hlo)[1];
   assert.equal(stablehlo.includes('custom_call'), false);

@@ -4,17 +4,17 @@
 // dumps. Skips with a message when a build is missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fixtureCases, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
-const profilesDir = path.resolve(root, '../shared/captures/profiles');
-const hasShared = existsSync(profilesDir);
+const noShared = sharedAbsent('profiles');
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
 
@@ -30,25 +30,22 @@ function bytesOf(f) {
 /** [profile, options] cases: every shared capture, and each CPU fixture set's softmax/scan with its dumps. */
 function cases() {
   const out = [];
-  if (hasShared) {
-    for (const f of readdirSync(profilesDir).sort()) if (f.endsWith('.xplane.pb')) out.push([path.join(profilesDir, f), {}]);
-    out.push([path.join(profilesDir, 'tracelens_mi300_jax08_attention.xplane.pb'), { program: 'jit_add' }]);
-    out.push([path.join(profilesDir, 'xprof_tpu_inference_2.xplane.pb'), { program: '12190760917235803885' }]);
+  if (!noShared) {
+    for (const f of sharedCaptures('profiles', (n) => n.endsWith('.xplane.pb'))) out.push([f, {}]);
+    out.push([sharedPath('captures/profiles/tracelens_mi300_jax08_attention.xplane.pb'), { program: 'jit_add' }]);
+    out.push([sharedPath('captures/profiles/xprof_tpu_inference_2.xplane.pb'), { program: '12190760917235803885' }]);
   }
-  for (const v of readdirSync(path.join(root, 'fixtures')).filter((d) => d.startsWith('cpu-jax-')).sort()) {
-    for (const id of ['softmax', 'scan']) {
-      const dir = path.join(root, 'fixtures', v, id);
-      if (!existsSync(path.join(dir, 'profile.xplane.pb'))) continue;
-      const opts = { hlo: path.join(dir, 'after_optimizations.txt'), stablehlo: path.join(dir, 'stablehlo.mlir') };
-      out.push([path.join(dir, 'profile.xplane.pb'), opts]);
-      out.push([path.join(dir, 'profile.trace.json.gz'), { hlo: opts.hlo }]);
-    }
+  for (const c of fixtureCases().filter((x) => x.id === 'softmax' || x.id === 'scan')) {
+    if (!c.file('profile.xplane.pb')) continue;
+    const opts = { hlo: path.join(c.dir, 'after_optimizations.txt'), stablehlo: path.join(c.dir, 'stablehlo.mlir') };
+    out.push([c.file('profile.xplane.pb'), opts]);
+    out.push([path.join(c.dir, 'profile.trace.json.gz'), { hlo: opts.hlo }]);
   }
   return out;
 }
 
 test('wasm timelineJSON() equals `hloscope timeline --json` on every case', { skip: skipBoth }, () => {
-  if (!hasShared) console.log('SKIPPED (shared part): ../shared/captures is absent');
+  if (noShared) console.log(`${noShared} (the shared part)`);
   const all = cases();
   assert.ok(all.length >= 4);
   for (const [f, o] of all) {

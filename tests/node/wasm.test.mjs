@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { fixtureCases, sharedCaptures } from '../fixtures.mjs';
+import { fixtureCases, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -12,15 +12,15 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
 const wasmBuilt = existsSync(path.join(root, 'wasm/gen/hloscope_core.wasm'));
-const captures = path.resolve(root, '../shared/captures/tpu-v6e');
-const hasCaptures = existsSync(captures);
+const noCaptures = sharedAbsent('tpu-v6e');
+const capture = (name) => sharedPath(`captures/tpu-v6e/${name}`);
 
 const api = wasmBuilt ? await import('../../wasm/hloscope.mjs') : null;
 if (api) await api.load();
 
 /** Every dump we can test: the shared TPU captures (in place) and our own fixtures. */
 function inputs() {
-  const files = hasCaptures ? sharedCaptures('tpu-v6e') : [];
+  const files = sharedCaptures('tpu-v6e');
   for (const c of fixtureCases()) {
     for (const name of ['after_optimizations.txt', 'stablehlo.mlir', 'stablehlo.debug.mlir']) {
       const p = c.file(name);
@@ -32,9 +32,9 @@ function inputs() {
 
 function pairs() {
   const out = [];
-  if (hasCaptures) {
+  if (!noCaptures) {
     for (const p of ['jit_naive_attention', 'jit_gelu_mlp', 'jit_row_softmax']) {
-      out.push([path.join(captures, `${p}.stablehlo.mlir`), path.join(captures, `${p}.after_optimizations.trimmed.txt`)]);
+      out.push([capture(`${p}.stablehlo.mlir`), capture(`${p}.after_optimizations.trimmed.txt`)]);
     }
   }
   for (const c of fixtureCases()) {
@@ -48,9 +48,9 @@ function pairs() {
 const skipWasm = !wasmBuilt && 'wasm not built (npm run build:wasm)';
 const skipBoth = skipWasm || (!existsSync(cli) && 'native CLI not built (npm run build:native)');
 
-test('the TPU attention capture gives the course figures through the JS API', { skip: skipWasm || (!hasCaptures && 'SKIPPED: ../shared/captures is absent') }, () => {
-  const left = readFileSync(path.join(captures, 'jit_naive_attention.stablehlo.mlir'), 'utf8');
-  const right = readFileSync(path.join(captures, 'jit_naive_attention.after_optimizations.trimmed.txt'), 'utf8');
+test('the TPU attention capture gives the course figures through the JS API', { skip: skipWasm || noCaptures }, () => {
+  const left = readFileSync(capture('jit_naive_attention.stablehlo.mlir'), 'utf8');
+  const right = readFileSync(capture('jit_naive_attention.after_optimizations.trimmed.txt'), 'utf8');
   const x = api.xray(left, right);
   assert.equal(x.summary.stat, '21 lines in -> 31 lines decided · 3 fusion ops · 3 carry bf16[1024,1024]');
   assert.equal(x.summary.big.memory_space, 1);
@@ -117,29 +117,80 @@ test('non-ASCII and lone surrogates go in without corrupting the text', { skip: 
   doc.free();
 });
 
-test('a large text (50 MB of real modules) goes in without quadratic copies', { skip: skipWasm || (!hasCaptures && 'SKIPPED: ../shared/captures is absent') }, () => {
-  const one = readFileSync(path.join(captures, 'jit_naive_attention.after_optimizations.with_frame_tables.txt'), 'utf8');
-  const k = Math.ceil(50e6 / one.length);
-  const big = Array(k).fill(one).join('\n');
-  const t0 = performance.now();
-  const doc = api.parse(big);
-  const f = doc.fusions();
-  doc.free();
-  const ms = performance.now() - t0;
-  assert.equal(f.fusion_ops, 3 * k);
-  assert.equal(f.fusion_computations, 3 * k);
-  console.log(`# parsed ${(big.length / 1e6).toFixed(1)} MB (${k} modules) in ${ms.toFixed(0)} ms through the JS API`);
+/**
+ * Runs fn with TextEncoder.prototype.encodeInto counted (the one way the API copies a string
+ * into wasm memory): { calls, read (UTF-16 units), written (bytes) } over every call.
+ */
+function countingCopies(fn) {
+  const real = TextEncoder.prototype.encodeInto;
+  const n = { calls: 0, read: 0, written: 0 };
+  TextEncoder.prototype.encodeInto = function (s, into) {
+    const r = real.call(this, s, into);
+    n.calls++;
+    n.read += r.read;
+    n.written += r.written;
+    return r;
+  };
+  try {
+    return { result: fn(), copies: n };
+  } finally {
+    TextEncoder.prototype.encodeInto = real;
+  }
+}
+
+/** XLA's own counts for a fixture's module (oracle.json): fusion instructions and fused computations. */
+function oracleFusions(dir) {
+  const m = JSON.parse(readFileSync(path.join(dir, 'oracle.json'), 'utf8')).modules[0];
+  return { ops: m.computations.flatMap((c) => c.instructions).filter((i) => i.opcode === 'fusion').length, computations: m.fusion_computations.length };
+}
+
+// Linear, not quadratic: the text crosses into wasm memory in at most two encodeInto calls (a
+// second only when the first guess of its UTF-8 size was short), each UTF-16 unit read once and
+// each UTF-8 byte written once; so the bytes copied equal the text's UTF-8 size. The 50 MB of
+// real modules: our attention fixture (counts from XLA's oracle.json) and, when ../shared is
+// there, the TPU capture with frame tables (3 fusions, hand-checked, as the course says).
+test('a large text (50 MB of real modules) goes in without quadratic copies', { skip: skipWasm }, () => {
+  const fx = path.join(root, 'fixtures/cpu-jax-0.4.38/attention');
+  const sources = [[path.join(fx, 'after_optimizations.txt'), oracleFusions(fx)]];
+  const tpu = capture('jit_naive_attention.after_optimizations.with_frame_tables.txt');
+  if (tpu) sources.push([tpu, { ops: 3, computations: 3 }]);
+  else console.log(`${noCaptures}: the TPU capture's part is not run`);
+  for (const [file, want] of sources) {
+    const one = readFileSync(file, 'utf8');
+    const k = Math.ceil(50e6 / one.length);
+    const big = Array(k).fill(one).join('\n');
+    const { result: f, copies } = countingCopies(() => {
+      const doc = api.parse(big);
+      try { return doc.fusions(); } finally { doc.free(); }
+    });
+    assert.equal(f.fusion_ops, want.ops * k, file);
+    assert.equal(f.fusion_computations, want.computations * k, file);
+    assert.equal(copies.calls, 1, `${file}: an ASCII text goes in with one encodeInto`);
+    assert.equal(copies.read, big.length, 'each UTF-16 unit read once');
+    assert.equal(copies.written, Buffer.byteLength(big), 'each UTF-8 byte written once');
+  }
+  // Text whose UTF-8 is much longer than its length (3 bytes a character): the first guess is
+  // short, the rest goes in with one more call after one realloc, still once per byte.
+  const wide = `HloModule m\n\nENTRY %main (a: f32[2]) -> f32[2] {\n  ROOT %a = f32[2]{0} parameter(0), metadata={op_name="${'\u4e2d'.repeat(4e6)}"}\n}\n`;
+  const { result: s, copies } = countingCopies(() => {
+    const doc = api.parse(wide);
+    try { return doc.summary(); } finally { doc.free(); }
+  });
+  assert.equal(s.instructions, 1);
+  assert.equal(copies.calls, 2, 'one realloc: the rest written after it');
+  assert.equal(copies.read, wide.length);
+  assert.equal(copies.written, Buffer.byteLength(wide));
 });
 
 test('remat marks in op_name are named in the x-ray (the remat fixture: jax.checkpoint)', { skip: skipWasm }, () => {
   const dir = path.join(root, 'fixtures/cpu-jax-0.4.38/remat');
-  if (!existsSync(dir)) return;
+  assert.ok(existsSync(dir), `${dir} is missing: an in-repo fixture`);
   const x = api.xray(readFileSync(path.join(dir, 'stablehlo.mlir'), 'utf8'), readFileSync(path.join(dir, 'after_optimizations.txt'), 'utf8'));
   assert.ok(x.right.some((l) => l.note.includes('remat mark')), 'a line names its remat mark');
 });
 
-test('a blank left side x-rays the optimized HLO alone, in wasm and in the CLI alike', { skip: skipBoth || (!hasCaptures && 'SKIPPED: ../shared/captures is absent') }, () => {
-  const right = path.join(captures, 'jit_naive_attention.after_optimizations.trimmed.txt');
+test('a blank left side x-rays the optimized HLO alone, in wasm and in the CLI alike', { skip: skipBoth || noCaptures }, () => {
+  const right = capture('jit_naive_attention.after_optimizations.trimmed.txt');
   const x = api.xrayJSON(' \n', readFileSync(right, 'utf8'));
   const empty = path.join(root, 'build/empty-left.txt');
   writeFileSync(empty, '');

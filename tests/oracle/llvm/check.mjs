@@ -13,15 +13,17 @@ import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { noShared, oracleFile, sharedAbsent, sharedDir } from '../../fixtures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..', '..');
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
 const cli = resolve(opt('--cli', join(root, 'build/native/hloscope')));
-const shared = resolve(opt('--shared', process.env.HS_SHARED_DIR || join(root, '..', 'shared')));
-const oracle = JSON.parse(readFileSync(join(here, 'oracle.json'), 'utf8'));
+const shared = resolve(opt('--shared', sharedDir)); // HLOSCOPE_NO_SHARED=1 hides it as the walker does
+const oracle = JSON.parse(readFileSync(oracleFile('llvm', 'oracle.json'), 'utf8'));
 
+const SHARED_KEY = '../shared/'; // how the oracle names the files it read of the shared folder
 let failures = 0, checked = 0, skippedShared = 0;
 const fail = (file, msg) => { failures++; console.log(`FAIL ${file}: ${msg}`); };
 const llvm = (file, extra = []) => {
@@ -30,9 +32,10 @@ const llvm = (file, extra = []) => {
 };
 
 for (const [rel, want] of Object.entries(oracle.files)) {
-  const path = rel.startsWith('../shared/') ? join(shared, rel.slice('../shared/'.length)) : join(root, rel);
-  if (!existsSync(path)) {
-    if (rel.startsWith('../shared/')) { skippedShared++; continue; }
+  const inShared = rel.startsWith(SHARED_KEY);
+  const path = inShared ? join(shared, rel.slice(SHARED_KEY.length)) : join(root, rel);
+  if ((inShared && noShared) || !existsSync(path)) {
+    if (inShared) { skippedShared++; continue; }
     fail(rel, 'missing'); continue;
   }
   const bytes = readFileSync(path);
@@ -92,7 +95,7 @@ for (const [rel, want] of Object.entries(oracle.files)) {
   if (r.rc !== 2 || !/not LLVM IR/.test(r.err)) fail('HLO text', `expected exit 2 and "not LLVM IR", got ${r.rc} ${r.err}`);
 }
 
-if (skippedShared) console.log(`SKIPPED ${skippedShared} files of ../shared/captures/llvm: ${shared} is absent (other people's data, read in place)`);
+if (skippedShared) console.log(`${sharedAbsent('llvm') || `SKIPPED: ${shared}/captures/llvm lacks them`}: ${skippedShared} files not checked`);
 const stripped = Object.entries(oracle.files).filter(([, w]) => w.stripped?.length);
 for (const [rel, w] of stripped) console.log(`note: for the oracle run only, LLVM 19 read ${rel} with ${w.stripped.join(', ')} stripped (newer than LLVM 19)`);
 console.log(`llvm oracle (${oracle.llvm.join(' ')}): ${checked} functions checked, ${failures} failures`);

@@ -18,9 +18,11 @@ it because the tests read the committed oracle.json, not LLVM):
 Where llvm-as cannot read a file (attributes newer than LLVM 19, e.g. `captures(none)`), the
 attributes it does not know are stripped for the oracle run only, and the entry says which.
 """
-import argparse, datetime, glob, hashlib, json, os, re, subprocess, sys, tempfile
+import argparse, datetime, hashlib, json, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from fixtures import walker  # noqa: E402  (the one walker, tests/fixtures.mjs)
 STRIPS = [  # (name, regex) of attributes newer than the LLVM at hand, removed only when needed
     ("captures(...)", re.compile(r"\bcaptures\([^)]*\)\s?")),
     ("initializes(...)", re.compile(r"\binitializes\(\([^)]*\)\)\s?")),
@@ -43,10 +45,8 @@ def main():
     a = ap.parse_args()
     tool = lambda n: os.path.join(a.llvm, n)
     version = run([tool("opt"), "--version"]).stdout.strip().splitlines()
-    files = sorted(glob.glob(os.path.join(ROOT, "fixtures", "levels", "*", "*", "*.ll")))
-    shared = os.path.join(a.shared, "captures", "llvm")
-    if os.path.isdir(shared):
-        files += sorted(glob.glob(os.path.join(shared, "*.ll")))
+    files = sorted(walker("levels", ".ll")["files"])
+    files += walker("shared", "llvm", ".ll", shared=a.shared)["files"]  # [] when absent
     out = {"generated_by": "tests/oracle/llvm/make-oracle.py", "llvm": [v.strip() for v in version if "version" in v.lower()][:1],
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "files": {}}
     with tempfile.TemporaryDirectory() as tmp:

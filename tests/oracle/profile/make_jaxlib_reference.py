@@ -1,102 +1,100 @@
 #!/usr/bin/env python3
-"""A second reader of the multi-device, multi-host and steps profiles: jaxlib's own profile data
-API (jax.profiler.ProfileData, XLA's C++ XSpace reader), no code shared with the core. Writes
-tests/oracle/profile/jaxlib_reference.json, the oracle of tests/native/check_profiles_oracle.py
-for what XProf's tables do not give: the runs of each program on each TPU chip and their
-envelope (its XLA Modules events: how many, and their summed duration), each file's process id
-and host, and the steps (the Steps line's events; the train annotations they were made from; the
-time inside each step of the XLA:CPU thunks that no other thunk of the same thread contains).
+"""A second reader of the same profiles: jaxlib's own profile data API (jax.profiler.ProfileData,
+XLA's C++ XSpace reader bound to Python), no code shared with the core. Writes per profile the
+planes in file order, each with its lines and the number of events on each line, for
+tests/native/test_timeline.c to hold the core's `planes` against; and, for the XLA:CPU fixtures
+the timeline drill uses, each op's total time on /host:CPU (what the drill's "which op took the
+most device time per run?" was checked against), and each op's self time there: its duration minus
+the durations of the op events directly inside it on the same thread line (XLA:CPU's `call.N`
+thunk encloses the kernel that does the work), what the drill's "which op spent the most time
+in its own code?" is checked against in tests/browser/timeline.test.mjs and
+tests/node/timeline-drill.test.mjs.
 
-    build/capture/venv-0.10.2/bin/python tests/oracle/profile/make_jaxlib_reference.py > tests/oracle/profile/jaxlib_reference.json
+    bash fixtures/capture/run.sh --venvs --version 0.12.0.1
+    build/capture/venv-0.12.0.1/bin/python tests/oracle/profile/make_jaxlib_reference.py > tests/oracle/profile/jaxlib_reference.json
 
-(bash fixtures/capture/run.sh --venvs --version 0.10.2 makes that venv; any jax >= 0.4.36 works.)
+(any Python with jax >= 0.4.36 installed works: ProfileData ships in jaxlib.)
 """
-import glob
 import json
 import os
-import subprocess
 import sys
 
 import jax
 from jax.profiler import ProfileData
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
-SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures'))
-MULTI = os.path.join(ROOT, 'fixtures', 'profiles', 'multiprocess-cpu-jax-0.10.2')
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures', 'profiles'))
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
+from fixtures import walker  # noqa: E402  (the one walker, tests/fixtures.mjs)
 
 
-def ps(ns):
-    return int(round(ns * 1000))
-
-
-def modules(path):
-    """per TPU plane: per program (its XLA Modules event name) runs and summed duration"""
-    out = {}
-    for p in ProfileData.from_file(path).planes:
-        if not p.name.startswith('/device:TPU:'):
-            continue
-        progs = {}
-        for l in p.lines:
-            if l.name != 'XLA Modules':
-                continue
-            for e in l.events:
-                x = progs.setdefault(e.name, {'runs': 0, 'envelope_ps': 0})
-                x['runs'] += 1
-                x['envelope_ps'] += ps(e.duration_ns)
-        out[p.name] = progs
-    return out
-
-
-def process(path):
+def read(path):
     d = ProfileData.from_file(path)
-    pid = None
+    planes = []
     for p in d.planes:
-        if p.name in ('/host:CPU', '/host:metadata'):
-            pid = pid or dict(p.stats).get('process_id')
-    return {'pid': pid}
+        planes.append({'name': p.name,
+                       'lines': [{'name': l.name, 'events': sum(1 for _ in l.events)} for l in p.lines]})
+    return planes
 
 
-def steps(path):
+def host_op_lines(path):
+    """XLA:CPU profiles: per /host:CPU line, its op events as [start_ps, end_ps, key], where key
+    is 'hlo_module|hlo_op'."""
     d = ProfileData.from_file(path)
-    cpu = next(p for p in d.planes if p.name == '/host:CPU')
-    lines = list(cpu.lines)
-    steps = [{'name': e.name, 'start_ps': ps(e.start_ns), 'duration_ps': ps(e.duration_ns)}
-             for l in lines if l.name == 'Steps' for e in l.events]
-    train = [{'step_num': dict(e.stats).get('step_num'), 'start_ps': ps(e.start_ns), 'duration_ps': ps(e.duration_ns)}
-             for l in lines if l.name == 'python' for e in l.events if e.name == 'train']
-    # the thunks (events with hlo_op) that no other thunk of the same thread contains
-    tops = []
-    for l in lines:
-        evs = sorted(((ps(e.start_ns), ps(e.duration_ns)) for e in l.events if 'hlo_op' in dict(e.stats)),
-                     key=lambda x: (x[0], -x[1]))
-        end = -1
-        for s, du in evs:
-            if s + du <= end:
-                continue
-            tops.append((s, du))
-            end = max(end, s + du)
-    for st in steps:
-        st['top_thunks_ps'] = sum(du for s, du in tops if st['start_ps'] <= s < st['start_ps'] + st['duration_ps'])
-    return {'steps': steps, 'train': train}
+    for p in d.planes:
+        if p.name != '/host:CPU':
+            continue
+        for l in p.lines:
+            evs = []
+            for e in l.events:
+                st = dict(e.stats)
+                if 'hlo_op' not in st:
+                    continue
+                start = int(round(e.start_ns * 1000))
+                evs.append([start, start + int(round(e.duration_ns * 1000)),
+                            '%s|%s' % (st.get('hlo_module'), str(st['hlo_op']).split('::')[-1])])
+            yield evs
+
+
+def host_op_totals(path):
+    """Total duration (ps) of the /host:CPU op events per (hlo_module, hlo_op)."""
+    tot = {}
+    for evs in host_op_lines(path):
+        for start, end, k in evs:
+            tot[k] = tot.get(k, 0) + end - start
+    return tot
+
+
+def host_op_selfs(path):
+    """Self time (ps) of the /host:CPU op events per (hlo_module, hlo_op): each event's duration
+    minus the durations of the op events it directly encloses on its line."""
+    tot = {}
+    for evs in host_op_lines(path):
+        evs.sort(key=lambda x: (x[0], -x[1]))
+        own = [end - start for start, end, _ in evs]
+        stack = []  # indexes of the open events, innermost last
+        for i, (start, end, _) in enumerate(evs):
+            while stack and not (start >= evs[stack[-1]][0] and end <= evs[stack[-1]][1]):
+                stack.pop()
+            if stack:
+                own[stack[-1]] -= end - start
+            stack.append(i)
+        for (_, _, k), o in zip(evs, own):
+            tot[k] = tot.get(k, 0) + max(o, 0)
+    return tot
 
 
 def main():
-    made_dir = os.path.join(ROOT, 'build', 'oracle-profile')
-    made = subprocess.run([sys.executable, os.path.join(HERE, 'make_profiles.py'), made_dir], check=True,
-                          capture_output=True, text=True).stdout.split()
-    out = {'how': 'tests/oracle/profile/make_jaxlib_reference.py: jax.profiler.ProfileData', 'jax': jax.__version__,
-           'modules': {}, 'processes': {}, 'steps': {}}
-    x4 = os.path.join(SHARED, 'profiles-multidevice', 'xprof_tpu_v6e_x4_inference_2.xplane.pb')
-    if os.path.exists(x4):
-        out['modules']['shared/profiles-multidevice/xprof_tpu_v6e_x4_inference_2.xplane.pb'] = modules(x4)
-    for name in made:
-        if name.startswith('tpu_'):
-            out['modules'][name] = modules(os.path.join(made_dir, name))
-    for path in sorted(glob.glob(os.path.join(MULTI, '*.xplane.pb'))):
-        out['processes'][os.path.basename(path)] = process(path)
-    if 'steps_cpu.xplane.pb' in made:
-        out['steps']['steps_cpu.xplane.pb'] = steps(os.path.join(made_dir, 'steps_cpu.xplane.pb'))
+    keys = ['shared/' + os.path.basename(p) for p in walker('shared', 'profiles', '.xplane.pb')['files']]
+    keys += sorted(os.path.relpath(p, ROOT) for p in walker('fixtures', 'profile.xplane.pb')['files'])
+    out = {'how': 'tests/oracle/profile/make_jaxlib_reference.py: jax.profiler.ProfileData planes, lines, events per line',
+           'jax': jax.__version__, 'profiles': {}}
+    for k in keys:
+        path = os.path.join(SHARED, k[len('shared/'):]) if k.startswith('shared/') else os.path.join(ROOT, k)
+        out['profiles'][k] = {'planes': read(path)}
+        if k.startswith('fixtures/cpu-jax-0.4.38/'):
+            out['profiles'][k]['host_op_total_ps'] = host_op_totals(path)
+            out['profiles'][k]['host_op_self_ps'] = host_op_selfs(path)
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write('\n')
 

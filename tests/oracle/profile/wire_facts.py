@@ -10,14 +10,14 @@ rows and XProf's hlo_stats count them; each chip's programs and runs beside). Se
 needs the nesting rule, which is what the core implements); XProf's own numbers, when they
 can be produced, live in xprof_reference.json.
 
-    python3 tests/profile/wire_facts.py > tests/profile/wire_facts.json
+    python3 tests/oracle/profile/wire_facts.py > tests/oracle/profile/wire_facts.json
 """
 import json
 import os
 import struct
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures', 'profiles'))
 PROFILES = [
     ('shared', 'xprof_tpu_inference_2.xplane.pb'),
@@ -168,7 +168,7 @@ def facts(path):
 
 
 def main():
-    out = {'how': 'tests/profile/wire_facts.py: an independent wire-format reading (see its docstring)'}
+    out = {'how': 'tests/oracle/profile/wire_facts.py: an independent wire-format reading (see its docstring)'}
     for where, rel in PROFILES:
         path = os.path.join(SHARED if where == 'shared' else os.path.join(ROOT, 'fixtures'), rel)
         if os.path.exists(path):

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Compares the core's decisions with jax's and XLA's own records of every fixture.
 //
-//   node tests/oracle/decisions.mjs --cli build/native/hloscope   the native CLI
-//   node tests/oracle/decisions.mjs --wasm                        the wasm build (wasm/hloscope.mjs)
+//   node tests/oracle/hlo/decisions.mjs --cli build/native/hloscope   the native CLI
+//   node tests/oracle/hlo/decisions.mjs --wasm                        the wasm build (wasm/hloscope.mjs)
 //   options: --fixtures DIR (default: fixtures/), --only SUBSTRING, --quiet
 //
 // jaxpr.txt against jaxpr_eqns.json (written from jax's Jaxpr objects by
@@ -20,25 +20,17 @@
 //
 // One line per mismatch; exit status 1 on any, 2 when the checker cannot run.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fixtureCases } from '../../fixtures.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const REMAT = new Set(['remat', 'remat2', 'checkpoint', 'remat_call', 'optimization_barrier']);
 
 /** Fixture folders with a jaxpr_eqns.json: { label, dir } sorted by label. */
 export function findDecisionFixtures(fixturesDir = join(ROOT, 'fixtures')) {
-  const out = [];
-  if (!existsSync(fixturesDir)) return out;
-  for (const set of readdirSync(fixturesDir).sort()) {
-    if (!set.startsWith('cpu-jax-') || !statSync(join(fixturesDir, set)).isDirectory()) continue;
-    for (const id of readdirSync(join(fixturesDir, set)).sort()) {
-      const dir = join(fixturesDir, set, id);
-      if (existsSync(join(dir, 'jaxpr_eqns.json'))) out.push({ label: `${set}/${id}`, dir });
-    }
-  }
-  return out;
+  return fixtureCases(fixturesDir).filter((c) => c.file('jaxpr_eqns.json')).map(({ label, dir }) => ({ label, dir }));
 }
 
 const typeOf = (a) => `${a.hlo}[${a.shape.join(',')}]`;
@@ -176,7 +168,7 @@ async function main(argv) {
       else if (a === '--quiet') quiet = true;
       else throw new Error(`unknown argument ${a}`);
     }
-    if (!read) throw new Error('usage: node tests/oracle/decisions.mjs (--cli PATH | --wasm) [--fixtures DIR] [--only S] [--quiet]');
+    if (!read) throw new Error('usage: node tests/oracle/hlo/decisions.mjs (--cli PATH | --wasm) [--fixtures DIR] [--only S] [--quiet]');
   } catch (e) {
     console.error(e.message);
     return 2;

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """XProf's own figures for the multi-device profiles of make_profiles.py and the shared GPU
-captures: tests/oracle/profile/xprof_reference.json, the oracle of tests/native/check_profiles_oracle.py.
+captures: tests/oracle/profile/devices/xprof_reference.json, the oracle of tests/native/check_profiles_oracle.py.
 
     python3 -m venv build/xprof-venv && build/xprof-venv/bin/pip install xprof==2.24.2
-    build/xprof-venv/bin/python tests/oracle/profile/make_reference.py > tests/oracle/profile/xprof_reference.json
+    build/xprof-venv/bin/python tests/oracle/profile/devices/make_reference.py > tests/oracle/profile/devices/xprof_reference.json
 
 For every one-device file (a TPU chip alone, a GPU alone) XProf's hlo_stats ("HLO Op Stats"):
 per (program id, HLO op) occurrences, total and self time (microseconds), which is XProf's figure
@@ -26,7 +26,7 @@ from xprof import version as xprof_version
 from xprof.convert import raw_to_tool_data
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..', '..'))
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures'))
 
 
@@ -68,9 +68,9 @@ def main():
     made_dir = os.path.join(ROOT, 'build', 'oracle-profile')
     made = subprocess.run([sys.executable, os.path.join(HERE, 'make_profiles.py'), made_dir], check=True,
                           capture_output=True, text=True).stdout.split()
-    out = {'how': 'tests/oracle/profile/make_reference.py: XProf hlo_stats per one-device file, kernel_stats per GPU profile',
+    out = {'how': 'tests/oracle/profile/devices/make_reference.py: XProf hlo_stats per one-device file, kernel_stats per GPU profile',
            'xprof': getattr(xprof_version, '__version__', None),
-           'command': 'build/xprof-venv/bin/python tests/oracle/profile/make_reference.py',
+           'command': 'build/xprof-venv/bin/python tests/oracle/profile/devices/make_reference.py',
            'made': {}, 'hlo_stats': {}, 'kernel_stats': {}}
     for name in made:
         path = os.path.join(made_dir, name)

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """XProf's own per-op tables for some profiles, as the reference tests/native/test_profile.c
-holds the core against (tests/profile/xprof_reference.json).
+holds the core against (tests/oracle/profile/xprof_reference.json).
 
     python3 -m venv build/xprof-venv && build/xprof-venv/bin/pip install xprof==2.24.2
-    build/xprof-venv/bin/python tests/profile/make_xprof_reference.py > tests/profile/xprof_reference.json
+    build/xprof-venv/bin/python tests/oracle/profile/make_xprof_reference.py > tests/oracle/profile/xprof_reference.json
 
 It runs XProf's `hlo_stats` tool (xprof.convert.raw_to_tool_data.xspace_to_tool_data, the
 table the XProf UI shows as "HLO Op Stats") on each .xplane.pb and keeps, per (program id,
@@ -29,7 +29,7 @@ import tempfile
 from xprof.convert import raw_to_tool_data
 from xprof import version as xprof_version
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures', 'profiles'))
 PROFILES = [
     'shared/xprof_tpu_inference_2.xplane.pb',
@@ -68,9 +68,9 @@ def hlo_stats(path):
 
 def main():
     out = {
-        'how': 'tests/profile/make_xprof_reference.py: XProf hlo_stats per (program id, HLO op)',
+        'how': 'tests/oracle/profile/make_xprof_reference.py: XProf hlo_stats per (program id, HLO op)',
         'xprof': getattr(xprof_version, '__version__', None) or getattr(xprof_version, 'VERSION', None),
-        'command': 'build/xprof-venv/bin/python tests/profile/make_xprof_reference.py',
+        'command': 'build/xprof-venv/bin/python tests/oracle/profile/make_xprof_reference.py',
         'profiles': {},
     }
     for key in PROFILES:

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Compares the core's reading of every captured optimized module with XLA's own account of it.
 //
-//   node tests/oracle/check.mjs --cli build/native/hloscope     the native CLI (child_process)
-//   node tests/oracle/check.mjs --wasm                          the wasm build (wasm/hloscope.mjs)
+//   node tests/oracle/hlo/check.mjs --cli build/native/hloscope     the native CLI (child_process)
+//   node tests/oracle/hlo/check.mjs --wasm                          the wasm build (wasm/hloscope.mjs)
 //   options: --fixtures DIR (default: fixtures/), --only SUBSTRING (fixture label filter), --quiet,
 //            --dump (also read dump/*.cpu_after_optimizations.txt, the dump's own printout of the
 //            same module: short form without `%` on jax 0.4.x; labelled <fixture>[dump])
@@ -21,29 +21,22 @@
 // No dependencies: Node 20 ES module.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fixtureCases } from '../fixtures.mjs';
+import { fixtureCases } from '../../fixtures.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PER_COMPUTATION_LIMIT = 12; // instruction mismatches printed per computation before "... and N more"
 
 /** Every fixture folder holding an oracle.json, as { label, dir, oracle, hlo } sorted by label. */
 export function findFixtures(fixturesDir = join(ROOT, 'fixtures'), { dump = false } = {}) {
   const out = [];
-  for (const { label, dir, file } of fixtureCases(fixturesDir)) {
-    const oracle = file('oracle.json');
+  for (const c of fixtureCases(fixturesDir)) {
+    const { label, dir, oracle } = c;
     if (!oracle) continue;
     out.push({ label, dir, oracle, hlo: join(dir, 'after_optimizations.txt') });
-    const dumpDir = file('dump');
-    if (dump && dumpDir) {
-      for (const f of readdirSync(dumpDir).sort()) {
-        if (f.endsWith('.cpu_after_optimizations.txt')) {
-          out.push({ label: `${label}[dump]`, dir, oracle, hlo: join(dumpDir, f) });
-        }
-      }
-    }
+    if (dump) for (const hlo of c.files((f) => f.endsWith('.cpu_after_optimizations.txt'), 'dump')) out.push({ label: `${label}[dump]`, dir, oracle, hlo });
   }
   return out;
 }
@@ -235,7 +228,7 @@ async function main(argv) {
   let only;
   let quiet = false;
   let dump = false;
-  const usage = 'usage: node tests/oracle/check.mjs (--cli PATH | --wasm) [--fixtures DIR] [--only SUBSTRING] [--dump] [--quiet]';
+  const usage = 'usage: node tests/oracle/hlo/check.mjs (--cli PATH | --wasm) [--fixtures DIR] [--only SUBSTRING] [--dump] [--quiet]';
   try {
     for (let k = 0; k < argv.length; k++) {
       const a = argv[k];

@@ -30,7 +30,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'bench'))
 # the wire walk and writer of bench/make_big_xplane.py: fields(b) gives (field, wire, value, raw bytes)
 from make_big_xplane import enc_varint, fields, ld  # noqa: E402

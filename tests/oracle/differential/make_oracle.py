@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """XLA's verdict on every text of the differential corpus: the oracle file check.mjs compares with.
 
-    python3 tests/differential/make_oracle.py [--seed 1] [--count 240] [--out FILE]
+    python3 tests/oracle/differential/make_oracle.py [--seed 1] [--count 240] [--out FILE]
         generates the corpus (node tests/differential/corpus.mjs), reads every text with XLA's own
         parser, jaxlib's hlo_module_from_text, in each jax venv present (jax 0.4.38:
         jaxlib.xla_extension; jax 0.12.0.1: jaxlib._hlo), and writes FILE (default
-        tests/differential/oracle-seed<seed>.json). The venvs: build/capture/venv-0.4.38 and
+        tests/oracle/differential/oracle-seed<seed>.json). The venvs: build/capture/venv-0.4.38 and
         build/capture/venv-0.12.0.1 (made from the capture pins by
         `bash fixtures/capture/run.sh --venvs --version V`), else /work/cache/venv-0.4.38 and
         /work/cache/venv-0.12; HS_ORACLE_VENVS (a colon-separated list of venv folders) overrides.
@@ -28,7 +28,7 @@ import sys
 import datetime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # per jax version: the venv the capture script makes, else this machine's cache
 VENV_CHOICES = [(os.path.join(ROOT, "build", "capture", "venv-0.4.38"), "/work/cache/venv-0.4.38"),
                 (os.path.join(ROOT, "build", "capture", "venv-0.12.0.1"), "/work/cache/venv-0.12")]
@@ -115,7 +115,7 @@ def main():
     seed, count = int(opt("--seed", "1")), int(opt("--count", "240"))
     out = opt("--out", os.path.join(HERE, f"oracle-seed{seed}.json"))
     corpus = os.path.join(ROOT, "build", "differential", f"corpus-{seed}.bin")
-    subprocess.run(["node", os.path.join(HERE, "corpus.mjs"), "--seed", str(seed), "--count", str(count),
+    subprocess.run(["node", os.path.join(ROOT, "tests", "differential", "corpus.mjs"), "--seed", str(seed), "--count", str(count),
                     "--out", corpus], check=True)
     side = json.load(open(corpus + ".json"))
     venvs = [v for v in os.environ.get("HS_ORACLE_VENVS", ":".join(DEFAULT_VENVS)).split(":") if v]
@@ -144,7 +144,7 @@ def main():
             "jaxlib": versions,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "corpus": f"node tests/differential/corpus.mjs --seed {seed} --count {count}",
-            "written_by": "python3 tests/differential/make_oracle.py --seed %d --count %d" % (seed, count),
+            "written_by": "python3 tests/oracle/differential/make_oracle.py --seed %d --count %d" % (seed, count),
         },
         "seed": seed, "count": count, "cases": cases,
     }

@@ -7,7 +7,7 @@ printed layout back and checks the parts. Sizes are not in here: jaxlib exposes 
 shape-size function on CPU, so the padding oracle is XLA's own sizes printed in dumps and
 messages (buffer-assignment values, TPU allocation lists).
 
-    /work/cache/venv-0.12/bin/python tests/memory/make_layout_reference.py
+    /work/cache/venv-0.12/bin/python tests/oracle/memory/make_layout_reference.py
 """
 import json
 import platform
@@ -45,7 +45,7 @@ def main():
                     "printed": layout.to_string()})
     doc = {
         "provenance": {
-            "script": "tests/memory/make_layout_reference.py",
+            "script": "tests/oracle/memory/make_layout_reference.py",
             "printer": "xla_client.Layout(minor_to_major, tiling, element_size_in_bits).to_string() (XLA's Layout::Print)",
             "jax": jax.__version__, "jaxlib": jaxlib.__version__, "python": sys.version.split()[0],
             "platform": platform.platform(), "utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
