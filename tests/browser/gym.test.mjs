@@ -298,19 +298,20 @@ async function countRounds(text, n, label) {
       assert.match(await page.locator(`${fc} .why`).textContent(), new RegExp(`holds ${n} fused computation`));
     }
     assert.deepEqual(gym.errors, []);
+    return 4;
   } finally {
     await gym.close();
   }
 }
 
 test('GYM·13 on our transformer step (235 fused computations): the choices tell the count apart, the right one scores', { skip }, async () => {
-  await countRounds(readFileSync(join(capDir, 'transformer_step', 'after_optimizations.txt'), 'utf8'), xlaCount('transformer_step'), 'transformer_step');
+  assert.equal(await countRounds(readFileSync(join(capDir, 'transformer_step', 'after_optimizations.txt'), 'utf8'), xlaCount('transformer_step'), 'transformer_step'), 4, 'four rounds scored right');
 });
 
 for (const [rel, f] of sharedDumps) {
   test(`GYM·13 on ${rel}: the choices tell the count apart, the right one scores`, { skip: skip || (!f && `SKIPPED: ${sharedDir}/captures is absent`) }, async () => {
     const text = readFileSync(f, 'utf8');
-    await countRounds(text, fusedBodiesInText(text), rel);
+    assert.equal(await countRounds(text, fusedBodiesInText(text), rel), 4, 'four rounds scored right');
   });
 }
 

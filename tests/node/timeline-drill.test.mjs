@@ -109,7 +109,7 @@ test('TPU and GPU profiles: the op with the most self time is the one XProf\'s h
   let rounds = 0;
   for (const [key, { rows }] of Object.entries(xprof)) {
     if (!key.startsWith('shared/')) continue;
-    const prof = api.parseProfile(readFileSync(path.resolve(root, '../shared/captures/profiles', key.slice('shared/'.length))));
+    const prof = api.parseProfile(readFileSync(sharedPath(`captures/profiles/${key.slice('shared/'.length)}`)));
     const t = prof.timeline();
     prof.free();
     const r = topOpRound(t);

@@ -11,7 +11,6 @@ time inside each step of the XLA:CPU thunks that no other thunk of the same thre
 
 (bash fixtures/capture/run.sh --venvs --version 0.10.2 makes that venv; any jax >= 0.4.36 works.)
 """
-import glob
 import json
 import os
 import subprocess
@@ -23,7 +22,9 @@ from jax.profiler import ProfileData
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..', '..'))
 SHARED = os.path.abspath(os.path.join(ROOT, '..', 'shared', 'captures'))
-MULTI = os.path.join(ROOT, 'fixtures', 'profiles', 'multiprocess-cpu-jax-0.10.2')
+MULTI = 'profiles/multiprocess-cpu-jax-0.10.2'  # under fixtures/, listed by the one walker
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
+from fixtures import walker  # noqa: E402  (the one walker, tests/fixtures.mjs)
 
 
 def ps(ns):
@@ -93,7 +94,7 @@ def main():
     for name in made:
         if name.startswith('tpu_'):
             out['modules'][name] = modules(os.path.join(made_dir, name))
-    for path in sorted(glob.glob(os.path.join(MULTI, '*.xplane.pb'))):
+    for path in walker('files', MULTI, '.xplane.pb')['files']:
         out['processes'][os.path.basename(path)] = process(path)
     if 'steps_cpu.xplane.pb' in made:
         out['steps']['steps_cpu.xplane.pb'] = steps(os.path.join(made_dir, 'steps_cpu.xplane.pb'))
