@@ -148,6 +148,11 @@ export interface Xray {
     stage: Stage | null;      // the right side's stage
     partial: { left: Partial | null; right: Partial | null };
   };
+  /** Are the two texts the same program? From their module names and entry signatures, read with
+   * the core's type readers (MLIR's signless i8 is s8; layouts and comments aside). null: a side
+   * has nothing to compare (a blank left side). evidence: the sentences that decided it (the
+   * differences when false). */
+  pair: { same_program: boolean | null; evidence: string[] };
   left: XrayLine[];
   right: XrayLine[];
 }

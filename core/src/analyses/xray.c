@@ -392,6 +392,7 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   hs_spills_explain(right, &si, ex, sizeof ex);
   json_object_set_new(sum, "explanation", hs_json_bytes(ex, strlen(ex)));
   json_object_set_new(o, "summary", sum);
+  json_object_set_new(o, "pair", hs_pair_json(left, right));
   json_object_set_new(o, "left", lj);
   json_object_set_new(o, "right", rj);
   return hs_json_finish(o, len);
