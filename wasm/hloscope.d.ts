@@ -147,6 +147,9 @@ export interface Xray {
     explanation: string;
     stage: Stage | null;      // the right side's stage
     partial: { left: Partial | null; right: Partial | null };
+    /** The line each side opens on: its first computation when frame tables (or other tables)
+     * come before it, else 1; null for a missing side. */
+    open_at: { left: number | null; right: number | null };
   };
   /** Are the two texts the same program? From their module names and entry signatures, read with
    * the core's type readers (MLIR's signless i8 is s8; layouts and comments aside). null: a side

@@ -308,7 +308,9 @@ class XlaXray extends HTMLElement {
       c.wide.style.width = `calc(${Math.min(s.maxLen, MAX_CHARS + 24)}ch + 9em)`;
       c.hbar.scrollLeft = 0;
       c.rows.style.setProperty('--sx', '0px');
-      c.scroller.scrollTop = 0;
+      // A dump that starts with frame tables opens on its first computation (the core says where).
+      const at = this._summary?.open_at?.[side] ?? 1;
+      c.scroller.scrollTop = at > 1 ? ((at - 1) * ROW) / this._scale(side) : 0;
       this._schedule(side, true);
     }
     if (out) {
