@@ -104,14 +104,15 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
   if (hs_slice_synth(d, in->opcode) || !stmt_span(d, in, &s, &e)) return h;
   size_t p = in->opcode.off + in->opcode.len;
   if (p < s || p > e) return h;
-  range rs[64];
-  uint32_t nr = 0;
-  for (uint32_t k = 0; k < in->op_count && nr < 64; k++) {
+  range small[64], *rs = small;
+  uint32_t nr = 0, want = in->op_count + in->call_count;
+  if (want > 64 && !(rs = malloc(want * sizeof *rs))) return mix(h, 0xDEADull); /* out of memory: opcode and operands still count */
+  for (uint32_t k = 0; k < in->op_count; k++) {
     hs_slice n = d->operands[in->op_first + k].name;
     if (!hs_slice_synth(d, n) && n.off >= p && n.off < e) rs[nr++] = (range){n.off, n.len};
   }
   if (!in->synth)
-    for (uint32_t k = 0; k < in->call_count && nr < 64; k++) {
+    for (uint32_t k = 0; k < in->call_count; k++) {
       hs_slice n = d->calls[in->call_first + k].name;
       if (!hs_slice_synth(d, n) && n.off >= p && n.off < e) rs[nr++] = (range){n.off, n.len};
     }
@@ -135,7 +136,7 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
       p = skip_braces(t, e, p + (c == 'm' ? 9 : 21));
       continue;
     }
-    if (c == '\n' || c == '\r' || c == ' ' || c == '\t') {
+    if (c == '\n' || c == '\r' || c == ' ' || c == '\t' || c == ',') { /* ',': the one before a removed metadata */
       p++;
       continue;
     }
@@ -146,6 +147,7 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
     h = (h ^ (uint8_t)c) * 0x100000001B3ull;
     p++;
   }
+  if (rs != small) free(rs);
   return h;
 }
 
