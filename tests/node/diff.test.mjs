@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fixtureCases, levelsFixtures, repoRoot, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
+import { diffPairs, fixtureCases, levelsFixtures, repoRoot, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
 import { rewriteHlo } from '../diff/rewrite.mjs';
 
 const cli = path.join(repoRoot, 'build/native/hloscope');
@@ -39,6 +39,7 @@ function assertPartition(j, what) {
 const fixtureModules = () => [
   ...fixtureCases().map((c) => c.file('after_optimizations.txt')).filter(Boolean),
   ...levelsFixtures().flatMap((c) => c.files(/after_optimizations\.txt$/)),
+  ...diffPairs().flatMap((c) => c.files(/after_optimizations\.txt$/)),
 ];
 const sharedSubs = ['tpu-v6e', 'tpu-layouts', 'gpu-semantics', 'llvm'];
 const sharedModules = () => sharedSubs.flatMap((s) => sharedCaptures(s, (n) => /after_optimizations.*\.txt$|\.hlo$/.test(n)));
@@ -145,5 +146,48 @@ test('a side cut short is partial, and the verdict says so', { skip }, () => {
     assert.match(j.verdict, /B is cut short/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The real pairs (fixtures/diff-pairs, fixtures/capture/diff_pairs.py): each side's census equals
+// XLA's parser on that side; every fusion op in exactly one entry; the op_names whose fusion
+// membership changed (on both sides) are those the script over jaxlib's two parsed modules found.
+test('real pairs: each side as XLA counts it, the partition, and the op_names that moved', { skip }, (t) => {
+  const pairs = diffPairs();
+  assert.ok(pairs.length >= 12, `only ${pairs.length} pairs`);
+  for (const p of pairs) {
+    const oracle = JSON.parse(readFileSync(p.oracle, 'utf8'));
+    const j = diffJson(p.file('a.after_optimizations.txt'), p.file('b.after_optimizations.txt'));
+    for (const s of ['a', 'b']) {
+      for (const k of ['instructions', 'fusion_ops', 'fusion_computations']) assert.equal(j[s][k], oracle.sides[s][k], `${p.label} ${s}.${k}`);
+    }
+    assertPartition(j, p.label);
+    const moved = new Set(j.fusions.flatMap((f) => f.moved));
+    // op_names a code change renamed, and those fused beside them, op_names alone cannot judge
+    const oneSide = new Set([...oracle.op_names_on_one_side.a, ...oracle.op_names_on_one_side.b, ...oracle.op_names_beside_renamed_ones]);
+    const noOpName = new Set([...oracle.sides.a.instruction_names_without_op_name, ...oracle.sides.b.instruction_names_without_op_name]);
+    const ours = [...moved].filter((m) => !oneSide.has(m) && !noOpName.has(m)).sort();
+    assert.deepEqual(ours, oracle.op_names_whose_fusion_membership_changed, `${p.label}: op_names that moved`);
+    if (!oracle.op_names_whose_fusion_membership_changed.length && !oneSide.size) {
+      assert.ok(j.fusions.every((f) => f.change === 'same'), `${p.label}: nothing moved, so every entry is the same`);
+    }
+  }
+  t.diagnostic(`${pairs.length} real pairs`);
+});
+
+test('real pairs: --fail-on exits 3 exactly when a listed condition holds', { skip }, () => {
+  for (const p of diffPairs()) {
+    const a = p.file('a.after_optimizations.txt'), b = p.file('b.after_optimizations.txt');
+    const oracle = JSON.parse(readFileSync(p.oracle, 'utf8'));
+    const j = diffJson(a, b);
+    // fusion-count from XLA's own counts; the other two from the diff's figures
+    const holds = {
+      'fusion-count': oracle.sides.b.fusion_ops > oracle.sides.a.fusion_ops,
+      'new-spill': j.materialized.some((m) => m.side === 'b'),
+      'traffic+5%': (j.b.hbm_bytes.read + j.b.hbm_bytes.written) > 1.05 * (j.a.hbm_bytes.read + j.a.hbm_bytes.written),
+    };
+    for (const [cond, want] of Object.entries(holds)) assert.equal(diff('--fail-on', cond, a, b).status, want ? 3 : 0, `${p.label}: ${cond}`);
+    const any = Object.values(holds).some(Boolean);
+    assert.equal(diff('--fail-on', Object.keys(holds).join(','), a, b).status, any ? 3 : 0, `${p.label}: all three`);
   }
 });

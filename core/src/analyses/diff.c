@@ -555,6 +555,31 @@ static void uf_union(int32_t *p, int32_t x, int32_t y) {
   if (x != y) p[x < y ? y : x] = x < y ? x : y;
 }
 
+static bool counts_as_op(const hs_doc *d, const hs_instr *in) {
+  return !op_is(d, in, "parameter") && !op_is(d, in, "constant") && !in->synth;
+}
+
+/* Instruction j of S (in a fused body) and its partner m of O keep the same company: the ops
+ * fused with j are matched to the ops fused with m and the other way round. */
+static bool same_mates(side *S, side *O, uint32_t j, uint32_t m) {
+  const hs_doc *d = S->d, *o = O->d;
+  const hs_comp *cj = &d->comps[d->instrs[j].comp], *cm = &o->comps[o->instrs[m].comp];
+  uint32_t nj = 0, nm = 0;
+  for (uint32_t k = cj->first; k < cj->first + cj->count; k++) {
+    if (!counts_as_op(d, &d->instrs[k])) continue;
+    nj++;
+    int32_t mk = S->match[k];
+    if (mk < 0 || o->instrs[mk].comp != o->instrs[m].comp) return false;
+  }
+  for (uint32_t k = cm->first; k < cm->first + cm->count; k++) {
+    if (!counts_as_op(o, &o->instrs[k])) continue;
+    nm++;
+    int32_t mk = O->match[k];
+    if (mk < 0 || d->instrs[mk].comp != d->instrs[j].comp) return false;
+  }
+  return nj == nm;
+}
+
 /* An op as the diff names it: its op_name metadata, else its instruction name. */
 static json_t *op_label(const hs_doc *d, const hs_instr *in) {
   hs_slice o = hs_hlo_of(d, in)->op_name;
@@ -638,7 +663,9 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
         json_array_append_new(bn, hs_json_slice(b, b->instrs[fb[k - nfa]].name));
       }
     }
-    /* the ops that moved: held on one side's fusions of the group, not on the other's */
+    bool group_same = ca == 1 && cb == 1 && D->A.match[one_a] == one_b && D->A.h[one_a] == D->B.h[one_b];
+    /* the ops that moved: held on one side's fusions of the group and not on the other's, or
+       held with other company (the ops fused with it are not the partner's) */
     for (int s = 0; s < 2; s++) {
       side *S = s ? &D->B : &D->A, *O = s ? &D->A : &D->B;
       const hs_doc *d = S->d;
@@ -651,14 +678,14 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
         const hs_comp *cp = &d->comps[body];
         for (uint32_t j = cp->first; j < cp->first + cp->count; j++) {
           const hs_instr *in = &d->instrs[j];
-          if (skip_in_body(d, in) || op_is(d, in, "constant") || in->synth) continue;
+          if (!counts_as_op(d, in)) continue;
           int32_t m = S->match[j];
           bool held = false;
           if (m >= 0) {
             int32_t f = O->fusion_of[O->d->instrs[m].comp];
             held = f >= 0 && onode[f] >= 0 && uf_find(parent, onode[f]) == (int32_t)root;
           }
-          if (held && (ca == 1 && cb == 1 ? S->h[j] == O->h[m] : true)) continue;
+          if (held && (group_same || same_mates(S, O, j, (uint32_t)m))) continue;
           append_unique(moved, op_label(d, in));
           char buf[600];
           if (source_of(d, in, buf, sizeof buf)) append_unique(src, json_string(buf));
@@ -669,9 +696,8 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
     if (ca && !cb) change = "removed", fc->removed++;
     else if (!ca && cb) change = "added", fc->added++;
     else if (ca == 1 && cb == 1) {
-      bool same = D->A.match[one_a] == one_b && D->A.h[one_a] == D->B.h[one_b];
-      change = same ? "same" : "changed";
-      if (same) fc->same++;
+      change = group_same ? "same" : "changed";
+      if (group_same) fc->same++;
       else fc->changed++;
     } else if (cb == 1) change = "merged", fc->merged++;
     else if (ca == 1) change = "split", fc->split++;
