@@ -477,17 +477,39 @@ static void drain(differ *D) {
 
 static void match_all(differ *D) {
   const hs_doc *a = D->A.d, *b = D->B.d;
-  /* modules: by name, then in order; their entries first */
+  /* modules: by name (the first of B's not paired yet), then in order; their entries first */
+  uint8_t *used = calloc((size_t)b->n_modules + 1, 1);
+  if (!used) {
+    D->nomem = true;
+    return;
+  }
+  int32_t *pair_of = malloc(((size_t)a->n_modules + 1) * sizeof *pair_of);
+  if (!pair_of) {
+    free(used);
+    D->nomem = true;
+    return;
+  }
   for (uint32_t ma = 0; ma < a->n_modules; ma++) {
     int32_t mb = -1;
     for (uint32_t k = 0; k < b->n_modules && mb < 0; k++)
-      if (a->modules[ma].name.len == b->modules[k].name.len &&
+      if (!used[k] && a->modules[ma].name.len == b->modules[k].name.len &&
           memcmp(hs_sp(a, a->modules[ma].name), hs_sp(b, b->modules[k].name), a->modules[ma].name.len) == 0)
         mb = (int32_t)k;
-    if (mb < 0 && ma < b->n_modules) mb = (int32_t)ma;
+    if (mb >= 0) used[mb] = 1;
+    pair_of[ma] = mb;
+  }
+  for (uint32_t ma = 0, next = 0; ma < a->n_modules; ma++) {
+    if (pair_of[ma] >= 0) continue;
+    while (next < b->n_modules && used[next]) next++;
+    if (next < b->n_modules) pair_of[ma] = (int32_t)next, used[next] = 1;
+  }
+  for (uint32_t ma = 0; ma < a->n_modules; ma++) {
+    int32_t mb = pair_of[ma];
     if (mb >= 0 && a->modules[ma].entry >= 0 && b->modules[mb].entry >= 0)
       pair_comps(D, a->modules[ma].entry, b->modules[mb].entry);
   }
+  free(used);
+  free(pair_of);
   drain(D);
   /* computations left over (not reached from a paired entry): by their hash */
   {
@@ -586,13 +608,14 @@ static json_t *op_label(const hs_doc *d, const hs_instr *in) {
   return hs_json_slice(d, o.len ? o : in->name);
 }
 
-static void append_unique(json_t *arr, json_t *v) {
-  size_t i;
-  json_t *x;
-  json_array_foreach(arr, i, x) if (json_equal(x, v)) {
+/* Appends string v to arr unless `seen` (an object used as a set) holds it already. */
+static void append_unique(json_t *arr, json_t *seen, json_t *v) {
+  const char *k = json_string_value(v);
+  if (!k || json_object_get(seen, k)) {
     json_decref(v);
     return;
   }
+  json_object_set_new(seen, k, json_true());
   json_array_append_new(arr, v);
 }
 
@@ -647,14 +670,39 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
       if (na_ >= 0) uf_union(parent, (int32_t)(nfa + k), na_);
     }
   }
+  /* the members of each group, listed by group (a counting sort by root: no nn * nn walk) */
+  uint32_t *start = calloc((size_t)nn + 2, sizeof *start), *members = malloc(((size_t)nn + 1) * sizeof *members);
+  if (!start || !members) {
+    free(start);
+    free(members);
+    free(parent);
+    goto done;
+  }
+  for (uint32_t k = 0; k < nn; k++) start[uf_find(parent, (int32_t)k) + 1]++;
+  for (uint32_t k = 0; k < nn; k++) start[k + 1] += start[k];
+  {
+    uint32_t *fill = calloc((size_t)nn + 1, sizeof *fill);
+    if (!fill) {
+      free(start);
+      free(members);
+      free(parent);
+      goto done;
+    }
+    for (uint32_t k = 0; k < nn; k++) {
+      uint32_t r = (uint32_t)uf_find(parent, (int32_t)k);
+      members[start[r] + fill[r]++] = k;
+    }
+    free(fill);
+  }
   /* one entry per group, in the order of the group's first fusion (A's, then B's) */
   for (uint32_t root = 0; root < nn; root++) {
     if (uf_find(parent, (int32_t)root) != (int32_t)root) continue;
     json_t *an = json_array(), *bn = json_array(), *moved = json_array(), *src = json_array();
+    json_t *seen_m = json_object(), *seen_s = json_object();
     uint32_t ca = 0, cb = 0;
     int32_t one_a = -1, one_b = -1;
-    for (uint32_t k = 0; k < nn; k++) {
-      if (uf_find(parent, (int32_t)k) != (int32_t)root) continue;
+    for (uint32_t mi = start[root]; mi < start[root + 1]; mi++) {
+      uint32_t k = members[mi];
       if (k < nfa) {
         ca++, one_a = (int32_t)fa[k];
         json_array_append_new(an, hs_json_slice(a, a->instrs[fa[k]].name));
@@ -671,8 +719,11 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
       const hs_doc *d = S->d;
       uint32_t nf = s ? nfb : nfa, *fl = s ? fb : fa;
       int32_t *onode = s ? node_a : node_b;
-      for (uint32_t k = 0; k < nf; k++) {
-        if (uf_find(parent, (int32_t)(s ? nfa + k : k)) != (int32_t)root) continue;
+      for (uint32_t mi = start[root]; mi < start[root + 1]; mi++) {
+        uint32_t node = members[mi];
+        if (s ? node < nfa : node >= nfa) continue;
+        uint32_t k = s ? node - nfa : node;
+        (void)nf;
         int32_t body = body_of(d, &d->instrs[fl[k]]);
         if (body < 0) continue;
         const hs_comp *cp = &d->comps[body];
@@ -686,9 +737,9 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
             held = f >= 0 && onode[f] >= 0 && uf_find(parent, onode[f]) == (int32_t)root;
           }
           if (held && (group_same || same_mates(S, O, j, (uint32_t)m))) continue;
-          append_unique(moved, op_label(d, in));
+          append_unique(moved, seen_m, op_label(d, in));
           char buf[600];
-          if (source_of(d, in, buf, sizeof buf)) append_unique(src, json_string(buf));
+          if (source_of(d, in, buf, sizeof buf)) append_unique(src, seen_s, json_string(buf));
         }
       }
     }
@@ -709,7 +760,11 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
     json_object_set_new(e, "moved", moved);
     json_object_set_new(e, "source", src);
     json_array_append_new(out, e);
+    json_decref(seen_m);
+    json_decref(seen_s);
   }
+  free(start);
+  free(members);
 #undef NODE_A_OF
 #undef NODE_B_OF
   free(parent);
