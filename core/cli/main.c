@@ -803,6 +803,65 @@ static void human_diff(json_t *j, const char *pa, const char *pb) {
     printf("call %s %s: A %lld, B %lld\n", gets(f, "target"), gets(f, "change"), geti(f, "a"), geti(f, "b"));
 }
 
+static int cmp_names(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* A side of the diff: an optimized HLO file, or a dump folder, whose *after_optimizations.txt
+ * (one per module) are read as one text of several modules (the core pairs modules by name). */
+static int open_side(input *in, const char *path) {
+  DIR *dir = strcmp(path, "-") == 0 ? NULL : opendir(path);
+  if (!dir) return open_input(in, path);
+  char **names = NULL;
+  size_t n = 0, cap = 0, total = 0;
+  struct dirent *e;
+  while ((e = readdir(dir)) != NULL) {
+    size_t l = strlen(e->d_name), k = strlen("after_optimizations.txt");
+    if (l < k || strcmp(e->d_name + l - k, "after_optimizations.txt") != 0) continue;
+    if (n == cap) {
+      char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
+      if (!nn) break;
+      names = nn;
+    }
+    if (!(names[n] = malloc(l + 1))) break;
+    memcpy(names[n++], e->d_name, l + 1);
+  }
+  closedir(dir);
+  in->path = path;
+  if (!n) {
+    fprintf(stderr, "hloscope: %s holds no *after_optimizations.txt (a dump folder of --xla_dump_to)\n", path);
+    free(names);
+    return 1;
+  }
+  qsort(names, n, sizeof *names, cmp_names);
+  char *text = NULL;
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    size_t plen = strlen(path) + strlen(names[i]) + 2, len = 0;
+    char *full = malloc(plen);
+    char *t = full ? (snprintf(full, plen, "%s/%s", path, names[i]), read_all(full, &len)) : NULL;
+    char *grown = t ? realloc(text, total + len + 2) : NULL;
+    if (!grown) {
+      fprintf(stderr, "hloscope: cannot read %s: %s\n", full ? full : path, strerror(errno));
+      rc = 1;
+    } else {
+      text = grown;
+      memcpy(text + total, t, len);
+      total += len;
+      if (total && text[total - 1] != '\n') text[total++] = '\n';
+    }
+    free(t);
+    free(full);
+  }
+  for (size_t i = 0; i < n; i++) free(names[i]);
+  free(names);
+  if (rc) {
+    free(text);
+    return rc;
+  }
+  in->text = text;
+  in->len = total;
+  return parse_input(in);
+}
+
 /* hloscope diff [--json] [--fail-on LIST] A B: exit 3 when a --fail-on condition holds */
 static int cmd_diff(int argc, char **argv) {
   const char *paths[2] = {NULL, NULL}, *fail_on = NULL;
@@ -818,8 +877,8 @@ static int cmd_diff(int argc, char **argv) {
     return 1;
   }
   input a = {0}, b = {0};
-  int rc = open_input(&a, paths[0]);
-  if (!rc) rc = open_input(&b, paths[1]);
+  int rc = open_side(&a, paths[0]);
+  if (!rc) rc = open_side(&b, paths[1]);
   for (int s = 0; s < 2 && !rc; s++) {
     const input *x = s ? &b : &a;
     if (hs_doc_format(x->doc) != HS_FORMAT_HLO) {

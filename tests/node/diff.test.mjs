@@ -191,3 +191,20 @@ test('real pairs: --fail-on exits 3 exactly when a listed condition holds', { sk
     assert.equal(diff('--fail-on', Object.keys(holds).join(','), a, b).status, any ? 3 : 0, `${p.label}: all three`);
   }
 });
+
+test('a dump folder diffed against its own compile().as_text() is the same by meaning', { skip }, (t) => {
+  // The dump's *after_optimizations.txt and the text jax returns print one module, with
+  // backend_config keys in another order: the same by meaning.
+  let n = 0;
+  for (const c of fixtureCases()) {
+    const dump = c.file('dump'), hlo = c.file('after_optimizations.txt');
+    if (!dump || !hlo || !c.files(/after_optimizations\.txt$/, 'dump').length) continue;
+    const j = diffJson(dump, hlo);
+    assert.equal(j.matched.unmatched_a + j.matched.unmatched_b, 0, `${c.label}: unmatched\n${j.verdict}`);
+    assert.ok(j.fusions.every((f) => f.change === 'same'), `${c.label}: ${j.verdict}`);
+    assertPartition(j, c.label);
+    n++;
+  }
+  assert.ok(n >= 20, `only ${n} dump folders`);
+  t.diagnostic(`${n} dump folders the same as their texts`);
+});

@@ -102,10 +102,33 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
   if (in->synth) return mix(h, in->synth == HS_SYNTH_GTE ? (uint64_t)(int64_t)in->gte_index + 17 : 3);
   size_t s, e;
   if (hs_slice_synth(d, in->opcode) || !stmt_span(d, in, &s, &e)) return h;
+  /* a get-tuple-element is its index, written out (index=1) or compact (%t#1) as XLA may print it */
+  if (op_is(d, in, "get-tuple-element")) {
+    size_t k = hs_find(d->text, in->opcode.off, e, "index=");
+    int64_t idx = 0;
+    if (k != SIZE_MAX)
+      for (k += 6; k < e && d->text[k] >= '0' && d->text[k] <= '9'; k++) idx = idx * 10 + (d->text[k] - '0');
+    return mix(h, (uint64_t)idx + 17);
+  }
   size_t p = in->opcode.off + in->opcode.len;
   if (p < s || p > e) return h;
+  /* the operand list says nothing the operands' hashes do not (XLA prints operand types in it or
+     not, as it is asked): skipped, but for a constant's literal and a parameter's number */
+  if (p < e && d->text[p] == '(' && !op_is(d, in, "constant") && !op_is(d, in, "parameter")) {
+    int depth = 0;
+    while (p < e) {
+      char c = d->text[p];
+      if (c == '"') {
+        p = hs_skip_string(d->text, e, p);
+        continue;
+      }
+      p++;
+      if (c == '(') depth++;
+      else if (c == ')' && --depth == 0) break;
+    }
+  }
   range small[64], *rs = small;
-  uint32_t nr = 0, want = in->op_count + in->call_count;
+  uint32_t nr = 0, want = in->op_count + in->call_count + 1;
   if (want > 64 && !(rs = malloc(want * sizeof *rs))) return mix(h, 0xDEADull); /* out of memory: opcode and operands still count */
   for (uint32_t k = 0; k < in->op_count; k++) {
     hs_slice n = d->operands[in->op_first + k].name;
@@ -116,6 +139,18 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
       hs_slice n = d->calls[in->call_first + k].name;
       if (!hs_slice_synth(d, n) && n.off >= p && n.off < e) rs[nr++] = (range){n.off, n.len};
     }
+  /* backend_config: JSON whose key order differs between printings of one module (a dump's file
+     and compile().as_text()): hashed in a canonical form (sorted keys) */
+  const hs_slice bc = hs_hlo_of(d, in)->backend_config;
+  if (bc.len && !hs_slice_synth(d, bc) && bc.off >= p && bc.off < e) {
+    rs[nr++] = (range){bc.off, bc.len};
+    const char *bt = hs_sp(d, bc);
+    json_t *j = bt[0] == '{' ? json_loadb(bt, bc.len, 0, NULL) : NULL;
+    char *canon = j ? json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+    h = canon ? fnv(h, canon, strlen(canon)) : fnv(h, bt, bc.len);
+    free(canon);
+    json_decref(j);
+  }
   qsort(rs, nr, sizeof rs[0], range_cmp);
   const char *t = d->text;
   uint32_t r = 0;
