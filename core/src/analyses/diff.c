@@ -1115,10 +1115,11 @@ char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
       json_object_set(e, "a", v);
       json_object_set_new(e, "b", w ? json_incref(w) : json_null());
       json_array_append_new(env, e);
-      if (!w || !json_equal(v, w))
-        cat(env_said, sizeof env_said, "%s%s %s -> %s", env_said[0] ? ", " : "", k,
-            strlen(json_string_value(v)) > 40 ? "(long)" : json_string_value(v),
-            !w ? "(none)" : strlen(json_string_value(w)) > 40 ? "(long)" : json_string_value(w));
+      if (!w) cat(env_said, sizeof env_said, "%s%s only in A", env_said[0] ? ", " : "", k);
+      else if (!json_equal(v, w) && (strlen(json_string_value(v)) > 40 || strlen(json_string_value(w)) > 40))
+        cat(env_said, sizeof env_said, "%s%s differs", env_said[0] ? ", " : "", k);
+      else if (!json_equal(v, w))
+        cat(env_said, sizeof env_said, "%s%s %s -> %s", env_said[0] ? ", " : "", k, json_string_value(v), json_string_value(w));
     }
     json_object_foreach(eb, k, v) {
       if (json_object_get(ea, k)) continue;
@@ -1127,8 +1128,8 @@ char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
       json_object_set_new(e, "a", json_null());
       json_object_set(e, "b", v);
       json_array_append_new(env, e);
-      cat(env_said, sizeof env_said, "%s%s (none) -> %s", env_said[0] ? ", " : "", k,
-          strlen(json_string_value(v)) > 40 ? "(long)" : json_string_value(v));
+      if (strlen(json_string_value(v)) > 40) cat(env_said, sizeof env_said, "%s%s only in B", env_said[0] ? ", " : "", k);
+      else cat(env_said, sizeof env_said, "%s%s only in B (%s)", env_said[0] ? ", " : "", k, json_string_value(v));
     }
   }
   json_decref(ea);
