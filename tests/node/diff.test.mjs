@@ -208,3 +208,17 @@ test('a dump folder diffed against its own compile().as_text() is the same by me
   assert.ok(n >= 20, `only ${n} dump folders`);
   t.diagnostic(`${n} dump folders the same as their texts`);
 });
+
+test('a library kernel that appeared is a call: XNNPACK/YNNPACK fusions of newer jax', { skip }, () => {
+  const cases = fixtureCases();
+  const pick = (set) => cases.find((c) => c.set === set && c.id === 'attention')?.file('after_optimizations.txt');
+  const a = pick('cpu-jax-0.4.38'), b = pick('cpu-jax-0.10.2');
+  assert.ok(a && b, 'the attention fixtures');
+  // the count as the text states it: fusions whose backend_config names the kind
+  const count = (f) => (readFileSync(f, 'utf8').match(/ fusion\([^\n]*"fusion_config":\{"kind":"__ynn_fusion"\}/g) || []).length;
+  const j = diffJson(a, b);
+  const ynn = j.calls.find((c) => c.target === '__ynn_fusion');
+  assert.ok(count(b) > 0, 'the newer compile has ynn fusions');
+  assert.deepEqual(ynn, { change: 'added', target: '__ynn_fusion', a: count(a), b: count(b) });
+  assert.match(j.verdict, /__ynn_fusion 0 -> \d+/);
+});

@@ -932,14 +932,17 @@ static void materialized_side(differ *D, int s, const uint8_t *mine, const uint8
 }
 
 /* ---- calls, environment ----------------------------------------------------------------- */
-/* What a kernel calls by name: a custom call's target, or a fusion's backend kind ("__triton_gemm"). */
+/* What a kernel calls by name: a custom call's target, or a fusion's backend kind ("__triton_gemm",
+ * "__ynn_fusion": a library's kernel). */
 static hs_slice call_target(const hs_doc *d, const hs_instr *in, char *buf, size_t cap, bool *in_buf) {
   *in_buf = false;
   const hs_hlo_instr *h = hs_hlo_of(d, in);
   if (op_is(d, in, "custom-call")) return h->custom_call_target;
   if (op_is(d, in, "fusion") && h->backend_config.len && !hs_slice_synth(d, h->backend_config)) {
     const char *t = hs_sp(d, h->backend_config);
+    /* GPU: fusion_backend_config.kind ("__triton_gemm"); CPU: fusion_config.kind ("__ynn_fusion") */
     size_t p = hs_find(t, 0, h->backend_config.len, "\"fusion_backend_config\"");
+    if (p == SIZE_MAX) p = hs_find(t, 0, h->backend_config.len, "\"fusion_config\"");
     if (p == SIZE_MAX) return hs_sl(0, 0);
     size_t k = hs_find(t, p, h->backend_config.len, "\"kind\":\"");
     if (k == SIZE_MAX) return hs_sl(0, 0);
