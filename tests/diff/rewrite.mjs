@@ -143,14 +143,39 @@ function reorder(items, depsOf, keepLast) {
   const n = items.length;
   const indeg = new Array(n).fill(0), users = Array.from({ length: n }, () => []);
   for (let i = 0; i < n; i++) for (const j of depsOf(i)) if (j !== i) { indeg[i]++; users[j].push(i); }
-  const ready = [];
-  for (let i = 0; i < n; i++) if (!indeg[i] && i !== keepLast) ready.push(i);
+  // a binary max-heap of ready indexes (a module of 200k statements must not sort per step)
+  const heap = [];
+  const push = (x) => {
+    heap.push(x);
+    for (let k = heap.length - 1; k > 0;) {
+      const p = (k - 1) >> 1;
+      if (heap[p] >= heap[k]) break;
+      [heap[p], heap[k]] = [heap[k], heap[p]];
+      k = p;
+    }
+  };
+  const pop = () => {
+    const top = heap[0], last = heap.pop();
+    if (heap.length) {
+      heap[0] = last;
+      for (let k = 0; ;) {
+        const l = 2 * k + 1, r = l + 1;
+        let m = k;
+        if (l < heap.length && heap[l] > heap[m]) m = l;
+        if (r < heap.length && heap[r] > heap[m]) m = r;
+        if (m === k) break;
+        [heap[m], heap[k]] = [heap[k], heap[m]];
+        k = m;
+      }
+    }
+    return top;
+  };
+  for (let i = 0; i < n; i++) if (!indeg[i] && i !== keepLast) push(i);
   const order = [];
-  while (ready.length) {
-    ready.sort((a, b) => a - b);
-    const i = ready.pop();
+  while (heap.length) {
+    const i = pop();
     order.push(i);
-    for (const u of users[i]) if (--indeg[u] === 0 && u !== keepLast) ready.push(u);
+    for (const u of users[i]) if (--indeg[u] === 0 && u !== keepLast) push(u);
   }
   if (keepLast >= 0) order.push(keepLast);
   if (order.length !== n) return items.map((_, i) => i); // a cycle (not HLO): keep the order

@@ -405,6 +405,15 @@ static uint32_t match_keyed(differ *D, const uint32_t *ia, uint32_t na, const ui
     if (v) kb[m++] = (keyed){v, ib[k]};
   }
   qsort(kb, m, sizeof *kb, keyed_cmp);
+  /* per group of equal keys (at its first entry): where its unmatched entries start, so that a
+     group of 100k equal constants is not scanned from its start for each of them */
+  uint32_t *first = malloc(((size_t)m + 1) * sizeof *first);
+  if (!first) {
+    free(kb);
+    D->nomem = true;
+    return 0;
+  }
+  for (uint32_t j = 0; j < m; j++) first[j] = j;
   for (uint32_t k = 0; k < na && m; k++) {
     uint32_t a = ia[k];
     if (D->A.match[a] >= 0) continue;
@@ -417,9 +426,13 @@ static uint32_t match_keyed(differ *D, const uint32_t *ia, uint32_t na, const ui
       if (kb[mid].key < v) lo = mid + 1;
       else hi = mid;
     }
+    if (lo >= m || kb[lo].key != v) continue;
+    uint32_t j0 = first[lo];
+    while (j0 < m && kb[j0].key == v && D->B.match[kb[j0].idx] >= 0) j0++;
+    first[lo] = j0;
     int best_s = -1;
     uint32_t best = 0, looked = 0;
-    for (uint32_t j = lo; j < m && kb[j].key == v && looked < 64; j++) {
+    for (uint32_t j = j0; j < m && kb[j].key == v && looked < 64; j++) {
       if (D->B.match[kb[j].idx] >= 0) continue;
       looked++;
       int s = affinity(D, a, kb[j].idx);
@@ -431,6 +444,7 @@ static uint32_t match_keyed(differ *D, const uint32_t *ia, uint32_t na, const ui
       made++;
     }
   }
+  free(first);
   free(kb);
   return made;
 }
