@@ -555,6 +555,37 @@ export interface PassesCompare {
   warnings: Warning[];
 }
 
+/** What `hloscope diff --json A B` prints (hs_diff_json): two optimized HLO modules compared by meaning. */
+export interface DiffSide {
+  module: string | null;
+  fusion_ops: number;           // fusion instructions, nested included
+  fusion_computations: number;  // distinct fused bodies
+  instructions: number;
+  partial: Partial | null;      // the text was cut
+  /** The HBM traffic estimate (Spills); null when the text is not a whole optimized module. */
+  hbm_bytes: { read: number | null; written: number | null };
+}
+export type DiffChange = "same" | "added" | "removed" | "merged" | "split" | "changed";
+export interface Diff {
+  a: DiffSide;
+  b: DiffSide;
+  /** A's matched instructions (`by`: the round that matched each), and those left on each side. */
+  matched: { instructions: number; unmatched_a: number; unmatched_b: number; by: { op_name: number; source: number; structure: number; name: number } };
+  /** Every fusion op of each side in exactly one entry; `moved`: op_names (else instruction names). */
+  fusions: { change: DiffChange; a: string[]; b: string[]; moved: string[]; source: string[] }[];
+  /** Big values in HBM on one side (`side`) that the other keeps in a fusion, off HBM, or lacks. */
+  materialized: { change: "added" | "removed"; value: string; shape: string; bytes: number; side: "a" | "b" }[];
+  /** Custom-call targets and fusion backend kinds whose counts differ. */
+  calls: { change: "added" | "removed" | "changed"; target: string; a: number; b: number }[];
+  /** `[]` until `hloscope overlap` lands (its entries then). */
+  transfers: { change: string; a: unknown; b: unknown }[];
+  /** The HloModule line's attributes of each side. */
+  environment: { key: string; a: string | null; b: string | null }[];
+  passes: PassesCompare | null; // two dump folders: not built yet (null)
+  time: { a_ps: number; b_ps: number; ops: { a: string; b: string; a_ps: number; b_ps: number }[] } | null; // two profiles: not built yet (null)
+  verdict: string;
+}
+
 /** A folder's entries (a string entry is a name alone), or a pasted `ls` listing. */
 export type PassesInput = string | (string | { name: string; data?: string | Uint8Array | ArrayBuffer | null })[];
 
