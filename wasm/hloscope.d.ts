@@ -44,6 +44,11 @@ export interface Summary {
   /** The text was cut: it ends at `line`, inside computation `inside` (null when none was open);
    *  `entry`: whether an entry computation was read. null when the text is whole. */
   partial: Partial | null;
+  /** HLO and StableHLO: the entry computation's parameter and result types in HLO form
+   *  ("c64[8,64]"; tensor<8x64xcomplex<f32>> reads as c64), from its header line; null when
+   *  not read (jaxpr, no entry). What says a StableHLO text and an HLO text are one program. */
+  params: string[] | null;
+  results: string[] | null;
 }
 
 /** after_optimizations: the header says is_scheduled=true; pass_step: fused, not scheduled;
@@ -134,6 +139,8 @@ export interface Xray {
     explanation: string;
     stage: Stage | null;      // the right side's stage
     partial: { left: Partial | null; right: Partial | null };
+    /** each side's entry signature, as Summary.params / Summary.results */
+    signature: { left: { params: string[] | null; results: string[] | null }; right: { params: string[] | null; results: string[] | null } };
   };
   left: XrayLine[];
   right: XrayLine[];

@@ -18,7 +18,8 @@ const hs_elem_info hs_elem_types[] = {
     {"f8e4m3fnuz", "f8E4M3FNUZ", 8}, {"f8e3m4", "f8E3M4", 8}, {"f8e4m3", "f8E4M3", 8},
     {"f8e8m0fnu", "f8E8M0FNU", 8}, {"f4e2m1fn", "f4E2M1FN", 4}, {"token", "!stablehlo.token", 0},
     {"opaque", "opaque", 0},  {"index", "index", 64},     {"s1", "si1", 1},
-    {"u1", "ui1", 1}, /* appended: the indexes above are fixed (hs_elem_from_hlo) */
+    {"u1", "ui1", 1}, {"f6e2m3fn", "f6E2M3FN", 6}, {"f6e3m2fn", "f6E3M2FN", 6},
+    /* appended: the indexes above are fixed (hs_elem_from_hlo) */
 };
 const size_t hs_elem_type_count = sizeof hs_elem_types / sizeof hs_elem_types[0];
 

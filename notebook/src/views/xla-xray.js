@@ -289,7 +289,8 @@ class XlaXray extends HTMLElement {
     const lt = out?.left?.text;
     const rt = out?.right?.text;
     if (lt != null && rt != null) {
-      const ev = pairEvidence(programEvidence(lt), programEvidence(rt));
+      const sig = this._summary?.signature;
+      const ev = pairEvidence(programEvidence(lt, sig?.left), programEvidence(rt, sig?.right));
       if (ev.verdict === 'different') cut.unshift(`These look like two different programs (${ev.reasons.join('; ')}): the x-ray pairs their lines only as text.`);
     }
     this._partial.textContent = cut.join(' · ');
