@@ -591,12 +591,30 @@ export interface Memory {
   /** Named byte counts the text prints: TPU total_usage, reserved, program, arguments, output,
    * program_requirement, global, scoped, hlo_temp, hlo_temp_unpadded, hlo_temp_padded,
    * fragmentation, scoped_limit; GPU parameter, constant, maybe_live_out, preallocated_temp,
-   * total, fragmentation; allocator device_ordinal; buffer assignment total_bytes_used,
+   * total, fragmentation; buffer assignment total_bytes_used,
    * allocated, per kind (parameter, output, temp, constant, thread_local), color_N,
    * peak_live_bytes (the live-range report's logical peak); values_joined when joined to an HLO. */
   totals: Record<string, number>;
   explanation: string | null;
   warnings: Warning[];
+  /** Issue 35: each figure the message prints has a named key (integer bytes: exact where the
+   *  message prints them, else the printed figure in binary units; null when it prints none). */
+  allocated_bytes: number | null;   // "Currently allocated: 6.08G"
+  reserved_bytes: number | null;
+  free_bytes: number | null;
+  largest_free_bytes: number | null; // "the largest contiguous region of free memory is 30.56M"
+  program_bytes: number | null;     // "Program requirement: 3.95G (4,237,689,856 bytes)" (exact)
+  arguments_bytes: number | null;
+  output_bytes: number | null;
+  tensorcore_bytes: number | null;  // E1000/E1002: "TPU TensorCore Hbm usage: ..."
+  sparsecore_bytes: number | null;  // "SparseCore Hbm usage ..."
+  /** Every size the message prints, in text order of reading: name (the key without _bytes, a
+   *  list field such as allocation, or the word before it), bytes, the text as printed (show
+   *  this, not digits derived from a two-decimal figure) and its 1-based line. */
+  figures: { name: string; bytes: number; printed: string; line: number }[];
+  device_ordinal: number | null;    // the allocator's device number (not bytes)
+  cause: string | null;             // the cause in a sentence, where the figures show it
+  lacks: string[] | null;           // what the message does not print ("the device's capacity")
   code?: string | null;          // "E1000" when the message carries an error code
 }
 
