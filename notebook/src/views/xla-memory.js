@@ -34,6 +34,15 @@ const css = theme + `
   .status.err { color: var(--bad); white-space: pre-wrap; }
 `;
 
+// A total as the message printed it: exact digits only where the text printed them ("3.95G (4,237,
+// 689,856 bytes)"), else the printed figure in binary units ("63.80G" is 63.80 GiB, not 11 digits
+// derived from two decimals). The core's figures say which (issue 35).
+function sizeWords(d, name, v) {
+  const fig = (d.figures || []).find((f) => f.name === name && f.bytes === v);
+  if (!fig) return `${formatBinary(v)} (${formatInt(v)} B)`;
+  return /bytes|\(\s*\d|^\d+\s*B?$/.test(fig.printed) ? `${formatBinary(v)} (${formatInt(v)} B)` : formatBinary(v);
+}
+
 const KIND_WORDS = { oom: 'out of memory', buffer_assignment: 'buffer assignment', memory_usage_report: 'memory-usage report' };
 
 /** XLA's binary units, two decimals: "63.80 GiB". */
@@ -147,7 +156,7 @@ class XlaMemory extends HTMLElement {
     const totals = Object.entries(d.totals || {});
     if (totals.length) {
       this._card.append(el('dl', { 'data-testid': 'totals' }, totals.flatMap(([k, v]) =>
-        [el('dt', { text: k.replace(/_/g, ' ') }), el('dd', { text: k === 'device_ordinal' ? String(v) : `${formatBinary(v)} (${formatInt(v)} B)` })])));
+        [el('dt', { text: k.replace(/_/g, ' ') }), el('dd', { text: sizeWords(d, k, v) })])));
     }
     const allocs = d.allocations || [];
     if (allocs.length) {
