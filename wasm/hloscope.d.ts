@@ -636,11 +636,12 @@ export interface Layout {
 }
 export function layout(type: string): Layout;
 
-/** A module's padding table, largest padding first. */
+/** A module's padding table, largest padding first. The totals count each buffer once: a row
+ *  with in_total false is an alias (bitcast, get-tuple-element, an output aliasing an operand). */
 export interface Layouts {
   values: number; logical_bytes: number; padded_bytes: number; padding_bytes: number; unread: number;
   rows: Array<{ name: string; opcode: string; line: number; type: string; memory_space: number;
-    logical_bytes: number; padded_bytes: number; padding_bytes: number; words: string }>;
+    logical_bytes: number; padded_bytes: number; padding_bytes: number; words: string; in_total: boolean }>;
   warnings: Warning[];
 }
 export function layouts(text: string): Layouts;

@@ -364,6 +364,45 @@ static void test_buffers_backend_by_name(void **state) {
   assert_true(n >= 4);
 }
 
+/* The padding table's totals count each buffer once: a bitcast, a get-tuple-element and an output
+ * aliasing its operand are rows out of the totals (the TPU threefry module's two bitcasts of a
+ * padded value held 1016 of its 4568 padding bytes twice). */
+static void padding_total(const char *path, void *ctx) {
+  size_t len = 0;
+  char *text = tu_read(path, &len);
+  assert_non_null(text);
+  hs_doc *d = hs_parse(text, len, NULL);
+  assert_non_null(d);
+  json_t *j = tu_json(hs_layouts_json(d, NULL));
+  uint64_t pad = 0, logical = 0;
+  size_t i;
+  json_t *r;
+  json_array_foreach(json_object_get(j, "rows"), i, r) {
+    const char *op = json_string_value(json_object_get(r, "opcode"));
+    bool in = json_is_true(json_object_get(r, "in_total"));
+    if (strcmp(op, "bitcast") == 0 || strcmp(op, "get-tuple-element") == 0) assert_false(in);
+    if (in) {
+      pad += (uint64_t)json_integer_value(json_object_get(r, "padding_bytes"));
+      logical += (uint64_t)json_integer_value(json_object_get(r, "logical_bytes"));
+    }
+  }
+  assert_int_equal(json_integer_value(json_object_get(j, "padding_bytes")), pad);
+  assert_int_equal(json_integer_value(json_object_get(j, "logical_bytes")), logical);
+  (*(int *)ctx)++;
+  json_decref(j);
+  hs_doc_free(d);
+  free(text);
+}
+
+static void test_padding_total_counts_buffers_once(void **state) {
+  (void)state;
+  TU_NEED_SHARED("captures/tpu-layouts");
+  int n = 0;
+  tu_each_shared("captures/tpu-layouts", ".txt", padding_total, &n);
+  tu_each_shared("captures/gpu-semantics", ".txt", padding_total, &n);
+  assert_true(n >= 2);
+}
+
 static void test_cut_and_wrapped(void **state) {
   (void)state;
   size_t len = 0;
@@ -784,7 +823,7 @@ int main(void) {
       cmocka_unit_test(test_shared_buffers),    cmocka_unit_test(test_fixture_buffers),
       cmocka_unit_test(test_tpu_layout_modules), cmocka_unit_test(test_layout_reference),
       cmocka_unit_test(test_detect), cmocka_unit_test(test_every_figure_is_named), cmocka_unit_test(test_named_forms),
-      cmocka_unit_test(test_buffers_backend_by_name),            cmocka_unit_test(test_advice),
+      cmocka_unit_test(test_buffers_backend_by_name), cmocka_unit_test(test_padding_total_counts_buffers_once),            cmocka_unit_test(test_advice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
 // Inputs (any one): el.data = readMemory(text) result; el.text = the message (read here, on the
 // page's thread: these texts are small); <xla-memory src="oom.txt">; <xla-memory paste> adds a
 // box to paste a message into.
-import { adoptStyles, breakable, defineOnce, el, fetchText, formatInt, theme } from './common.js';
+import { adoptStyles, breakable, defineOnce, el, fetchText, formatBytes, formatInt, theme } from './common.js';
 import * as api from 'hs:api';
 
 const css = theme + `
@@ -47,13 +47,7 @@ const KIND_WORDS = { oom: 'out of memory', buffer_assignment: 'buffer assignment
 
 /** XLA's binary units, two decimals: "63.80 GiB". */
 export function formatBinary(n) {
-  if (n === null || n === undefined) return '';
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = -1;
-  do { v /= 1024; u++; } while (v >= 1024 && u < units.length - 1);
-  return `${v.toFixed(2)} ${units[u]}`;
+  return formatBytes(n); // the one unit renderer (common.js)
 }
 
 /** A positioned block; CSSOM styles (not a style attribute) pass a strict style-src policy. */
