@@ -538,6 +538,8 @@ export interface PassesCompare {
   passes: { pass: string; origin: "a" | "b" | "both"; pipelines_a: string[]; pipelines_b: string[] }[];
   /** Per pipeline name: its passes only in A, only in B, in both. */
   pipelines: { name: string; only_a: string[]; only_b: string[]; both: string[] }[];
+  /** Sentences to read first: a side with no pass steps (every pass then shows as only in the other). */
+  notes: string[];
   warnings: Warning[];
 }
 
@@ -620,8 +622,9 @@ export interface Memory {
 
 /** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt;
  * throws HloscopeError (HS_E_FORMAT, "not an XLA memory message") for other text. */
-export function readMemory(text: string, hlo?: string): Memory;
-export function readMemoryJSON(text: string, hlo?: string): string;
+/** `name`: the file's name (XLA's dump name says a buffer assignment's backend: ...sm_8.0_gpu_...). */
+export function readMemory(text: string, hlo?: string, name?: string): Memory;
+export function readMemoryJSON(text: string, hlo?: string, name?: string): string;
 
 /** One type's layout in words with its padding. */
 export interface Layout {

@@ -346,7 +346,7 @@ async function memoryCmd(args) {
     if (!h.rc) hlo = h.text;
   }
   try {
-    return { text: readMemoryJSON(text, hlo) };
+    return { text: readMemoryJSON(text, hlo, path) };
   } catch (e) {
     return { rc: reportError(e, path) };
   }
