@@ -338,6 +338,20 @@ static void test_named_forms(void **state) {
   json_decref(j);
 }
 
+/* XLA:GPU's scheduler prints the memory limit jax's preallocation left it: the cause names the 75%. */
+static void test_gpu_base_limit(void **state) {
+  (void)state;
+  size_t len = 0;
+  char *text = shared_file("oom-variants/gpu_bfc_jax_27354_requested_by_op.txt", &len);
+  NEED(text);
+  json_t *j = memory(text, len);
+  assert_int_equal(json_integer_value(json_object_get(j, "requested_bytes")), 1374521760000LL); /* "(rounded to ...)" */
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "totals"), "base_limit")), 25554419712LL);
+  assert_non_null(strstr(json_string_value(json_object_get(j, "cause")), "preallocates 75%"));
+  json_decref(j);
+  free(text);
+}
+
 /* A buffer assignment whose text does not name its backend takes it from XLA's dump name. */
 static void backend_by_name(const char *path, void *ctx) {
   size_t len = 0;
@@ -823,7 +837,7 @@ int main(void) {
       cmocka_unit_test(test_shared_buffers),    cmocka_unit_test(test_fixture_buffers),
       cmocka_unit_test(test_tpu_layout_modules), cmocka_unit_test(test_layout_reference),
       cmocka_unit_test(test_detect), cmocka_unit_test(test_every_figure_is_named), cmocka_unit_test(test_named_forms),
-      cmocka_unit_test(test_buffers_backend_by_name), cmocka_unit_test(test_padding_total_counts_buffers_once),            cmocka_unit_test(test_advice),
+      cmocka_unit_test(test_buffers_backend_by_name), cmocka_unit_test(test_gpu_base_limit), cmocka_unit_test(test_padding_total_counts_buffers_once),            cmocka_unit_test(test_advice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

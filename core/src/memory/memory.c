@@ -623,6 +623,12 @@ static bool gpu(mctx *m) {
     json_t *t = json_object_get(json_object_get(m->res, "totals"), "total");
     if (t) json_object_set_new(m->res, "used_bytes", json_incref(t));
   }
+  /* XLA:GPU's scheduler: "The byte size of input/output arguments (N) exceeds the base limit (M)":
+   * M is the memory XLA may use, what jax's preallocation left it */
+  if (any && rx(m, "arguments\\s*\\(([0-9]+)\\)\\s*exceeds\\s*the\\s*base\\s*limit\\s*\\(([0-9]+)\\)", 0, m->n, ov, 3)) {
+    total_cap(m, "arguments", ov, 1);
+    total_cap(m, "base_limit", ov, 2);
+  }
   size_t from = 0;
   if (rx(m, "Peak\\s*buffers:", 0, m->n, ov, 1)) {
     from = ov[1];
@@ -819,6 +825,17 @@ static void explain(mctx *m, const char *code) {
              a, b, sum, json_is_integer(cap) ? ", more than the " : "", json_is_integer(cap) ? c : "",
              json_is_integer(cap) ? " available" : "", t >= v ? "TensorCore" : "SparseCore");
   }
+  json_t *base = json_object_get(json_object_get(r, "totals"), "base_limit");
+  if (!cause[0] && be && strcmp(be, "gpu") == 0 && json_is_integer(base)) {
+    /* jax preallocates 75% of a GPU's memory by default (XLA_PYTHON_CLIENT_MEM_FRACTION=.75) */
+    uint64_t lim = (uint64_t)json_integer_value(base);
+    hs_mem_human(lim, a, sizeof a);
+    hs_mem_human(lim / 3 * 4, b, sizeof b);
+    snprintf(cause, sizeof cause,
+             "XLA's memory limit on this GPU is %s: jax preallocates 75%% of the device's memory by default "
+             "(XLA_PYTHON_CLIENT_MEM_FRACTION), so the device has about %s.",
+             a, b);
+  }
   if (cause[0]) {
     OUT("%s%s", o ? " " : "", cause);
     json_object_set_new(r, "cause", json_string(cause));
@@ -827,7 +844,8 @@ static void explain(mctx *m, const char *code) {
   json_t *lacks = json_array();
   if (!json_is_integer(req) && !json_is_integer(used) && !json_is_integer(alloc) && !json_is_integer(tc))
     json_array_append_new(lacks, json_string("how much memory was needed"));
-  if (!json_is_integer(cap) && !json_object_get(json_object_get(r, "totals"), "reservable") && !json_is_integer(fr))
+  if (!json_is_integer(cap) && !json_object_get(json_object_get(r, "totals"), "reservable") && !json_is_integer(fr) &&
+      !json_is_integer(base))
     json_array_append_new(lacks, json_string(ms ? "the capacity of the memory space" : "the device's capacity"));
   PCRE2_SIZE ov[4];
   if (rx(m, "arguments\\s*unknown\\s*size", 0, m->n, ov, 1)) json_array_append_new(lacks, json_string("the arguments' size"));
