@@ -593,7 +593,7 @@ export interface Memory {
   /** Named byte counts the text prints: TPU total_usage, reserved, program, arguments, output,
    * program_requirement, global, scoped, hlo_temp, hlo_temp_unpadded, hlo_temp_padded,
    * fragmentation, scoped_limit; GPU parameter, constant, maybe_live_out, preallocated_temp,
-   * total, fragmentation; buffer assignment total_bytes_used,
+   * total, fragmentation, base_limit and arguments (the GPU scheduler's line); buffer assignment total_bytes_used,
    * allocated, per kind (parameter, output, temp, constant, thread_local), color_N,
    * peak_live_bytes (the live-range report's logical peak); values_joined when joined to an HLO. */
   totals: Record<string, number>;
