@@ -133,9 +133,8 @@ typedef struct {
   pcre2_match_data *md;
   json_t *res;
   hs_mem_diag w;
-  /* the flat spans of the figures recorded so far (a general scan adds the rest) */
-  size_t fig_n, fig_cap;
-  size_t *fig_a, *fig_b;
+  uint8_t *cov; /* cov[i]: flat byte i is part of a figure recorded (a general scan adds the rest) */
+  size_t *starts, n_starts; /* the original text's line starts (the figures' lines) */
 } mctx;
 
 #define SZ "([0-9][0-9.,]*\\s*(?:[KMGTP]i?B?|B|\\s?bytes)?)"
@@ -177,24 +176,32 @@ static size_t orig(mctx *m, size_t flat);
 
 /* One figure as printed: its name, bytes, the printed text (flat [a, b)) and its line; once per span. */
 static void figure(mctx *m, const char *name, size_t a, size_t b, uint64_t bytes) {
-  for (size_t i = 0; i < m->fig_n; i++)
-    if (a < m->fig_b[i] && m->fig_a[i] < b) return; /* already there (a wider span holds it) */
-  if (m->fig_n == m->fig_cap) {
-    size_t c = m->fig_cap ? m->fig_cap * 2 : 32;
-    size_t *x = realloc(m->fig_a, c * sizeof *x);
-    if (!x) return;
-    m->fig_a = x;
-    size_t *y = realloc(m->fig_b, c * sizeof *y);
-    if (!y) return;
-    m->fig_b = y;
-    m->fig_cap = c;
-  }
-  m->fig_a[m->fig_n] = a;
-  m->fig_b[m->fig_n++] = b;
+  /* once per span: the flat bytes a figure covers are marked (linear in the text, however many) */
+  if (!m->cov && !(m->cov = calloc(m->n + 1, 1))) return;
+  if (b > m->n) b = m->n;
+  if (a >= b) return;
+  for (size_t i = a; i < b; i++)
+    if (m->cov[i]) return; /* already there (a wider span holds it) */
+  memset(m->cov + a, 1, b - a);
   while (a < b && isspace((unsigned char)m->f[a])) a++;
   while (b > a && isspace((unsigned char)m->f[b - 1])) b--;
-  uint32_t line = 0, col = 0;
-  hs_line_col(m->t, m->len, orig(m, a), &line, &col);
+  /* the line: line starts of the original text, found once, then a binary search */
+  if (!m->starts) {
+    size_t k = 1;
+    for (size_t i = 0; i < m->len; i++) k += m->t[i] == '\n';
+    if (!(m->starts = malloc(k * sizeof *m->starts))) return;
+    m->n_starts = 0;
+    m->starts[m->n_starts++] = 0;
+    for (size_t i = 0; i < m->len; i++)
+      if (m->t[i] == '\n') m->starts[m->n_starts++] = i + 1;
+  }
+  size_t at = orig(m, a), lo = 0, hi = m->n_starts;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (m->starts[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  size_t line = lo + 1;
   json_t *f = json_object();
   json_object_set_new(f, "name", json_string(name));
   json_object_set_new(f, "bytes", json_integer((json_int_t)bytes));
@@ -669,9 +676,13 @@ static bool allocator(mctx *m) {
 /* The figures the message kinds did not name (list entries aside, already there): each gets the
  * word before it as its name ("allocate 3.37GiB" -> "allocate"). */
 static void scan_figures(mctx *m) {
-  PCRE2_SIZE ov[4];
+  int code;
+  PCRE2_SIZE erroff;
+  pcre2_code *re = pcre2_compile((PCRE2_SPTR)ANY_SIZE, PCRE2_ZERO_TERMINATED, 0, &code, &erroff, NULL);
+  if (!re) return;
   size_t p = 0;
-  while (p < m->n && rx(m, ANY_SIZE, p, m->n, ov, 2)) {
+  while (p < m->n && pcre2_match(re, (PCRE2_SPTR)m->f, m->n, p, 0, m->md, NULL) > 1) {
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
     size_t a = ov[2], b = ov[3];
     p = ov[1] > p ? ov[1] : p + 1;
     uint64_t v = 0;
@@ -691,6 +702,7 @@ static void scan_figures(mctx *m) {
     }
     figure(m, name, a, b, v);
   }
+  pcre2_code_free(re);
 }
 
 /* The named keys a message's totals hold, where the kind did not set them. */
@@ -1049,8 +1061,8 @@ char *hs_memory_file_json(const char *text, size_t len, const char *name, const 
                  "\"Out of memory while trying to allocate\", \"Allocation (size=...) would exceed memory\", \"Failed to "
                  "allocate request for\"), and not a buffer assignment or memory-usage report");
   }
-  free(m.fig_a);
-  free(m.fig_b);
+  free(m.cov);
+  free(m.starts);
   free(m.f);
   free(m.map);
   free(m.brk);
