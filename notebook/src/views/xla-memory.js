@@ -115,9 +115,12 @@ class XlaMemory extends HTMLElement {
   }
 
   _bar(d) {
-    const need = d.used_bytes ?? d.requested_bytes;
+    const asked = d.used_bytes ?? d.requested_bytes;
     const cap = d.capacity_bytes;
-    if (need == null) return null;
+    if (asked == null) return null;
+    // what earlier programs and arrays already hold counts against the capacity too (issue 35)
+    const already = d.used_bytes == null && d.allocated_bytes != null ? d.allocated_bytes : 0;
+    const need = asked + already;
     const bar = el('div', { class: 'bar', part: 'bar', role: 'img' });
     let legend;
     if (cap) {
@@ -126,7 +129,8 @@ class XlaMemory extends HTMLElement {
       bar.append(block('fill', 0, fill));
       if (need > cap) bar.append(block('over', cap / max * 100, (need - cap) / max * 100));
       bar.append(block('cap', Math.max(0, cap / max * 100 - 0.2), null));
-      legend = `${formatBinary(need)} ${d.used_bytes != null ? 'used' : 'requested'} of ${formatBinary(cap)}` +
+      legend = `${already ? `${formatBinary(already)} already allocated + ` : ''}${formatBinary(asked)} ` +
+        `${d.used_bytes != null ? 'used' : 'requested'} of ${formatBinary(cap)}` +
         `${d.memory_space ? ` ${d.memory_space}` : ''}${need > cap ? ` · ${formatBinary(d.exceeded_bytes ?? need - cap)} over` : ''}`;
     } else {
       bar.append(block('fill', 0, 100));
