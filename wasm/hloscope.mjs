@@ -437,7 +437,8 @@ import { readArchiveWith } from './archive.mjs';
 /** Names whose bytes the core reads (HLO steps and module dumps); the rest go by name alone. */
 export function passesWantsBytes(name) {
   const base = name.slice(name.lastIndexOf('/') + 1);
-  return base.startsWith('module_') && name.endsWith('.txt') && !/-(buffer-assignment|memory-usage-report|buffer-assignment-values|live-range)\.txt$/.test(name);
+  const n = name.endsWith('.gz') ? name.slice(0, -3) : name; // a gzipped step: its text, gunzipped (gunzip)
+  return base.startsWith('module_') && n.endsWith('.txt') && !/-(buffer-assignment|memory-usage-report|buffer-assignment-values|live-range)\.txt$/.test(n);
 }
 
 /**
