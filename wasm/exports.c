@@ -129,12 +129,17 @@ char *hsw_dumpset_compare(hs_dumpset *a, hs_dumpset *b) {
 /* Memory texts and layouts (layout.c, memory.c, buffers.c): no document is kept. */
 /* `hlo` (may be empty) is the module's optimized HLO: allocations and values are joined to its
  * instructions; an HLO that does not parse is only not joined. */
-char *hsw_memory(const char *text, size_t len, const char *hlo, size_t hlo_len) {
+/* `name` (may be empty) is the file's name: a buffer assignment takes its backend from it. */
+char *hsw_memory(const char *text, size_t len, const char *hlo, size_t hlo_len, const char *name, size_t name_len) {
   last_len = 0;
   last_side = 0;
   hs_error ignored;
   hs_doc *d = hlo && !hs_is_blank(hlo, hlo_len) ? hs_parse(hlo, hlo_len, &ignored) : NULL;
-  char *s = hs_memory_join_json(text, len, d, &last_error, &last_len);
+  char nm[1024];
+  size_t nl = name && name_len < sizeof nm ? name_len : 0;
+  if (nl) memcpy(nm, name, nl);
+  nm[nl] = 0;
+  char *s = hs_memory_file_json(text, len, nl ? nm : NULL, d, &last_error, &last_len);
   hs_doc_free(d);
   return s;
 }

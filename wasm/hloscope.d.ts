@@ -55,6 +55,11 @@ export interface Summary {
   /** The text was cut: it ends at `line`, inside computation `inside` (null when none was open);
    *  `entry`: whether an entry computation was read. null when the text is whole. */
   partial: Partial | null;
+  /** HLO and StableHLO: the entry computation's parameter and result types in HLO form
+   *  ("c64[8,64]"; tensor<8x64xcomplex<f32>> reads as c64), from its header line; null when
+   *  not read (jaxpr, no entry). What says a StableHLO text and an HLO text are one program. */
+  params: string[] | null;
+  results: string[] | null;
 }
 
 /** after_optimizations: the header says is_scheduled=true; pass_step: fused, not scheduled;
@@ -150,6 +155,8 @@ export interface Xray {
     /** The line each side opens on: its first computation when frame tables (or other tables)
      * come before it, else 1; null for a missing side. */
     open_at: { left: number | null; right: number | null };
+    /** each side's entry signature, as Summary.params / Summary.results */
+    signature: { left: { params: string[] | null; results: string[] | null }; right: { params: string[] | null; results: string[] | null } };
   };
   /** Are the two texts the same program? From their module names and entry signatures, read with
    * the core's type readers (MLIR's signless i8 is s8; layouts and comments aside). null: a side
@@ -552,6 +559,8 @@ export interface PassesCompare {
   passes: { pass: string; origin: "a" | "b" | "both"; pipelines_a: string[]; pipelines_b: string[] }[];
   /** Per pipeline name: its passes only in A, only in B, in both. */
   pipelines: { name: string; only_a: string[]; only_b: string[]; both: string[] }[];
+  /** Sentences to read first: a side with no pass steps (every pass then shows as only in the other). */
+  notes: string[];
   warnings: Warning[];
 }
 
@@ -637,19 +646,38 @@ export interface Memory {
   /** Named byte counts the text prints: TPU total_usage, reserved, program, arguments, output,
    * program_requirement, global, scoped, hlo_temp, hlo_temp_unpadded, hlo_temp_padded,
    * fragmentation, scoped_limit; GPU parameter, constant, maybe_live_out, preallocated_temp,
-   * total, fragmentation; allocator device_ordinal; buffer assignment total_bytes_used,
+   * total, fragmentation, base_limit and arguments (the GPU scheduler's line); buffer assignment total_bytes_used,
    * allocated, per kind (parameter, output, temp, constant, thread_local), color_N,
    * peak_live_bytes (the live-range report's logical peak); values_joined when joined to an HLO. */
   totals: Record<string, number>;
   explanation: string | null;
   warnings: Warning[];
+  /** Issue 35: each figure the message prints has a named key (integer bytes: exact where the
+   *  message prints them, else the printed figure in binary units; null when it prints none). */
+  allocated_bytes: number | null;   // "Currently allocated: 6.08G"
+  reserved_bytes: number | null;
+  free_bytes: number | null;
+  largest_free_bytes: number | null; // "the largest contiguous region of free memory is 30.56M"
+  program_bytes: number | null;     // "Program requirement: 3.95G (4,237,689,856 bytes)" (exact)
+  arguments_bytes: number | null;
+  output_bytes: number | null;
+  tensorcore_bytes: number | null;  // E1000/E1002: "TPU TensorCore Hbm usage: ..."
+  sparsecore_bytes: number | null;  // "SparseCore Hbm usage ..."
+  /** Every size the message prints, in text order of reading: name (the key without _bytes, a
+   *  list field such as allocation, or the word before it), bytes, the text as printed (show
+   *  this, not digits derived from a two-decimal figure) and its 1-based line. */
+  figures: { name: string; bytes: number; printed: string; line: number }[];
+  device_ordinal: number | null;    // the allocator's device number (not bytes)
+  cause: string | null;             // the cause in a sentence, where the figures show it
+  lacks: string[] | null;           // what the message does not print ("the device's capacity")
   code?: string | null;          // "E1000" when the message carries an error code
 }
 
 /** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt;
  * throws HloscopeError (HS_E_FORMAT, "not an XLA memory message") for other text. */
-export function readMemory(text: string, hlo?: string): Memory;
-export function readMemoryJSON(text: string, hlo?: string): string;
+/** `name`: the file's name (XLA's dump name says a buffer assignment's backend: ...sm_8.0_gpu_...). */
+export function readMemory(text: string, hlo?: string, name?: string): Memory;
+export function readMemoryJSON(text: string, hlo?: string, name?: string): string;
 
 /** One type's layout in words with its padding. */
 export interface Layout {
@@ -664,11 +692,12 @@ export interface Layout {
 }
 export function layout(type: string): Layout;
 
-/** A module's padding table, largest padding first. */
+/** A module's padding table, largest padding first. The totals count each buffer once: a row
+ *  with in_total false is an alias (bitcast, get-tuple-element, an output aliasing an operand). */
 export interface Layouts {
   values: number; logical_bytes: number; padded_bytes: number; padding_bytes: number; unread: number;
   rows: Array<{ name: string; opcode: string; line: number; type: string; memory_space: number;
-    logical_bytes: number; padded_bytes: number; padding_bytes: number; words: string }>;
+    logical_bytes: number; padded_bytes: number; padding_bytes: number; words: string; in_total: boolean }>;
   warnings: Warning[];
 }
 export function layouts(text: string): Layouts;

@@ -437,7 +437,8 @@ import { readArchiveWith } from './archive.mjs';
 /** Names whose bytes the core reads (HLO steps and module dumps); the rest go by name alone. */
 export function passesWantsBytes(name) {
   const base = name.slice(name.lastIndexOf('/') + 1);
-  return base.startsWith('module_') && name.endsWith('.txt') && !/-(buffer-assignment|memory-usage-report|buffer-assignment-values|live-range)\.txt$/.test(name);
+  const n = name.endsWith('.gz') ? name.slice(0, -3) : name; // a gzipped step: its text, gunzipped (gunzip)
+  return base.startsWith('module_') && n.endsWith('.txt') && !/-(buffer-assignment|memory-usage-report|buffer-assignment-values|live-range)\.txt$/.test(n);
 }
 
 /**
@@ -552,31 +553,37 @@ function textCall(fn, text) {
 /** The raw JSON of an XLA out-of-memory message, buffer assignment or memory-usage report
  * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO, joins
  * allocations and values to its instructions. */
-export function readMemoryJSON(text, hlo = '') {
+export function readMemoryJSON(text, hlo = '', name = '') {
   const m = core();
   const [ptr, len] = writeText(text);
   let hp = 0;
   let hl = 0;
+  let np = 0;
+  let nl = 0;
   try {
     [hp, hl] = writeText(hlo ?? '');
+    [np, nl] = writeText(name ?? '');
   } catch (e) {
     m._free(ptr);
+    if (hp) m._free(hp);
     throw e;
   }
   try {
-    const p = m._hsw_memory(ptr, len, hp, hl) >>> 0;
+    const p = m._hsw_memory(ptr, len, hp, hl, np, nl) >>> 0;
     if (!p) throw lastError();
     return takeString(p);
   } finally {
     m._free(ptr);
     m._free(hp);
+    m._free(np);
   }
 }
 
 /** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt
- * into numbers (joined to the optimized HLO `hlo` when given); throws HloscopeError (HS_E_FORMAT)
+ * into numbers (joined to the optimized HLO `hlo` when given; `name`, the file's name, gives a
+ * buffer assignment its backend when its text does not); throws HloscopeError (HS_E_FORMAT)
  * for any other text. */
-export function readMemory(text, hlo = '') { return JSON.parse(readMemoryJSON(text, hlo)); }
+export function readMemory(text, hlo = '', name = '') { return JSON.parse(readMemoryJSON(text, hlo, name)); }
 
 /** One HLO type's layout in words with its padding (what `hloscope layout --json TYPE` prints). */
 export function layout(type) { return JSON.parse(textCall('_hsw_layout', type)); }

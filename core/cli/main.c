@@ -576,7 +576,7 @@ static int cmd_memory(const char *path, const char *hlo_path, int json) {
   free(auto_hlo);
   hs_error err;
   size_t n = 0;
-  char *out = hs_memory_join_json(in.text, in.len, hlo.doc, &err, &n);
+  char *out = hs_memory_file_json(in.text, in.len, path, hlo.doc, &err, &n);
   close_input(&hlo);
   if (!out && err.code != HS_E_NOMEM) {
     fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);

@@ -60,12 +60,15 @@ static int ends_n(const char *s, size_t n, const char *suf) {
   return n >= b && memcmp(s + n - b, suf, b) == 0;
 }
 
+char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len);
+
 /* Only HLO-bearing names are worth their bytes. */
 static int wants_bytes(const char *name, size_t n) {
   const char *base = name;
   for (size_t i = 0; i < n; i++)
     if (name[i] == '/') base = name + i + 1;
   size_t bn = n - (size_t)(base - name);
+  if (ends_n(name, n, ".gz")) n -= 3; /* module_x.after_optimizations.txt.gz: its text, gunzipped */
   return bn > 11 && memcmp(base, "module_", 7) == 0 && ends_n(name, n, ".txt") &&
          !ends_n(name, n, "-buffer-assignment.txt") && !ends_n(name, n, "-memory-usage-report.txt") &&
          !ends_n(name, n, "-buffer-assignment-values.txt") && !ends_n(name, n, "-live-range.txt");
@@ -106,6 +109,15 @@ static int add_dir(hs_dumpset *s, const char *dir, int depth) {
         size_t nl = strlen(e->d_name), len = 0;
         char *data = NULL;
         if (wants_bytes(e->d_name, nl) && (size_t)st.st_size <= MAX_CONTENT) data = slurp(p, &len);
+        if (data && len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
+          size_t m = 0;
+          char *raw = hs_cli_inflate((const unsigned char *)data, len, 15 + 32, 0, &m);
+          if (raw) { /* else the core says it is gzip and reads it by name */
+            free(data);
+            data = raw;
+            len = m;
+          }
+        }
         rc = hs_dumpset_add(s, e->d_name, nl, data, len) ? 1 : 0;
         free(data);
       }
@@ -379,6 +391,7 @@ static void human_compare(json_t *j) {
          gi(a, "passes"), gs(b, "label"), gi(b, "steps"), gi(b, "passes"));
   size_t i, k;
   json_t *p, *x;
+  json_array_foreach(json_object_get(j, "notes"), i, x) printf("note: %s\n", json_string_value(x));
   json_array_foreach(json_object_get(j, "pipelines"), i, p) {
     printf("pipeline %s\n", gs(p, "name"));
     const char *keys[3] = {"both", "only_a", "only_b"};

@@ -366,6 +366,12 @@ char *hs_memory_json(const char *text, size_t len, hs_error *err, size_t *out_le
  * the text gave none); totals.values_joined counts the values found. */
 char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs_error *err, size_t *out_len);
 
+/* The same, with the file's name (may be NULL): a buffer assignment or usage report whose text
+ * does not say its backend takes it from XLA's dump name ("...sm_8.0_gpu_after_optimizations-
+ * buffer-assignment.txt" is gpu, "...cpu_after_optimizations-..." cpu); null when neither says. */
+char *hs_memory_file_json(const char *text, size_t len, const char *name, const hs_doc *module, hs_error *err,
+                          size_t *out_len);
+
 /* Frees a string returned by this library. */
 void hs_free(void *p);
 

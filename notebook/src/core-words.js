@@ -157,9 +157,12 @@ function hloTypes(list) {
  * { module, params: [types], results: [types] } read from a dump's text (fields null when
  * absent): an `HloModule` header, or a `module @name` with its `func.func public @main`.
  */
-export function programEvidence(text) {
+export function programEvidence(text, signature = null) {
   const t = String(text ?? '');
   const ev = { module: null, params: null, results: null };
+  // The core's reading of the entry signature (the summary's or the x-ray's "params" and
+  // "results", in HLO form: complex<f32> is c64, i32 is s32) wins over the text's.
+  const core = (r) => (Array.isArray(signature?.[r]) ? signature[r] : null);
   const head = t.slice(0, 1 << 16);
   const format = /^\s*HloModule\s/m.test(head) ? 'hlo' : /^\s*module\s+@/m.test(head) || t.includes('func.func public @main(') ? 'stablehlo' : null;
   if (format === 'hlo') {
@@ -194,6 +197,8 @@ export function programEvidence(text) {
       } else ev.params = tensors(line);
     }
   }
+  if (core('params')) ev.params = core('params');
+  if (core('results')) ev.results = core('results');
   return ev;
 }
 

@@ -141,7 +141,7 @@ describe('interaction', { skip: skipWithoutChromium ?? false, timeout: 300000 },
     if (!same) { t.skip('this Chromium copies dropped File objects: the size cannot be faked'); return; }
     await p.page.waitForSelector(`${cell(d)} [data-testid=too-large]`);
     assert.match(await p.page.textContent(`${cell(d)} [data-testid=too-large]`),
-      /^huge\.after_optimizations\.txt: this file is 5\.0 GB: the page's core \(WebAssembly\) has 4 GB of memory/);
+      /^huge\.after_optimizations\.txt: this file is 5\.00 GiB: the page's core \(WebAssembly\) has 4 GiB of memory/);
     assert.deepEqual(p.errors, []);
   });
 

@@ -78,6 +78,22 @@ test('a pasted TPU message shows the bar, the allocations and the explanation; a
   }
 });
 
+test('what was already allocated is in the bar and the legend, and the cause is said (issue 35)', { skip }, async () => {
+  const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/memory.html`);
+  try {
+    // the runtime's table with the figures issue 35 quotes (our own text in its words)
+    await paste(page, 'RESOURCE_EXHAUSTED: Attempting to allocate 3.95G. That was not possible.\n  HBM capacity 8.00G\n' +
+      '  Currently allocated: 6.08G\n  Program requirement: 3.95G (4,237,689,856 bytes)\n');
+    await page.locator('#mem .bar').waitFor({ timeout: 15000 });
+    assert.equal(await page.locator('#mem [data-testid="legend"]').textContent(),
+      '6.08 GiB already allocated + 3.95 GiB requested of 8.00 GiB hbm · 2.03 GiB over');
+    assert.match(await page.locator('#mem [data-testid="explanation"]').textContent(), /6\.08 GiB were already allocated by earlier programs/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('pasted text stays text: markup in a message is not interpreted', { skip }, async () => {
   const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/memory.html`);
   try {

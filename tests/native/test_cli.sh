@@ -15,7 +15,7 @@ check "error is file:line:col: message" $(grep -q "^$tmp/bad.hlo:5:11: HS_E_SYNT
 printf 'HloModule m\n\nENTRY %%main (a: f32[2]) -> f32[2] {\n  ROOT %%a = f32[2]{0} parameter(0)\n}\n' >"$tmp/ok.hlo"
 out=$("$H" summary --json "$tmp/ok.hlo"); rc=$?
 check "success exits 0" $([ $rc = 0 ]; echo $?)
-check "summary JSON keys" $(echo "$out" | grep -q '^{"format":"hlo","module":"m","modules":1,"lines":5,"computations":1,"instructions":1,"warnings":\[\],"stage":"before_optimizations","partial":null}$'; echo $?)
+check "summary JSON keys" $(echo "$out" | grep -q '^{"format":"hlo","module":"m","modules":1,"lines":5,"computations":1,"instructions":1,"warnings":\[\],"stage":"before_optimizations","partial":null,"params":\["f32\[2\]"\],"results":\["f32\[2\]"\]}$'; echo $?)
 "$H" fusions "$tmp/missing.hlo" >/dev/null 2>&1; rc=$?
 check "unreadable file exits 1" $([ $rc = 1 ]; echo $?)
 "$H" frobnicate "$tmp/ok.hlo" >/dev/null 2>&1; rc=$?

@@ -254,6 +254,74 @@ static void compare_cpu_gpu(void **state) {
   hs_dumpset_free(b);
 }
 
+/* People commit gzipped dumps: every name of our own pass dump with ".gz" after it reads as the
+ * same modules, steps and kinds (issue 35). */
+static void gz_names(void **state) {
+  (void)state;
+  size_t len = 0;
+  char *t = tu_read(HS_SOURCE_DIR "/fixtures/cpu-jax-0.4.38/attention/passes/FILES.txt", &len);
+  assert_non_null(t);
+  char *gz = malloc(len * 2 + 8);
+  size_t o = 0, lines = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (t[i] == '\n') {
+      memcpy(gz + o, ".gz", 3);
+      o += 3;
+      lines++;
+    }
+    gz[o++] = t[i];
+  }
+  hs_dumpset *a = hs_dumpset_new(), *b = hs_dumpset_new();
+  assert_int_equal(hs_dumpset_add_listing(a, t, len), 0);
+  assert_int_equal(hs_dumpset_add_listing(b, gz, o), 0);
+  json_t *ja = result(a), *jb = result(b);
+  json_t *ma = json_array_get(json_object_get(ja, "modules"), 0), *mb = json_array_get(json_object_get(jb, "modules"), 0);
+  assert_non_null(mb);
+  assert_true(lines > 10);
+  assert_true(json_array_size(json_object_get(ma, "steps")) > 10);
+  assert_int_equal(json_array_size(json_object_get(ma, "steps")), json_array_size(json_object_get(mb, "steps")));
+  assert_true(json_equal(json_object_get(ma, "name"), json_object_get(mb, "name")));
+  assert_true(json_equal(json_object_get(ma, "pipelines"), json_object_get(mb, "pipelines")));
+  /* each file is named with its ".gz" and has the kind it has without it */
+  json_t *fa = json_object_get(ja, "files"), *fb = json_object_get(jb, "files");
+  assert_int_equal(json_array_size(fa), json_array_size(fb));
+  for (size_t i = 0; i < json_array_size(fa); i++) {
+    json_t *x = json_array_get(fa, i), *y = json_array_get(fb, i);
+    assert_true(json_equal(json_object_get(x, "kind"), json_object_get(y, "kind")));
+    char want[1024];
+    snprintf(want, sizeof want, "%s.gz", json_string_value(json_object_get(x, "name")));
+    assert_string_equal(json_string_value(json_object_get(y, "name")), want);
+  }
+  assert_true(json_equal(json_object_get(ja, "unknown"), json_object_get(jb, "unknown")));
+  json_decref(ja);
+  json_decref(jb);
+  hs_dumpset_free(a);
+  hs_dumpset_free(b);
+  free(gz);
+  free(t);
+}
+
+/* A comparison against a dump with no pass steps says so before its "only in" lists. */
+static void compare_no_steps(void **state) {
+  (void)state;
+  size_t n;
+  hs_dumpset *a = from_folder(HS_SOURCE_DIR "/fixtures/cpu-jax-0.4.38/attention/dump", &n);
+  hs_dumpset *b = from_folder(HS_SOURCE_DIR "/fixtures/cpu-jax-0.4.38/attention/passes", &n);
+  hs_error err;
+  json_t *j = tu_json(hs_dumpset_compare_json(a, b, &err, NULL));
+  assert_non_null(j);
+  json_t *notes = json_object_get(j, "notes");
+  assert_int_equal(json_array_size(notes), 1);
+  assert_int_equal(strncmp(json_string_value(json_array_get(notes, 0)), "A (", 3), 0);
+  assert_non_null(strstr(json_string_value(json_array_get(notes, 0)), "has no pass steps"));
+  json_decref(j);
+  j = tu_json(hs_dumpset_compare_json(b, b, &err, NULL));
+  assert_int_equal(json_array_size(json_object_get(j, "notes")), 0);
+  json_decref(j);
+  hs_dumpset_free(a);
+  hs_dumpset_free(b);
+}
+
 static void bad_input(void **state) {
   hs_error err;
   hs_dumpset *s = hs_dumpset_new();
@@ -312,7 +380,8 @@ static void bad_input(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gpu_listing), cmocka_unit_test(every_kind), cmocka_unit_test(every_listing), cmocka_unit_test(cpu_capture),
-      cmocka_unit_test(compare_cpu_gpu), cmocka_unit_test(bad_input),
+      cmocka_unit_test(compare_cpu_gpu), cmocka_unit_test(bad_input), cmocka_unit_test(gz_names),
+      cmocka_unit_test(compare_no_steps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

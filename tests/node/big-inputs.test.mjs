@@ -10,7 +10,7 @@ import { repoRoot } from '../fixtures.mjs';
 
 test('a 610 MB file is refused with the limit and what to do', () => {
   const msg = tooLargeForText(610 * 2 ** 20);
-  assert.match(msg, /^this file is 610 MB: a browser holds at most 512 MB of text in one string/);
+  assert.match(msg, /^this file is 610 MiB: a browser holds at most 512 MiB of text in one string/);
   assert.match(msg, /Split it .*command-line tool/);
   assert.equal(tooLargeForText(122 * 2 ** 20), null);
   assert.equal(tooLargeForText(MAX_TEXT), null);

@@ -73,5 +73,5 @@ test('analyzeBytes: the core reads every byte, the page gets a head of the text'
 test('the page refuses only files past the core\'s memory, and says why', () => {
   assert.equal(tooLargeForCore(610 * 2 ** 20), null);
   assert.equal(tooLargeForCore(MAX_BYTES), null);
-  assert.match(tooLargeForCore(5 * 2 ** 30), /^this file is 5\.0 GB: the page's core \(WebAssembly\) has 4 GB of memory/);
+  assert.match(tooLargeForCore(5 * 2 ** 30), /^this file is 5\.00 GiB: the page's core \(WebAssembly\) has 4 GiB of memory/);
 });

@@ -128,3 +128,20 @@ test('bad input: empty, no XLA names, junk lines, corrupt archive', { skip }, as
   bad.set(new TextEncoder().encode('ustar'), 257);
   await assert.rejects(api.readArchive(bad), (e) => e.code === 'HS_E_FORMAT' && /checksum/.test(e.message));
 });
+
+// Issue 35: people commit gzipped dumps. A step named with ".gz" is wanted for its bytes, and its
+// gunzipped text counts as the plain step's does.
+test('a gzipped step (.txt.gz) counts as its text does', { skip }, async () => {
+  assert.equal(api.passesWantsBytes('module_0001.jit_f.cpu_after_optimizations.txt.gz'), true);
+  assert.equal(api.passesWantsBytes('module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt.gz'), false);
+  const all = await api.readArchive(readFileSync(path.join(fixtures[0], 'dump.tar.gz')));
+  const entries = all.filter((e) => e.data && api.passesWantsBytes(e.name)).slice(0, 3);
+  assert.ok(entries.length > 0);
+  const { gzipSync } = await import('node:zlib');
+  const gz = await Promise.all(entries.map(async (e) => ({ name: `${e.name}.gz`, data: await api.gunzip(gzipSync(e.data)) })));
+  const a = api.readPasses(entries.map((e) => ({ name: e.name, data: e.data })));
+  const b = api.readPasses(gz);
+  assert.ok(a.modules.some((m) => m.steps.some((st) => st.counts)), 'the plain steps are counted');
+  assert.deepEqual(b.modules.map((m) => m.steps.map((s) => s.counts)), a.modules.map((m) => m.steps.map((s) => s.counts)));
+  assert.deepEqual(b.files.map((f) => f.kind), a.files.map((f) => f.kind));
+});

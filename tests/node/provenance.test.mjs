@@ -45,7 +45,7 @@ test('every file a manifest hashes still has its size and sha256', () => {
 });
 
 test('a version folder manifest names its program folders by their manifests', () => {
-  for (const set of ['levels', 'passes']) {
+  for (const set of ['levels', 'passes', 'types']) {
     if (!existsSync(join(fixtures, set))) continue;
     for (const v of fixtureSubfolders(set)) {
       const rel = join(set, v);

@@ -70,9 +70,11 @@ static void type_str(const hs_type *t, char *buf, size_t cap) {
   hs_type_format(t, buf, cap);
 }
 
-/* The kind of a convert from `from` to `to`: upcast, downcast, or -1 (same width, or unknown). */
+/* The kind of a convert from `from` to `to`: upcast, downcast, or -1 (same width, unknown, or
+ * real to complex and back: f64 -> c128 is a type change, not a wider f64). */
 int hs_dec_convert_kind(int from, int to) {
   if (from < 0 || to < 0) return -1;
+  if (hs_elem_is_complex(from) != hs_elem_is_complex(to)) return -1;
   unsigned a = hs_elem_types[from].bits, b = hs_elem_types[to].bits;
   if (!a || !b || a == b) return -1;
   return b > a ? D_UPCAST : D_DOWNCAST;

@@ -1,6 +1,7 @@
 /* A module's padding table (`hloscope layouts`): every value computed outside fused bodies
  * with its layout's padded and logical bytes, largest padding first (the layout grammar and
- * sizes are types/layout.c). */
+ * sizes are types/layout.c). The totals count each buffer once: aliases (bitcast,
+ * get-tuple-element, outputs aliasing an operand) are rows with "in_total": false. */
 #include <stdlib.h>
 
 #include "analyses/analyses.h"
@@ -63,13 +64,21 @@ char *hs_layouts_json(const hs_doc *d, size_t *len) {
       json_object_set_new(row, "padding_bytes", json_integer((json_int_t)(pb - lb)));
       json_object_set_new(row, "words", json_incref(json_object_get(s, "words")));
       json_decref(s);
+      /* what holds no memory of its own stays a row but out of the totals: a bitcast or a
+       * get-tuple-element (another name for its operand's buffer) and an output that aliases an
+       * operand (output_to_operand_aliasing: a custom call writing in place) */
+      bool alias = hs_slice_is(d, in->opcode, "bitcast") || hs_slice_is(d, in->opcode, "get-tuple-element") ||
+                   hs_contains(d->text + p, e - p, "output_to_operand_aliasing=");
+      json_object_set_new(row, "in_total", json_boolean(!alias));
       rows[n].instr = i;
       rows[n].logical = lb;
       rows[n].padded = pb;
       rows[n].row = row;
       n++;
-      tl += lb;
-      tp += pb;
+      if (!alias) {
+        tl += lb;
+        tp += pb;
+      }
     }
     qsort(rows, n, sizeof *rows, cmp_rows);
   }

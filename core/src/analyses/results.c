@@ -19,6 +19,7 @@ char *hs_summary_json(const hs_doc *d, size_t *len) {
   const char *stage = hs_stage_name(hs_doc_stage(d));
   json_object_set_new(o, "stage", stage ? json_string(stage) : json_null());
   json_object_set_new(o, "partial", hs_partial_json(d));
+  hs_doc_signature_json(d, o);
   return hs_json_finish(o, len);
 }
 

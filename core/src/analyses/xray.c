@@ -383,6 +383,13 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   json_object_set_new(at, "left", open_at(left));
   json_object_set_new(at, "right", open_at(right));
   json_object_set_new(sum, "open_at", at);
+  /* each side's entry signature in HLO form: what says whether the two are one program */
+  json_t *sig = json_object(), *ls = json_object(), *rs = json_object();
+  hs_doc_signature_json(left, ls);
+  hs_doc_signature_json(right, rs);
+  json_object_set_new(sig, "left", ls);
+  json_object_set_new(sig, "right", rs);
+  json_object_set_new(sum, "signature", sig);
   if (si.big >= 0) {
     json_t *b = json_object();
     json_object_set_new(b, "type", json_string(bigty));

@@ -249,6 +249,9 @@ static inline bool hs_slice_synth(const hs_doc *d, hs_slice s) { return s.off > 
 
 /* A document slice as a JSON string (invalid UTF-8 replaced). */
 json_t *hs_json_slice(const hs_doc *d, hs_slice s);
+/* Sets "params" and "results" on into: the entry computation's parameter and result types in HLO
+ * form ("c64[8]"), read from its header line (signature.c); null when not read. */
+void hs_doc_signature_json(const hs_doc *d, json_t *into);
 
 /* ---- name tables (names.c): open addressing over slices (a module's computation names: unique per module).
  * Entries are indexes from `base` on; a slot holds the index (low bits) and hash bits (high). */

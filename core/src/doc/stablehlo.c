@@ -68,15 +68,24 @@ static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e
   }
   bool paren = p < e && t[p] == '(';
   if (paren) p++;
-  hs_type *el[64];
-  size_t n = 0;
+  /* a function may return thousands of values (a train step's parameters): no cap */
+  hs_type *stack[64], **el = stack;
+  size_t n = 0, cap = 64;
   while (p < e) {
     p = hs_skip_sp(t, e, p);
     if (p < e && t[p] == ')') break;
     size_t q = p;
     hs_type *ty = hs_parse_mlir_type(a, t, e, &q);
     if (!ty) break;
-    if (n < 64) el[n++] = ty;
+    if (n == cap) {
+      hs_type **more = malloc(2 * cap * sizeof *more);
+      if (!more) break;
+      memcpy(more, el, n * sizeof *el);
+      if (el != stack) free(el);
+      el = more;
+      cap *= 2;
+    }
+    el[n++] = ty;
     p = hs_skip_sp(t, e, q);
     /* result attributes: tensor<...> {jax.result_info = ""} */
     if (p < e && t[p] == '{') {
@@ -100,9 +109,8 @@ static hs_type *read_result_types(hs_arena *a, const char *t, size_t s, size_t e
     }
     break;
   }
-  if (n == 0) return NULL;
-  if (n == 1) return el[0];
-  hs_type *tu = hs_make_tuple(a, el, n);
+  hs_type *tu = n == 0 ? NULL : n == 1 ? el[0] : hs_make_tuple(a, el, n);
+  if (el != stack) free(el);
   return tu;
 }
 

@@ -185,6 +185,8 @@ static void classify(hs_dumpset *s, ds_file *f) {
   f->step = -1;
   f->kind = DS_UNKNOWN;
   if (n > 4096) return; /* no file system allows it; keeps the patterns' work bounded */
+  /* people commit gzipped dumps: module_x.after_optimizations.txt.gz is named as without ".gz" */
+  if (n > 3 && memcmp(nm + n - 3, ".gz", 3) == 0) n -= 3;
   const char *rest = nm;
   size_t rn = n;
   if (match(s, s->re_module, nm, n)) {
@@ -374,7 +376,10 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
   classify(s, f);
   bool hlo_kind = f->kind == DS_STEP || f->kind == DS_BEFORE_OPT || f->kind == DS_AFTER_OPT ||
                   f->kind == DS_AFTER_OPT_BEFORE_BA || f->kind == DS_AFTER_OPT_AFTER_BA || f->kind == DS_AFTER_CODEGEN;
-  if (data && hlo_kind) {
+  if (data && hlo_kind && len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
+    /* the host passes a .gz file's bytes as they are: named, not counted */
+    warn(s, HS_W_DUMP_STEP_UNREADABLE, 0, "%s: gzip-compressed bytes (gunzip them first): read by name only", f->name);
+  } else if (data && hlo_kind) {
     int rc = count_doc(&f->counts, data, len);
     if (rc) return rc;
     if (f->counts.error)

@@ -459,6 +459,21 @@ char *hs_dumpset_compare_json(hs_dumpset *a, hs_dumpset *b, hs_error *err, size_
     json_object_set_new(o, "passes", json_integer((json_int_t)json_object_size(k ? ib : ia)));
     json_object_set_new(root, names[k], o);
   }
+  /* a side with no pass steps: every pass then reads as only in the other, which says nothing of
+   * the compiler; say so first */
+  json_t *notes = json_array();
+  for (int k = 0; k < 2; k++) {
+    json_t *o = json_object_get(root, names[k]);
+    if (json_integer_value(json_object_get(o, "steps")) != 0) continue;
+    const char *label = json_string_value(json_object_get(o, "label"));
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "%s (%s) has no pass steps (no module_*.NNNN.<pipeline>.after_<pass>.txt files: XLA writes them with "
+             "--xla_dump_hlo_pass_re=.*), so each pass of %s shows as only in %s: that is the dump, not the compiler",
+             k ? "B" : "A", label ? label : "unnamed", k ? "A" : "B", k ? "A" : "B");
+    json_array_append_new(notes, json_string(buf));
+  }
+  json_object_set_new(root, "notes", notes);
   /* every pass, in A's order of appearance then B's */
   json_t *passes = json_array();
   json_t *per_pipe = json_object(); /* pipeline -> {only_a, only_b, both} */

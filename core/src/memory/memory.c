@@ -20,6 +20,11 @@
 
 
 /* ---- shared result helpers ---------------------------------------------------------------- */
+/* The named figures of issue 35, beside requested/used/capacity/exceeded. */
+static const char *const HS_MEM_NAMED[] = {"allocated_bytes", "reserved_bytes", "free_bytes", "largest_free_bytes",
+                                           "program_bytes", "arguments_bytes", "output_bytes", "tensorcore_bytes",
+                                           "sparsecore_bytes"};
+
 json_t *hs_mem_result(const char *kind) {
   json_t *o = json_object();
   json_object_set_new(o, "kind", json_string(kind));
@@ -33,6 +38,12 @@ json_t *hs_mem_result(const char *kind) {
   json_object_set_new(o, "totals", json_object());
   json_object_set_new(o, "explanation", json_null());
   json_object_set_new(o, "warnings", json_array());
+  /* every figure a message prints has its key (null when it prints none) and is in figures */
+  for (size_t i = 0; i < sizeof HS_MEM_NAMED / sizeof HS_MEM_NAMED[0]; i++) json_object_set_new(o, HS_MEM_NAMED[i], json_null());
+  json_object_set_new(o, "figures", json_array());
+  json_object_set_new(o, "device_ordinal", json_null()); /* the device's number where printed: not bytes */
+  json_object_set_new(o, "cause", json_null());
+  json_object_set_new(o, "lacks", json_null());
   return o;
 }
 
@@ -122,6 +133,8 @@ typedef struct {
   pcre2_match_data *md;
   json_t *res;
   hs_mem_diag w;
+  uint8_t *cov; /* cov[i]: flat byte i is part of a figure recorded (a general scan adds the rest) */
+  size_t *starts, n_starts; /* the original text's line starts (the figures' lines) */
 } mctx;
 
 #define SZ "([0-9][0-9.,]*\\s*(?:[KMGTP]i?B?|B|\\s?bytes)?)"
@@ -159,12 +172,84 @@ static uint64_t cap_size(mctx *m, const PCRE2_SIZE *ov, int i) {
   return b;
 }
 
-static void set_size(mctx *m, const char *key, const PCRE2_SIZE *ov, int i) {
-  if (cap_ok(ov, i)) json_object_set_new(m->res, key, json_integer((json_int_t)cap_size(m, ov, i)));
+static size_t orig(mctx *m, size_t flat);
+
+/* One figure as printed: its name, bytes, the printed text (flat [a, b)) and its line; once per span. */
+static void figure(mctx *m, const char *name, size_t a, size_t b, uint64_t bytes) {
+  /* once per span: the flat bytes a figure covers are marked (linear in the text, however many) */
+  if (!m->cov && !(m->cov = calloc(m->n + 1, 1))) return;
+  if (b > m->n) b = m->n;
+  if (a >= b) return;
+  for (size_t i = a; i < b; i++)
+    if (m->cov[i]) return; /* already there (a wider span holds it) */
+  memset(m->cov + a, 1, b - a);
+  while (a < b && isspace((unsigned char)m->f[a])) a++;
+  while (b > a && isspace((unsigned char)m->f[b - 1])) b--;
+  /* the line: line starts of the original text, found once, then a binary search */
+  if (!m->starts) {
+    size_t k = 1;
+    for (size_t i = 0; i < m->len; i++) k += m->t[i] == '\n';
+    if (!(m->starts = malloc(k * sizeof *m->starts))) return;
+    m->n_starts = 0;
+    m->starts[m->n_starts++] = 0;
+    for (size_t i = 0; i < m->len; i++)
+      if (m->t[i] == '\n') m->starts[m->n_starts++] = i + 1;
+  }
+  size_t at = orig(m, a), lo = 0, hi = m->n_starts;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (m->starts[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  size_t line = lo + 1;
+  json_t *f = json_object();
+  json_object_set_new(f, "name", json_string(name));
+  json_object_set_new(f, "bytes", json_integer((json_int_t)bytes));
+  json_object_set_new(f, "printed", hs_json_bytes(m->f + a, b - a));
+  json_object_set_new(f, "line", json_integer(line));
+  json_array_append_new(json_object_get(m->res, "figures"), f);
 }
 
-static void total(mctx *m, const char *key, uint64_t v) {
+/* The figure's name: the key without "_bytes" */
+static void figure_cap(mctx *m, const char *key, const PCRE2_SIZE *ov, int i, uint64_t v) {
+  char name[64];
+  size_t n = strlen(key);
+  if (n > 6 && strcmp(key + n - 6, "_bytes") == 0) n -= 6;
+  snprintf(name, sizeof name, "%.*s", (int)n, key);
+  figure(m, name, ov[2 * i], ov[2 * i + 1], v);
+}
+
+static void set_size(mctx *m, const char *key, const PCRE2_SIZE *ov, int i) {
+  if (!cap_ok(ov, i)) return;
+  uint64_t v = cap_size(m, ov, i);
+  json_object_set_new(m->res, key, json_integer((json_int_t)v));
+  figure_cap(m, key, ov, i, v);
+}
+
+/* A figure printed rounded and then exact, "3.95G (4,237,689,856 bytes)": the exact bytes (capture
+ * j) under one figure spanning both. */
+static void set_size_exact(mctx *m, const char *key, const PCRE2_SIZE *ov, int i, int j) {
+  if (!cap_ok(ov, i)) return;
+  if (!cap_ok(ov, j)) {
+    set_size(m, key, ov, i);
+    return;
+  }
+  uint64_t v = cap_size(m, ov, j);
+  json_object_set_new(m->res, key, json_integer((json_int_t)v));
+  char name[64];
+  size_t n = strlen(key);
+  if (n > 6 && strcmp(key + n - 6, "_bytes") == 0) n -= 6;
+  snprintf(name, sizeof name, "%.*s", (int)n, key);
+  size_t b = ov[2 * j + 1], q = b;
+  while (q < m->n && q - b < 8 && m->f[q] != ')') q++; /* "(337385120B)", "(4,237,689,856 bytes)" */
+  if (q < m->n && m->f[q] == ')') b = q + 1;
+  figure(m, name, ov[2 * i], b, v);
+}
+
+static void total_cap(mctx *m, const char *key, const PCRE2_SIZE *ov, int i) {
+  uint64_t v = cap_size(m, ov, i);
   json_object_set_new(json_object_get(m->res, "totals"), key, json_integer((json_int_t)v));
+  figure_cap(m, key, ov, i, v);
 }
 
 static json_t *cap_str(mctx *m, const PCRE2_SIZE *ov, int i) {
@@ -195,6 +280,7 @@ static json_t *lower_str(mctx *m, PCRE2_SIZE *ov, int i) {
 }
 
 static size_t orig(mctx *m, size_t flat) { return flat < m->n ? m->map[flat] : m->len; }
+
 
 /* ---- list entries ---------------------------------------------------------------------------- */
 static const char *const FIELDS[] = {"Size:", "Operator:", "Shape:", "Unpadded size:", "Extra memory due to padding:",
@@ -236,13 +322,19 @@ static json_t *field_str(mctx *m, const fields *fl, int k) {
   return a < b ? hs_json_bytes(m->f + a, b - a) : json_null();
 }
 
-static uint64_t field_size(mctx *m, const fields *fl, int k, bool *ok) {
+static void figure(mctx *m, const char *name, size_t a, size_t b, uint64_t bytes);
+
+static uint64_t field_size(mctx *m, const fields *fl, int k, bool *ok, const char *name) {
   uint64_t v = 0;
   *ok = false;
   if (fl->at[k] == SIZE_MAX) return 0;
   size_t p = fl->vs[k];
   while (p < fl->ve[k] && isspace((unsigned char)m->f[p])) p++;
-  if (hs_parse_size(m->f, fl->ve[k], p, &v)) *ok = true;
+  size_t q = hs_parse_size(m->f, fl->ve[k], p, &v);
+  if (q) {
+    *ok = true;
+    figure(m, name, p, q, v);
+  }
   return v;
 }
 
@@ -298,7 +390,7 @@ static int read_entries(mctx *m, const char *re, size_t from, const char *what) 
     fields fl;
     find_fields(m, a, b, &fl);
     bool ok;
-    uint64_t bytes = field_size(m, &fl, F_SIZE, &ok);
+    uint64_t bytes = field_size(m, &fl, F_SIZE, &ok, "allocation");
     json_t *al = hs_mem_alloc((int)nums[i], bytes);
     json_object_set_new(al, "shape", field_str(m, &fl, fl.at[F_SHAPE] != SIZE_MAX ? F_SHAPE : F_PARAM));
     json_t *lab = field_str(m, &fl, fl.at[F_LABEL] != SIZE_MAX ? F_LABEL : F_LABEL2);
@@ -311,7 +403,8 @@ static int read_entries(mctx *m, const char *re, size_t from, const char *what) 
     }
     json_object_set_new(al, "kind", kind);
     bool uok, pok;
-    uint64_t unp = field_size(m, &fl, F_UNPADDED, &uok), pad = field_size(m, &fl, F_PADDING, &pok);
+    uint64_t unp = field_size(m, &fl, F_UNPADDED, &uok, "allocation_unpadded"),
+             pad = field_size(m, &fl, F_PADDING, &pok, "allocation_padding");
     if (uok) json_object_set_new(al, "unpadded_bytes", json_integer((json_int_t)unp));
     if (pok) json_object_set_new(al, "padding_bytes", json_integer((json_int_t)pad));
     json_array_append_new(arr, al);
@@ -348,7 +441,7 @@ static bool tpu_compile(mctx *m) {
     set_size(m, "capacity_bytes", ov, 2);
     set_size(m, "exceeded_bytes", ov, 4);
     if (json_is_null(json_object_get(m->res, "memory_space"))) json_object_set_new(m->res, "memory_space", lower_str(m, ov, 3));
-    total(m, "scoped_limit", cap_size(m, ov, 2));
+    total_cap(m, "scoped_limit", ov, 2);
     json_t *al = hs_mem_alloc(1, cap_size(m, ov, 1));
     json_object_set_new(al, "kind", json_string("scoped"));
     PCRE2_SIZE o2[8];
@@ -366,7 +459,27 @@ static bool tpu_compile(mctx *m) {
     json_object_set_new(m->res, "memory_space", lower_str(m, ov, 1));
     set_size(m, "requested_bytes", ov, 2);
     set_size(m, "capacity_bytes", ov, 3);
-    total(m, "hlo_temp", cap_size(m, ov, 2));
+    total_cap(m, "hlo_temp", ov, 2);
+  }
+  /* XLA's E1000/E1002 form: "TPU TensorCore Hbm usage: 34.82G, SparseCore Hbm usage 174.10G,
+   * exceeding available bytes: 95.74G" */
+  if (rx(m, "TensorCore\\s*Hbm\\s*usage:?\\s*" SZ ",?\\s*SparseCore\\s*Hbm\\s*usage:?\\s*" SZ
+            "(?:,?\\s*exceeding\\s*available\\s*bytes:?\\s*" SZ ")?",
+         0, m->n, ov, 4)) {
+    any = true;
+    json_object_set_new(m->res, "memory_space", json_string("hbm"));
+    set_size(m, "tensorcore_bytes", ov, 1);
+    set_size(m, "sparsecore_bytes", ov, 2);
+    uint64_t used = cap_size(m, ov, 1) + cap_size(m, ov, 2);
+    json_object_set_new(m->res, "used_bytes", json_integer((json_int_t)used));
+    if (cap_ok(ov, 3)) {
+      set_size(m, "capacity_bytes", ov, 3);
+      uint64_t c = cap_size(m, ov, 3);
+      json_object_set_new(m->res, "exceeded_bytes", json_integer((json_int_t)(used > c ? used - c : 0)));
+    } else {
+      hs_mem_warn(&m->w, m->t, m->len, orig(m, ov[1]), HS_W_TRUNCATED,
+                  "the SparseCore message was cut before \"exceeding available bytes\": the capacity is not known");
+    }
   }
   if (!any) {
     /* a paste of the allocation list alone */
@@ -377,32 +490,32 @@ static bool tpu_compile(mctx *m) {
   }
   json_object_set_new(m->res, "backend", json_string("tpu"));
   if (rx(m, "Total\\s*[A-Za-z]+\\s*usage\\s*>=\\s*" SZ ":", 0, m->n, ov, 2)) {
-    total(m, "total_usage", cap_size(m, ov, 1));
+    total_cap(m, "total_usage", ov, 1);
     size_t a = ov[1];
     size_t lim = m->n;
     PCRE2_SIZE o2[4];
     if (rx(m, "Output\\s*size|Program\\s*[A-Za-z]+\\s*requirement", a, m->n, o2, 1)) lim = o2[0];
-    if (rx(m, "reserved\\s*" SZ, a, lim, ov, 2)) total(m, "reserved", cap_size(m, ov, 1));
-    if (rx(m, "program\\s*" SZ, a, lim, ov, 2)) total(m, "program", cap_size(m, ov, 1));
-    if (rx(m, "arguments\\s*" SZ, a, lim, ov, 2)) total(m, "arguments", cap_size(m, ov, 1));
+    if (rx(m, "reserved\\s*" SZ, a, lim, ov, 2)) total_cap(m, "reserved", ov, 1);
+    if (rx(m, "program\\s*" SZ, a, lim, ov, 2)) total_cap(m, "program", ov, 1);
+    if (rx(m, "arguments\\s*" SZ, a, lim, ov, 2)) total_cap(m, "arguments", ov, 1);
   }
   if (rx(m, "Output\\s*size\\s*" SZ ";\\s*shares\\s*" SZ "\\s*with\\s*arguments", 0, m->n, ov, 3)) {
-    total(m, "output", cap_size(m, ov, 1));
-    total(m, "output_shared_with_arguments", cap_size(m, ov, 2));
+    total_cap(m, "output", ov, 1);
+    total_cap(m, "output_shared_with_arguments", ov, 2);
   }
   if (rx(m, "Program\\s*[A-Za-z]+\\s*requirement\\s*" SZ ":", 0, m->n, ov, 2)) {
-    total(m, "program_requirement", cap_size(m, ov, 1));
+    total_cap(m, "program_requirement", ov, 1);
     size_t a = ov[1], lim = m->n;
     PCRE2_SIZE o2[4];
     if (rx(m, "Largest\\s*program\\s*allocations", a, m->n, o2, 1)) lim = o2[0];
-    if (rx(m, "global\\s*" SZ, a, lim, ov, 2)) total(m, "global", cap_size(m, ov, 1));
-    if (rx(m, "scoped\\s*" SZ, a, lim, ov, 2)) total(m, "scoped", cap_size(m, ov, 1));
-    if (rx(m, "HLO\\s*temp\\s*" SZ, a, lim, ov, 2)) total(m, "hlo_temp", cap_size(m, ov, 1));
+    if (rx(m, "global\\s*" SZ, a, lim, ov, 2)) total_cap(m, "global", ov, 1);
+    if (rx(m, "scoped\\s*" SZ, a, lim, ov, 2)) total_cap(m, "scoped", ov, 1);
+    if (rx(m, "HLO\\s*temp\\s*" SZ, a, lim, ov, 2)) total_cap(m, "hlo_temp", ov, 1);
     if (rx(m, "Unpadded\\s*\\(" SZ "\\)\\s*Padded\\s*\\(" SZ "\\)", a, lim, ov, 3)) {
-      total(m, "hlo_temp_unpadded", cap_size(m, ov, 1));
-      total(m, "hlo_temp_padded", cap_size(m, ov, 2));
+      total_cap(m, "hlo_temp_unpadded", ov, 1);
+      total_cap(m, "hlo_temp_padded", ov, 2);
     }
-    if (rx(m, "fragmentation\\s*\\(" SZ "\\)", a, lim, ov, 2)) total(m, "fragmentation", cap_size(m, ov, 1));
+    if (rx(m, "fragmentation\\s*\\(" SZ "\\)", a, lim, ov, 2)) total_cap(m, "fragmentation", ov, 1);
   }
   size_t from = 0;
   if (rx(m, "Largest\\s*program\\s*allocations\\s*in\\s*[A-Za-z0-9_]+:", 0, m->n, ov, 1)) from = ov[1];
@@ -437,13 +550,41 @@ static bool tpu_runtime(mctx *m) {
     json_array_append_new(json_object_get(m->res, "allocations"), al);
     return true;
   }
+  if (rx(m, "Currently\\s*allocated:?\\s*" SZ, 0, m->n, ov, 2)) {
+    /* the runtime's table (PyTorch/XLA on TPU): "HBM capacity 8.00G", "Currently allocated:
+     * 6.08G", "Program requirement: 3.95G (4,237,689,856 bytes)" */
+    set_size(m, "allocated_bytes", ov, 1);
+    json_object_set_new(m->res, "backend", json_string("tpu"));
+    if (rx(m, "(HBM|hbm)\\s*capacity:?\\s*" SZ, 0, m->n, ov, 3)) {
+      set_size(m, "capacity_bytes", ov, 2);
+      json_object_set_new(m->res, "memory_space", json_string("hbm"));
+    }
+    if (rx(m, "Program\\s*requirement:?\\s*" SZ "(?:\\s*\\(\\s*([0-9][0-9,]*)\\s*bytes\\s*\\))?", 0, m->n, ov, 3)) {
+      set_size_exact(m, "program_bytes", ov, 1, 2);
+      json_object_set_new(m->res, "requested_bytes", json_incref(json_object_get(m->res, "program_bytes")));
+    }
+    if (rx(m, "(?:Largest|largest)\\s*free\\s*block:?\\s*" SZ, 0, m->n, ov, 2)) set_size(m, "largest_free_bytes", ov, 1);
+    return true;
+  }
+  if (rx(m, "Attempting\\s*to\\s*allocate\\s*" SZ "\\.?\\s*That\\s*was\\s*not\\s*possible", 0, m->n, ov, 2)) {
+    /* "Attempting to allocate 31.06M. That was not possible. There are 58.64M free. Due to
+     * fragmentation, the largest contiguous region of free memory is 30.56M." */
+    set_size(m, "requested_bytes", ov, 1);
+    json_object_set_new(m->res, "backend", json_string("tpu"));
+    size_t after = ov[1];
+    if (rx(m, "There\\s*(?:are|is)\\s*" SZ "\\s*free", after, m->n, ov, 2)) set_size(m, "free_bytes", ov, 1);
+    if (rx(m, "largest\\s*contiguous\\s*region\\s*of\\s*free\\s*memory\\s*is\\s*" SZ, after, m->n, ov, 2))
+      set_size(m, "largest_free_bytes", ov, 1);
+    if (rx(m, "_(HBM)[0-9]*\\)|\\b(HBM|hbm)\\b", 0, m->n, ov, 1)) json_object_set_new(m->res, "memory_space", json_string("hbm"));
+    return true;
+  }
   if (rx(m, "Attempting\\s*to\\s*reserve\\s*" SZ "\\s*at\\s*the\\s*bottom\\s*of\\s*memory", 0, m->n, ov, 2)) {
     set_size(m, "requested_bytes", ov, 1);
     json_object_set_new(m->res, "backend", json_string("tpu"));
     if (rx(m, "There\\s*are\\s*" SZ "\\s*free,\\s*" SZ "\\s*reserved,\\s*and\\s*" SZ "\\s*reservable", 0, m->n, ov, 4)) {
-      total(m, "free", cap_size(m, ov, 1));
-      total(m, "reserved", cap_size(m, ov, 2));
-      total(m, "reservable", cap_size(m, ov, 3));
+      total_cap(m, "free", ov, 1);
+      total_cap(m, "reserved", ov, 2);
+      total_cap(m, "reservable", ov, 3);
     }
     if (rx(m, "(HBM|hbm)\\s*capacity", 0, m->n, ov, 2)) json_object_set_new(m->res, "memory_space", json_string("hbm"));
     /* the program being loaded is what asked for the memory (XLA error E0101) */
@@ -465,6 +606,12 @@ static bool gpu(mctx *m) {
   if (rx(m, "Out\\s*of\\s*memory\\s*while\\s*trying\\s*to\\s*allocate\\s*" SZ, 0, m->n, ov, 2)) {
     set_size(m, "requested_bytes", ov, 1);
     any = true;
+  } else if (rx(m, "Allocator\\s*\\(GPU_[0-9]+_bfc\\)\\s*ran\\s*out\\s*of\\s*memory\\s*trying\\s*to\\s*allocate\\s*" SZ
+                   "(?:\\s*\\(\\s*rounded\\s*to\\s*([0-9]+)\\s*\\))?",
+                0, m->n, ov, 3)) {
+    /* the BFC allocator's log line: "... trying to allocate 1.25TiB (rounded to 1374521760000)" */
+    set_size_exact(m, "requested_bytes", ov, 1, 2);
+    any = true;
   }
   if (rx(m, "BufferAssignment\\s*stats:", 0, m->n, ov, 1)) {
     any = true;
@@ -478,10 +625,16 @@ static bool gpu(mctx *m) {
     size_t a = ov[1];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
       PCRE2_SIZE o2[4];
-      if (rx(m, names[i][0], a, m->n, o2, 2)) total(m, names[i][1], cap_size(m, o2, 1));
+      if (rx(m, names[i][0], a, m->n, o2, 2)) total_cap(m, names[i][1], o2, 1);
     }
     json_t *t = json_object_get(json_object_get(m->res, "totals"), "total");
     if (t) json_object_set_new(m->res, "used_bytes", json_incref(t));
+  }
+  /* XLA:GPU's scheduler: "The byte size of input/output arguments (N) exceeds the base limit (M)":
+   * M is the memory XLA may use, what jax's preallocation left it */
+  if (any && rx(m, "arguments\\s*\\(([0-9]+)\\)\\s*exceeds\\s*the\\s*base\\s*limit\\s*\\(([0-9]+)\\)", 0, m->n, ov, 3)) {
+    total_cap(m, "arguments", ov, 1);
+    total_cap(m, "base_limit", ov, 2);
   }
   size_t from = 0;
   if (rx(m, "Peak\\s*buffers:", 0, m->n, ov, 1)) {
@@ -503,8 +656,9 @@ static bool allocator(mctx *m) {
   PCRE2_SIZE ov[8];
   if (rx(m, "Failed\\s*to\\s*allocate\\s*request\\s*for\\s*" SZ "\\s*(?:\\(\\s*([0-9]+)\\s*B\\s*\\))?\\s*on\\s*device\\s*ordinal\\s*([0-9]+)", 0,
          m->n, ov, 4)) {
-    set_size(m, "requested_bytes", ov, cap_ok(ov, 2) ? 2 : 1);
-    total(m, "device_ordinal", cap_size(m, ov, 3));
+    set_size_exact(m, "requested_bytes", ov, 1, 2);
+    /* the device's number, not a size */
+    json_object_set_new(m->res, "device_ordinal", json_integer(strtol(m->f + ov[6], NULL, 10)));
     return true;
   }
   if (rx(m, "Out\\s*of\\s*memory\\s*allocating\\s*" SZ, 0, m->n, ov, 2)) {
@@ -512,6 +666,55 @@ static bool allocator(mctx *m) {
     return true;
   }
   return false;
+}
+
+/* ---- every figure, the named keys ---------------------------------------------------------- */
+/* A size as XLA and the runtimes print them: "41.74G", "528.00M", "4.0K", "0B", "3.37GiB",
+ * "3199993600 bytes", "1.25TiB" (a number glued to a word or a version is none). */
+#define ANY_SIZE "(?<![A-Za-z0-9_.,:])([0-9][0-9,]*(?:\\.[0-9]+)?(?:[KMGTP]i?B?|B|\\s?bytes))(?![A-Za-z0-9_])"
+
+/* The figures the message kinds did not name (list entries aside, already there): each gets the
+ * word before it as its name ("allocate 3.37GiB" -> "allocate"). */
+static void scan_figures(mctx *m) {
+  int code;
+  PCRE2_SIZE erroff;
+  pcre2_code *re = pcre2_compile((PCRE2_SPTR)ANY_SIZE, PCRE2_ZERO_TERMINATED, 0, &code, &erroff, NULL);
+  if (!re) return;
+  size_t p = 0;
+  while (p < m->n && pcre2_match(re, (PCRE2_SPTR)m->f, m->n, p, 0, m->md, NULL) > 1) {
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+    size_t a = ov[2], b = ov[3];
+    p = ov[1] > p ? ov[1] : p + 1;
+    uint64_t v = 0;
+    char tmp[64];
+    size_t k = 0;
+    for (size_t q = a; q < b && k + 1 < sizeof tmp; q++) tmp[k++] = m->f[q];
+    tmp[k] = 0;
+    if (!hs_parse_size(tmp, k, 0, &v)) continue;
+    char name[40] = "figure";
+    size_t e = a;
+    while (e > 0 && !isalpha((unsigned char)m->f[e - 1])) e--;
+    size_t w = e;
+    while (w > 0 && (isalpha((unsigned char)m->f[w - 1]) || m->f[w - 1] == '_')) w--;
+    if (e > w && e - w < sizeof name && a - e < 8) {
+      for (size_t q = w; q < e; q++) name[q - w] = (char)tolower((unsigned char)m->f[q]);
+      name[e - w] = 0;
+    }
+    figure(m, name, a, b, v);
+  }
+  pcre2_code_free(re);
+}
+
+/* The named keys a message's totals hold, where the kind did not set them. */
+static void named_from_totals(mctx *m) {
+  static const char *const map[][2] = {{"reserved_bytes", "reserved"},       {"free_bytes", "free"},
+                                       {"program_bytes", "program_requirement"}, {"program_bytes", "program"},
+                                       {"arguments_bytes", "arguments"},     {"output_bytes", "output"}};
+  json_t *t = json_object_get(m->res, "totals");
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+    json_t *v = json_object_get(t, map[i][1]);
+    if (v && json_is_null(json_object_get(m->res, map[i][0]))) json_object_set_new(m->res, map[i][0], json_incref(v));
+  }
 }
 
 /* ---- explanation ---------------------------------------------------------------------------- */
@@ -600,6 +803,80 @@ static void explain(mctx *m, const char *code) {
     hs_mem_human((uint64_t)json_integer_value(frag), a, sizeof a);
     OUT(" Fragmentation: %s.", a);
   }
+  /* the cause, in a sentence, where the figures show it */
+  char cause[512] = "";
+  json_t *alloc = json_object_get(r, "allocated_bytes"), *prog = json_object_get(r, "program_bytes");
+  json_t *fr = json_object_get(r, "free_bytes"), *lf = json_object_get(r, "largest_free_bytes");
+  json_t *tc = json_object_get(r, "tensorcore_bytes"), *sc = json_object_get(r, "sparsecore_bytes");
+  if (json_is_integer(alloc) && json_is_integer(cap) && json_is_integer(prog)) {
+    uint64_t al = geti(r, "allocated_bytes"), cp = geti(r, "capacity_bytes");
+    char left[32];
+    hs_mem_human(al, a, sizeof a);
+    hs_mem_human(geti(r, "program_bytes"), b, sizeof b);
+    hs_mem_human(cp > al ? cp - al : 0, left, sizeof left);
+    hs_mem_human(cp, c, sizeof c);
+    snprintf(cause, sizeof cause,
+             "%s were already allocated by earlier programs and arrays: the %s program could not fit in the %s left of %s.", a,
+             b, left, c);
+  } else if (json_is_integer(req) && json_is_integer(fr) && json_is_integer(lf)) {
+    char piece[32];
+    hs_mem_human(geti(r, "requested_bytes"), a, sizeof a);
+    hs_mem_human(geti(r, "free_bytes"), b, sizeof b);
+    hs_mem_human(geti(r, "largest_free_bytes"), piece, sizeof piece);
+    snprintf(cause, sizeof cause,
+             "%s %s free in all, more than the %s asked for, but fragmentation leaves at most %s in one piece.", b,
+             geti(r, "free_bytes") == 1 ? "is" : "are", a, piece);
+  } else if (json_is_integer(tc) && json_is_integer(sc)) {
+    char sum[32];
+    uint64_t t = geti(r, "tensorcore_bytes"), v = geti(r, "sparsecore_bytes");
+    hs_mem_human(t, a, sizeof a);
+    hs_mem_human(v, b, sizeof b);
+    hs_mem_human(t + v, sum, sizeof sum);
+    if (json_is_integer(cap)) hs_mem_human(geti(r, "capacity_bytes"), c, sizeof c);
+    snprintf(cause, sizeof cause, "The TensorCore's programs use %s and the SparseCore's %s of HBM: %s together%s%s%s; the %s is the larger.",
+             a, b, sum, json_is_integer(cap) ? ", more than the " : "", json_is_integer(cap) ? c : "",
+             json_is_integer(cap) ? " available" : "", t >= v ? "TensorCore" : "SparseCore");
+  }
+  json_t *base = json_object_get(json_object_get(r, "totals"), "base_limit");
+  if (!cause[0] && be && strcmp(be, "gpu") == 0 && json_is_integer(base)) {
+    /* jax preallocates 75% of a GPU's memory by default (XLA_PYTHON_CLIENT_MEM_FRACTION=.75) */
+    uint64_t lim = (uint64_t)json_integer_value(base);
+    hs_mem_human(lim, a, sizeof a);
+    hs_mem_human(lim / 3 * 4, b, sizeof b);
+    snprintf(cause, sizeof cause,
+             "XLA's memory limit on this GPU is %s: jax preallocates 75%% of the device's memory by default "
+             "(XLA_PYTHON_CLIENT_MEM_FRACTION), so the device has about %s.",
+             a, b);
+  }
+  if (cause[0]) {
+    OUT("%s%s", o ? " " : "", cause);
+    json_object_set_new(r, "cause", json_string(cause));
+  }
+  /* what the message does not say */
+  json_t *lacks = json_array();
+  if (!json_is_integer(req) && !json_is_integer(used) && !json_is_integer(alloc) && !json_is_integer(tc))
+    json_array_append_new(lacks, json_string("how much memory was needed"));
+  if (!json_is_integer(cap) && !json_object_get(json_object_get(r, "totals"), "reservable") && !json_is_integer(fr) &&
+      !json_is_integer(base))
+    json_array_append_new(lacks, json_string(ms ? "the capacity of the memory space" : "the device's capacity"));
+  PCRE2_SIZE ov[4];
+  if (rx(m, "arguments\\s*unknown\\s*size", 0, m->n, ov, 1)) json_array_append_new(lacks, json_string("the arguments' size"));
+  if (rx(m, "Output\\s*size\\s*unknown", 0, m->n, ov, 1)) json_array_append_new(lacks, json_string("the output's size"));
+  if (json_array_size(lacks)) {
+    bool none = !json_array_size(json_object_get(r, "figures"));
+    if (none)
+      OUT("%sXLA ran out of %s, but the message prints no sizes: it does not say", o ? " " : "", ms ? ms : "memory");
+    else
+      OUT("%sThe message does not print", o ? " " : "");
+    size_t i;
+    json_t *x;
+    json_array_foreach(lacks, i, x)
+      OUT("%s%s", i == 0 ? (none ? " " : ": ") : i + 1 == json_array_size(lacks) ? " or " : ", ", json_string_value(x));
+    OUT(".");
+    json_object_set_new(r, "lacks", lacks);
+  } else {
+    json_decref(lacks);
+  }
   json_object_set_new(r, "explanation", o ? json_string(out) : json_null());
 #undef OUT
 }
@@ -614,7 +891,8 @@ int hs_detect_memory(const char *text, size_t len, size_t first) {
   static const char *const sentences[] = {"Ran out of memory", "Out of memory while trying to allocate", "would exceed memory",
                                           "Failed to allocate request for", "Attempting to reserve", "BufferAssignment stats:",
                                           "Peak buffers:", "Largest program allocations", "Scoped allocation with size",
-                                          "Out of memory allocating"};
+                                          "Out of memory allocating", "Attempting to allocate", "Currently allocated",
+                                          "SparseCore Hbm usage", "ran out of memory trying to allocate"};
   for (size_t i = 0; i < sizeof sentences / sizeof sentences[0]; i++)
     if (hs_contains(text, n, sentences[i])) return 90;
   /* a pasted piece of a list: "Size:" entries with XLA's field names */
@@ -683,7 +961,24 @@ char *hs_memory_json(const char *text, size_t len, hs_error *err, size_t *out_le
   return hs_memory_join_json(text, len, NULL, err, out_len);
 }
 
+/* The backend XLA's dump file name says: "<module>.sm_8.0_gpu_after_optimizations-...",
+ * "<module>.cpu_after_optimizations-..."; NULL when it says none. */
+static const char *backend_of_name(const char *name) {
+  if (!name) return NULL;
+  const char *base = strrchr(name, '/');
+  base = base ? base + 1 : name;
+  if (strstr(base, "_gpu_after_optimizations") || strstr(base, "_gpu_before_optimizations") || strstr(base, ".sm_")) return "gpu";
+  if (strstr(base, ".cpu_after_optimizations") || strstr(base, ".cpu_before_optimizations")) return "cpu";
+  if (strstr(base, ".tpu_after_optimizations") || strstr(base, "_tpu_after_optimizations")) return "tpu";
+  return NULL;
+}
+
 char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs_error *err, size_t *out_len) {
+  return hs_memory_file_json(text, len, NULL, module, err, out_len);
+}
+
+char *hs_memory_file_json(const char *text, size_t len, const char *name, const hs_doc *module, hs_error *err,
+                          size_t *out_len) {
   hs_error dummy;
   if (!err) err = &dummy;
   memset(err, 0, sizeof *err);
@@ -704,6 +999,8 @@ char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs
     json_t *res = hs_mem_result(which == 1 ? "buffer_assignment" : "memory_usage_report");
     hs_mem_diag w = {.diag = {.per_code = HS_DIAG_NO_LIMIT}};
     hs_buffers_read(text, len, which, res, &w);
+    if (json_is_null(json_object_get(res, "backend")) && backend_of_name(name))
+      json_object_set_new(res, "backend", json_string(backend_of_name(name)));
     join_module(res, module);
     return hs_mem_finish(res, &w, out_len);
   }
@@ -748,6 +1045,8 @@ char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs
     } else {
       json_object_set_new(m.res, "code", json_null());
     }
+    named_from_totals(&m);
+    scan_figures(&m);
     explain(&m, code[0] ? code : NULL);
     join_module(m.res, module);
     out = hs_mem_finish(m.res, &m.w, out_len);
@@ -762,6 +1061,8 @@ char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs
                  "\"Out of memory while trying to allocate\", \"Allocation (size=...) would exceed memory\", \"Failed to "
                  "allocate request for\"), and not a buffer assignment or memory-usage report");
   }
+  free(m.cov);
+  free(m.starts);
   free(m.f);
   free(m.map);
   free(m.brk);

@@ -18,7 +18,8 @@ const hs_elem_info hs_elem_types[] = {
     {"f8e4m3fnuz", "f8E4M3FNUZ", 8}, {"f8e3m4", "f8E3M4", 8}, {"f8e4m3", "f8E4M3", 8},
     {"f8e8m0fnu", "f8E8M0FNU", 8}, {"f4e2m1fn", "f4E2M1FN", 4}, {"token", "!stablehlo.token", 0},
     {"opaque", "opaque", 0},  {"index", "index", 64},     {"s1", "si1", 1},
-    {"u1", "ui1", 1}, /* appended: the indexes above are fixed (hs_elem_from_hlo) */
+    {"u1", "ui1", 1}, {"f6e2m3fn", "f6E2M3FN", 6}, {"f6e3m2fn", "f6E3M2FN", 6},
+    /* appended: the indexes above are fixed (hs_elem_from_hlo) */
 };
 const size_t hs_elem_type_count = sizeof hs_elem_types / sizeof hs_elem_types[0];
 
@@ -503,8 +504,8 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
     return NULL;
   }
   if (end - p >= 6 && memcmp(t + p, "tuple<", 6) == 0) {
-    hs_type *el[64];
-    size_t n = 0;
+    hs_type *stack[64], **el = stack; /* no cap on the element count */
+    size_t n = 0, cap = 64;
     p += 6;
     for (;;) {
       p = skip_ws(t, end, p);
@@ -514,15 +515,24 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
       }
       size_t q = p;
       hs_type *e = mlir_type(a, t, end, &q, depth + 1);
-      if (!e) {
+      hs_type **more = e && n == cap ? malloc(2 * cap * sizeof *more) : NULL;
+      if (!e || (n == cap && !more)) {
+        if (el != stack) free(el);
         *pos = q;
         return NULL;
       }
-      if (n < 64) el[n++] = e;
+      if (more) {
+        memcpy(more, el, n * sizeof *el);
+        if (el != stack) free(el);
+        el = more;
+        cap *= 2;
+      }
+      el[n++] = e;
       p = skip_ws(t, end, q);
       if (p < end && t[p] == ',') p++;
     }
     hs_type *ty = hs_make_tuple(a, el, n);
+    if (el != stack) free(el);
     *pos = p;
     return ty;
   }

@@ -34,6 +34,8 @@ extern const hs_elem_info hs_elem_types[];
 extern const size_t hs_elem_type_count;
 int hs_elem_from_hlo(const char *s, size_t n);  /* -1 if unknown */
 int hs_elem_from_mlir(const char *s, size_t n); /* -1 if unknown */
+/* c64 and c128 (two parts of half the bits each) */
+static inline bool hs_elem_is_complex(int e) { return e >= 0 && hs_elem_types[e].hlo[0] == 'c'; }
 
 /* Parses an HLO shape at text[*pos] (array, tuple, token[]), layouts and comments included;
  * advances *pos. Returns NULL on a syntax error (sets *pos to where it stopped). Equal shapes

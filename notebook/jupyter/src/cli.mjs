@@ -346,7 +346,7 @@ async function memoryCmd(args) {
     if (!h.rc) hlo = h.text;
   }
   try {
-    return { text: readMemoryJSON(text, hlo) };
+    return { text: readMemoryJSON(text, hlo, path) };
   } catch (e) {
     return { rc: reportError(e, path) };
   }
@@ -426,7 +426,15 @@ async function passesCmd(args) {
   const label = path.slice(path.lastIndexOf('/') + 1);
   try {
     let input;
-    if (st.isDirectory()) input = dirEntries(path, 0, []);
+    if (st.isDirectory()) {
+      input = dirEntries(path, 0, []);
+      // gzipped steps (module_x.after_optimizations.txt.gz): their text, as the native CLI reads it
+      for (const e of input) {
+        if (e.data && e.name.endsWith('.gz') && e.data[0] === 0x1f && e.data[1] === 0x8b) {
+          try { e.data = Buffer.from(await gunzip(e.data)); } catch { /* the core says it is gzip */ }
+        }
+      }
+    }
     else {
       const u = readFileSync(path);
       const isArchive = (u.length >= 2 && u[0] === 0x1f && u[1] === 0x8b) || (u.length >= 4 && u.readUInt32LE(0) === 0x04034b50)

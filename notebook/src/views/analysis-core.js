@@ -106,8 +106,8 @@ export const MAX_BYTES = 3 * 2 ** 30;
 /** Why the page cannot read a file of `bytes` at all (past MAX_BYTES), or null when it can. */
 export function tooLargeForCore(bytes) {
   if (!(bytes > MAX_BYTES)) return null;
-  const gb = (n) => `${(n / 2 ** 30).toFixed(1)} GB`;
-  return `this file is ${gb(bytes)}: the page's core (WebAssembly) has 4 GB of memory, which holds the file's bytes and what ` +
+  const gb = (n) => `${(n / 2 ** 30).toFixed(2)} GiB`;
+  return `this file is ${gb(bytes)}: the page's core (WebAssembly) has 4 GiB of memory, which holds the file's bytes and what ` +
     `is read from them, so the page reads files up to ${gb(MAX_BYTES)}. Split it (one module per file), or read it with the ` +
     'hloscope command-line tool, which has no such limit.';
 }
@@ -115,7 +115,7 @@ export function tooLargeForCore(bytes) {
 /** Why a file of `bytes` cannot be read as one text, or null when it can. */
 export function tooLargeForText(bytes) {
   if (!(bytes > MAX_TEXT)) return null;
-  const mb = (n) => `${Math.round(n / 2 ** 20).toLocaleString('en-US')} MB`;
+  const mb = (n) => `${Math.round(n / 2 ** 20).toLocaleString('en-US')} MiB`;
   return `this file is ${mb(bytes)}: a browser holds at most ${mb(MAX_TEXT)} of text in one string, and a dump is read as one ` +
     'string, so this page cannot read it. Split it (one module per file: each file becomes a dump cell), or read it with the ' +
     'hloscope command-line tool, which has no such limit.';
@@ -173,7 +173,7 @@ function describeDoc(api, doc, out, text, readable, onStage) {
     out.format_label = formatLabel(api, doc.format);
     out.summary = doc.summary();
     // What pairs this dump with another (module name, entry signature): suggest.js, the x-ray.
-    out.evidence = programEvidence(text);
+    out.evidence = programEvidence(text, out.summary);
     // Several modules in one text: their names, in order (the views group by them).
     if (out.summary.modules > 1) {
       out.module_names = [...readable.matchAll(/^\s*(?:HloModule\s+([^\s,]+)|module\s+@([\w.$-]+))/gm)].slice(0, 200).map((m) => m[1] || m[2]);

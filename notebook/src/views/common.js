@@ -26,15 +26,16 @@ export function defineOnce(name, cls) {
   if (!customElements.get(name)) customElements.define(name, cls);
 }
 
-/** "12.3 MB" */
+/** "2.00 GiB" for 2,147,483,648 bytes: binary units labelled KiB/MiB/GiB/TiB everywhere (XLA's
+ *  K/M/G are binary too), two decimals, as the core's own texts print them. */
 export function formatBytes(n) {
   if (n == null) return '';
   if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let u = -1;
   do { v /= 1024; u++; } while (v >= 1024 && u < units.length - 1);
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+  return `${v.toFixed(2)} ${units[u]}`;
 }
 
 export function formatInt(n) {

@@ -6,7 +6,7 @@
 // Inputs (any one): el.data = readMemory(text) result; el.text = the message (read here, on the
 // page's thread: these texts are small); <xla-memory src="oom.txt">; <xla-memory paste> adds a
 // box to paste a message into.
-import { adoptStyles, breakable, defineOnce, el, fetchText, formatInt, theme } from './common.js';
+import { adoptStyles, breakable, defineOnce, el, fetchText, formatBytes, formatInt, theme } from './common.js';
 import * as api from 'hs:api';
 
 const css = theme + `
@@ -34,17 +34,20 @@ const css = theme + `
   .status.err { color: var(--bad); white-space: pre-wrap; }
 `;
 
+// A total as the message printed it: exact digits only where the text printed them ("3.95G (4,237,
+// 689,856 bytes)"), else the printed figure in binary units ("63.80G" is 63.80 GiB, not 11 digits
+// derived from two decimals). The core's figures say which (issue 35).
+function sizeWords(d, name, v) {
+  const fig = (d.figures || []).find((f) => f.name === name && f.bytes === v);
+  if (!fig) return `${formatBinary(v)} (${formatInt(v)} B)`;
+  return /bytes|\(\s*\d|^\d+\s*B?$/.test(fig.printed) ? `${formatBinary(v)} (${formatInt(v)} B)` : formatBinary(v);
+}
+
 const KIND_WORDS = { oom: 'out of memory', buffer_assignment: 'buffer assignment', memory_usage_report: 'memory-usage report' };
 
 /** XLA's binary units, two decimals: "63.80 GiB". */
 export function formatBinary(n) {
-  if (n === null || n === undefined) return '';
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = -1;
-  do { v /= 1024; u++; } while (v >= 1024 && u < units.length - 1);
-  return `${v.toFixed(2)} ${units[u]}`;
+  return formatBytes(n); // the one unit renderer (common.js)
 }
 
 /** A positioned block; CSSOM styles (not a style attribute) pass a strict style-src policy. */
@@ -112,9 +115,12 @@ class XlaMemory extends HTMLElement {
   }
 
   _bar(d) {
-    const need = d.used_bytes ?? d.requested_bytes;
+    const asked = d.used_bytes ?? d.requested_bytes;
     const cap = d.capacity_bytes;
-    if (need == null) return null;
+    if (asked == null) return null;
+    // what earlier programs and arrays already hold counts against the capacity too (issue 35)
+    const already = d.used_bytes == null && d.allocated_bytes != null ? d.allocated_bytes : 0;
+    const need = asked + already;
     const bar = el('div', { class: 'bar', part: 'bar', role: 'img' });
     let legend;
     if (cap) {
@@ -123,7 +129,8 @@ class XlaMemory extends HTMLElement {
       bar.append(block('fill', 0, fill));
       if (need > cap) bar.append(block('over', cap / max * 100, (need - cap) / max * 100));
       bar.append(block('cap', Math.max(0, cap / max * 100 - 0.2), null));
-      legend = `${formatBinary(need)} ${d.used_bytes != null ? 'used' : 'requested'} of ${formatBinary(cap)}` +
+      legend = `${already ? `${formatBinary(already)} already allocated + ` : ''}${formatBinary(asked)} ` +
+        `${d.used_bytes != null ? 'used' : 'requested'} of ${formatBinary(cap)}` +
         `${d.memory_space ? ` ${d.memory_space}` : ''}${need > cap ? ` · ${formatBinary(d.exceeded_bytes ?? need - cap)} over` : ''}`;
     } else {
       bar.append(block('fill', 0, 100));
@@ -147,7 +154,7 @@ class XlaMemory extends HTMLElement {
     const totals = Object.entries(d.totals || {});
     if (totals.length) {
       this._card.append(el('dl', { 'data-testid': 'totals' }, totals.flatMap(([k, v]) =>
-        [el('dt', { text: k.replace(/_/g, ' ') }), el('dd', { text: k === 'device_ordinal' ? String(v) : `${formatBinary(v)} (${formatInt(v)} B)` })])));
+        [el('dt', { text: k.replace(/_/g, ' ') }), el('dd', { text: sizeWords(d, k, v) })])));
     }
     const allocs = d.allocations || [];
     if (allocs.length) {

@@ -86,10 +86,15 @@ async function filesToInput(files) {
   if (files.length === 1 && /\.(txt|lst|list)$/i.test(files[0].name) && !files[0].name.startsWith('module_')) {
     return { input: await files[0].file.text(), label: files[0].name };
   }
-  const input = await Promise.all(files.map(async (f) => ({
-    name: f.name,
-    data: api.passesWantsBytes(f.name) ? new Uint8Array(await f.file.arrayBuffer()) : null,
-  })));
+  const input = await Promise.all(files.map(async (f) => {
+    if (!api.passesWantsBytes(f.name)) return { name: f.name, data: null };
+    let data = new Uint8Array(await f.file.arrayBuffer());
+    // a gzipped step (module_x.after_optimizations.txt.gz): its text, by the platform's gunzip
+    if (f.name.endsWith('.gz') && data[0] === 0x1f && data[1] === 0x8b) {
+      try { data = await api.gunzip(data); } catch { /* the core says it is gzip */ }
+    }
+    return { name: f.name, data };
+  }));
   const top = files[0]?.name.includes('/') ? files[0].name.split('/')[0] : `${files.length} files`;
   return { input, label: top };
 }
