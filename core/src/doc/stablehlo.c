@@ -116,12 +116,10 @@ typedef struct {
   bool has_results; /* %r = ... */
   bool header_done; /* function or module: name and result read */
   bool body;        /* function or module: its region opened */
-  bool attr_kw;     /* the word `attributes` was just read (its dictionary follows) */
   bool arrow;       /* `->` after the last colon at the op's own depth */
   bool last_arrow;  /* the last token was `->` */
   bool table;       /* an alias line ("#loc3 = loc(...)"): its braces are attributes */
   char last;        /* the last byte read that is not blank */
-  char prev_sig;    /* the byte before it that is not blank */
   int base;         /* the stack depth when the statement started */
   int32_t instr;    /* S_INSTR: its instruction; S_FUNC: its computation; S_MODULE: its module */
   size_t start;     /* offset of its first byte */
@@ -555,93 +553,114 @@ static void close_region(shlo_reader *R, size_t p) {
   }
 }
 
-/* One token of a statement, at p (not blank, not a comment, not a line break). */
-static size_t stmt_token(shlo_reader *R, size_t p) {
+/* The bytes a statement's scan stops at; every other byte is read in runs. */
+static const uint8_t SPECIAL[256] = {['\n'] = 1, ['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['<'] = 1,
+                                     ['>'] = 1,  ['{'] = 1, ['}'] = 1, [':'] = 1, ['/'] = 1};
+
+/* The word `attributes` ends just before p (blanks aside): a function's or module's
+ * dictionary follows, not its body. */
+static bool after_attributes(const char *t, size_t p) {
+  while (p > 0 && (t[p - 1] == ' ' || t[p - 1] == '\t' || t[p - 1] == '\n' || t[p - 1] == '\r')) p--;
+  return p >= 10 && memcmp(t + p - 10, "attributes", 10) == 0 && (p == 10 || !id_char(t[p - 11]));
+}
+
+/* Reads the statement from p (not blank, not a comment) up to a line break, a comment, its
+ * end (a `}` of the region around it) or a region it opens; returns where it stopped. */
+static size_t stmt_scan(shlo_reader *R, size_t p) {
   const char *t = R->t;
   size_t e = R->len;
   shlo_stmt *st = &R->st;
-  char c = t[p];
-  int rel = R->depth - st->base;
-  size_t next = p + 1;
-  switch (c) {
-    case '"': {
+  while (p < e) {
+    char c = t[p];
+    if (!SPECIAL[(uint8_t)c]) { /* a run of plain bytes: names, numbers, commas, blanks */
       size_t q = p + 1;
-      while (q < e && t[q] != '"' && t[q] != '\n') q += t[q] == '\\' && q + 1 < e && t[q + 1] != '\n' ? 2 : 1;
-      if (q >= e || t[q] == '\n') {
-        syntax_warn(R, p, "a string left open at the end of the line");
-        next = q;
-      } else {
-        next = q + 1;
+      while (q < e && !SPECIAL[(uint8_t)t[q]]) q++;
+      size_t k = q;
+      while (k > p && (t[k - 1] == ' ' || t[k - 1] == '\t' || t[k - 1] == '\r')) k--;
+      if (k > p) {
+        st->last = t[k - 1];
+        st->last_arrow = false;
       }
-      break;
+      p = q;
+      continue;
     }
-    case '(': push(R, F_PAREN, -1); break;
-    case '[': push(R, F_SQUARE, -1); break;
-    case '<': push(R, F_ANGLE, -1); break;
-    case '>':
-      if (st->last == '-') {
-        st->last_arrow = true;
-        if (rel == 0 && st->colon) st->arrow = true;
-        st->prev_sig = st->last;
-        st->last = '>';
-        return next;
-      }
-      next = close_in_stmt(R, p, c);
-      break;
-    case ')':
-    case ']':
-      next = close_in_stmt(R, p, c);
-      break;
-    case '}':
-      next = close_in_stmt(R, p, c);
-      if (next == p) return p; /* the statement ended */
-      break;
-    case '{': {
-      bool region;
-      if (st->what == S_LABEL) region = rel == 0 && !st->table;
-      else if (st->generic) region = R->depth > 0 && R->kind[R->depth - 1] == F_PAREN && rel == 1 &&
-                                     (st->last == '(' || st->last == ',');
-      else if ((st->what == S_FUNC || st->what == S_MODULE) && rel == 0) region = !st->attr_kw;
-      else region = rel == 0 && pretty_brace_is_region(t, e, p);
-      st->attr_kw = false;
-      if (!region) {
-        push(R, F_DICT, -1);
+    if (c == '\n') return p;
+    int rel = R->depth - st->base;
+    size_t next = p + 1;
+    switch (c) {
+      case '/':
+        if (p + 1 < e && t[p + 1] == '/') return p; /* a comment: the driver skips it */
+        break;
+      case '"': {
+        size_t q = p + 1;
+        while (q < e && t[q] != '"' && t[q] != '\n') q += t[q] == '\\' && q + 1 < e && t[q + 1] != '\n' ? 2 : 1;
+        if (q >= e || t[q] == '\n') {
+          syntax_warn(R, p, "a string left open at the end of the line");
+          next = q;
+        } else {
+          next = q + 1;
+        }
         break;
       }
-      if (st->what == S_FUNC && !st->body) {
-        if (!st->header_done) read_func_header(R, st->start, p);
-        st->body = true;
-        open_region(R, F_FUNC, st->instr);
-      } else if (st->what == S_MODULE && !st->body) {
-        if (!st->header_done) read_module_header(R, st->start, p);
-        st->body = true;
-        open_region(R, F_MODULE, st->instr);
-      } else {
-        open_region(R, F_REGION, st->what == S_INSTR ? st->instr : -1);
+      case '(': push(R, F_PAREN, -1); break;
+      case '[': push(R, F_SQUARE, -1); break;
+      case '<': push(R, F_ANGLE, -1); break;
+      case '>':
+        if (p > 0 && t[p - 1] == '-') {
+          if (rel == 0 && st->colon) st->arrow = true;
+          st->last = '>';
+          st->last_arrow = true;
+          p = next;
+          continue;
+        }
+        next = close_in_stmt(R, p, c);
+        break;
+      case ')':
+      case ']':
+        next = close_in_stmt(R, p, c);
+        break;
+      case '}':
+        next = close_in_stmt(R, p, c);
+        if (next == p) return p; /* the statement ended */
+        break;
+      case '{': {
+        bool region;
+        if (st->what == S_LABEL) region = rel == 0 && !st->table;
+        else if (st->generic) region = R->depth > 0 && R->kind[R->depth - 1] == F_PAREN && rel == 1 &&
+                                       (st->last == '(' || st->last == ',');
+        else if ((st->what == S_FUNC || st->what == S_MODULE) && rel == 0) region = !after_attributes(t, p);
+        else region = rel == 0 && pretty_brace_is_region(t, e, p);
+        if (!region) {
+          push(R, F_DICT, -1);
+          break;
+        }
+        if (st->what == S_FUNC && !st->body) {
+          if (!st->header_done) read_func_header(R, st->start, p);
+          st->body = true;
+          open_region(R, F_FUNC, st->instr);
+        } else if (st->what == S_MODULE && !st->body) {
+          if (!st->header_done) read_module_header(R, st->start, p);
+          st->body = true;
+          open_region(R, F_MODULE, st->instr);
+        } else {
+          open_region(R, F_REGION, st->what == S_INSTR ? st->instr : -1);
+        }
+        return next;
       }
-      return next;
+      case ':':
+        if (rel == 0 && p + 1 < e && (t[p + 1] == ' ' || t[p + 1] == '\n' || t[p + 1] == '\t' || t[p + 1] == '\r') &&
+            p > 0 && (t[p - 1] == ' ' || t[p - 1] == '\t' || t[p - 1] == '\n')) {
+          st->colon = p + 1;
+          st->arrow = false;
+        }
+        break;
+      default: break;
     }
-    case ':':
-      if (rel == 0 && p + 1 < e && (t[p + 1] == ' ' || t[p + 1] == '\n' || t[p + 1] == '\t' || t[p + 1] == '\r') &&
-          p > 0 && (t[p - 1] == ' ' || t[p - 1] == '\t' || t[p - 1] == '\n')) {
-        st->colon = p + 1;
-        st->arrow = false;
-      }
-      break;
-    default:
-      if (id_char(c) || c == '%' || c == '#' || c == '!' || c == '@' || c == '^') {
-        size_t q = p + 1;
-        while (q < e && (id_char(t[q]) && t[q] != '-')) q++;
-        if (rel == 0 && q - p == 10 && memcmp(t + p, "attributes", 10) == 0) st->attr_kw = true;
-        next = q;
-        c = t[q - 1];
-      }
-      break;
+    st->last = c;
+    st->last_arrow = false;
+    p = next;
   }
-  st->prev_sig = st->last;
-  st->last = c;
-  st->last_arrow = false;
-  return next;
+  return p;
 }
 
 /* A statement starts at p (not blank, not a comment): what it is, by its first bytes. */
@@ -755,7 +774,7 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
       continue;
     }
     int rc = 0;
-    size_t np = R.st.what ? stmt_token(&R, p) : stmt_start(&R, p, &rc);
+    size_t np = R.st.what ? stmt_scan(&R, p) : stmt_start(&R, p, &rc);
     if (rc) return rc;
     if (np == SIZE_MAX) return HS_E_SYNTAX;
     p = np;

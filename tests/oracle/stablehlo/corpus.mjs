@@ -7,6 +7,7 @@
 // committed.
 //
 //   node tests/oracle/stablehlo/corpus.mjs [--seed N] [--out FILE] [--no-shared]
+//     --seeds DIR: write the generic, generated, mutated and broken texts one a file (fuzz seeds)
 //     --pretty: print the pretty sources as JSON [{id, path, shared}] (for make_oracle.py)
 //     --out: write records "\x1e<id> <byte length>\n<text>" (default build/stablehlo-oracle/corpus-<seed>.bin)
 //
@@ -361,6 +362,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const out = opt('--out', join(ROOT, 'build', 'stablehlo-oracle', `corpus-${seed}.bin`));
   if (args.includes('--pretty')) { // the pretty sources, for make_oracle.py: [{id, path, shared}]
     console.log(JSON.stringify(prettySources({ shared: !args.includes('--no-shared') }).map(({ id, path, shared }) => ({ id, path, shared: !!shared }))));
+    process.exit(0);
+  }
+  if (args.includes('--seeds')) { // fuzz seeds (tests/fuzz/run.sh): the generic forms, generated and mutated texts, 64 KB at most
+    const dir = opt('--seeds');
+    mkdirSync(dir, { recursive: true });
+    const pick = buildCorpus({ seed, shared: false }).filter((c) => /^(gen|syn|mut:gen|mut:split|bad):/.test(c.id));
+    pick.forEach((c, i) => writeFileSync(join(dir, `shlo${i}`), Buffer.from(c.text, 'utf8').subarray(0, 65536)));
+    console.log(`${pick.length} seeds -> ${dir}`);
     process.exit(0);
   }
   const corpus = buildCorpus({ seed, shared: !args.includes('--no-shared') });
