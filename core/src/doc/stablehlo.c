@@ -119,7 +119,9 @@ typedef struct {
   bool arrow;       /* `->` after the last colon at the op's own depth */
   bool last_arrow;  /* the last token was `->` */
   bool table;       /* an alias line ("#loc3 = loc(...)"): its braces are attributes */
-  char last;        /* the last byte read that is not blank */
+  bool last_is_run; /* the last thing read was a run of plain bytes, [run_s, run_e) */
+  char last;        /* the last bracket, quote or colon read (stmt_last: the last byte not blank) */
+  size_t run_s, run_e;
   int base;         /* the stack depth when the statement started */
   int32_t instr;    /* S_INSTR: its instruction; S_FUNC: its computation; S_MODULE: its module */
   size_t start;     /* offset of its first byte */
@@ -140,6 +142,7 @@ typedef struct {
   bool fresh;                     /* nothing read yet on the current line */
   bool warned_line;               /* a syntax warning was given on this line */
   size_t peek_from, peek_at;      /* next_token's last answer: after peek_from, peek_at */
+  bool peek_blank;                /* only blanks between them */
   shlo_stmt st;
 } shlo_reader;
 
@@ -290,10 +293,20 @@ static int open_module(shlo_reader *R) {
   return 0;
 }
 
-static inline bool id_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-         c == '$' || c == '-';
-}
+/* Bytes of names: 1 letters, digits, '_', '$', '.' (a name's), 2 '-' (a word's too). */
+static const uint8_t ID[256] = {
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+    ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['_'] = 1, ['$'] = 1, ['.'] = 1, ['-'] = 2};
+static inline bool id_char(char c) { return ID[(uint8_t)c] != 0; }
+static inline bool name_char(char c) { return ID[(uint8_t)c] == 1; } /* id_char but '-' */
+/* Where an op's name ends: a blank, a bracket, a line break. */
+static const uint8_t OPEND[256] = {[' '] = 1, ['('] = 1, ['<'] = 1, ['\n'] = 1, ['{'] = 1, ['\r'] = 1, ['\t'] = 1};
+static inline bool two(const char *t, size_t e, size_t p, char a, char b) { return p + 1 < e && t[p] == a && t[p + 1] == b; }
 
 /* Starts a statement with an op at p ('%', '"' or a word with a dot, or `return`): its results,
  * its name, its instruction. Returns the position after the name, or SIZE_MAX with an error set
@@ -308,7 +321,7 @@ static size_t start_op(shlo_reader *R, size_t p, int *rc) {
     R->st.has_results = true;
     for (;;) {
       size_t s = p + 1, r = s;
-      while (r < e && id_char(t[r]) && t[r] != '-') r++;
+      while (r < e && name_char(t[r])) r++;
       if (!name.len) name = hs_sl((uint32_t)s, (uint32_t)(r - s));
       if (r < e && t[r] == ':') /* %0:2 */
         for (r++; r < e && t[r] >= '0' && t[r] <= '9';) r++;
@@ -342,9 +355,7 @@ static size_t start_op(shlo_reader *R, size_t p, int *rc) {
     oe = oe > os ? oe - 1 : os;
     p = oe + 1 <= e ? oe + 1 : e;
   } else {
-    while (p < e && t[p] != ' ' && t[p] != '(' && t[p] != '<' && t[p] != '\n' && t[p] != '{' && t[p] != '\r' &&
-           t[p] != '\t')
-      p++;
+    while (p < e && !OPEND[(uint8_t)t[p]]) p++;
     oe = p;
   }
   hs_slice opcode = hs_sl((uint32_t)os, (uint32_t)(oe - os));
@@ -364,8 +375,10 @@ static size_t start_op(shlo_reader *R, size_t p, int *rc) {
     *rc = shlo_oom(R);
     return SIZE_MAX;
   }
-  bool is_return = hs_slice_is(d, in->opcode, "return") || hs_slice_is(d, in->opcode, "func.return") ||
-                   hs_slice_is(d, in->opcode, "stablehlo.return");
+  const char *oc = t + os;
+  size_t on = oe - os;
+  bool is_return = (on == 6 && memcmp(oc, "return", 6) == 0) || (on == 11 && memcmp(oc, "func.return", 11) == 0) ||
+                   (on == 16 && memcmp(oc, "stablehlo.return", 16) == 0);
   if (is_return && R->func >= 0 && R->depth > 0 && R->kind[R->depth - 1] == F_FUNC) {
     in->is_root = 1;
     d->comps[R->func].root = (int32_t)(d->n_instrs - 1);
@@ -409,16 +422,34 @@ static bool pretty_brace_is_region(const char *t, size_t e, size_t p) {
   return dot;
 }
 
+/* The last byte the statement read that is not blank, and whether its last token was `->`. */
+static char stmt_last(const shlo_reader *R, bool *arrow) {
+  const shlo_stmt *st = &R->st;
+  if (st->last_is_run) {
+    size_t k = st->run_e;
+    while (k > st->run_s && (R->t[k - 1] == ' ' || R->t[k - 1] == '\t' || R->t[k - 1] == '\r')) k--;
+    if (k > st->run_s) {
+      if (arrow) *arrow = false;
+      return R->t[k - 1];
+    }
+  }
+  if (arrow) *arrow = st->last_arrow;
+  return st->last;
+}
+
 /* The first byte after the line break at nl that is not blank, a line break or in a comment
  * line (the text's end when none): what says whether a statement goes on. Remembered, so that
  * blank and comment lines are looked over once. */
 static size_t next_token(shlo_reader *R, size_t nl) {
   if (nl < R->peek_from || nl >= R->peek_at) {
     const char *t = R->t;
-    size_t e = R->len, q = nl + 1;
+    size_t e = R->len, q = hs_skip_sp(t, e, nl + 1);
+    R->peek_blank = true; /* only blanks before it: the driver may go there at once */
     for (;;) {
-      q = skip_ws(t, e, q);
-      if (!hs_starts(t, e, q, "//")) break;
+      size_t q2 = skip_ws(t, e, q);
+      if (q2 != q) R->peek_blank = false, q = q2;
+      if (!two(t, e, q, '/', '/')) break;
+      R->peek_blank = false;
       const char *n2 = memchr(t + q, '\n', e - q);
       q = n2 ? (size_t)(n2 - t) + 1 : e;
     }
@@ -432,12 +463,16 @@ static size_t next_token(shlo_reader *R, size_t nl) {
 static bool stmt_goes_on(shlo_reader *R, size_t nl) {
   const shlo_stmt *st = &R->st;
   if (st->what == S_LABEL) return false;
-  if (st->last == ',' || st->last == ':' || st->last == '=' || st->last_arrow) return true;
+  bool arrow;
+  char last = stmt_last(R, &arrow);
+  if (last == ',' || last == ':' || last == '=' || arrow) return true;
   const char *t = R->t;
   size_t q = next_token(R, nl);
   if (q >= R->len) return false;
   char c = t[q];
-  if (c == ':' || c == ',' || c == '=' || hs_starts(t, R->len, q, "->") || hs_starts(t, R->len, q, "loc(")) return true;
+  if (c == ':' || c == ',' || c == '=' || two(t, R->len, q, '-', '>') ||
+      (c == 'l' && q + 3 < R->len && t[q + 1] == 'o' && t[q + 2] == 'c' && t[q + 3] == '('))
+    return true;
   /* a generic op before its type: what can follow its operands ([successors] <{properties}>
    * ({regions}) {attributes} : type) */
   if (st->generic && (st->what == S_INSTR ? !st->colon || !st->arrow : !st->body && !st->colon))
@@ -472,6 +507,7 @@ static void open_region(shlo_reader *R, uint8_t kind, int32_t ref) {
   shlo_stmt keep = R->st;
   keep.last = '{';
   keep.last_arrow = false;
+  keep.last_is_run = false;
   if (push(R, kind, ref)) R->saved[R->depth - 1] = keep;
   R->st.what = 0;
 }
@@ -498,7 +534,13 @@ static void end_part(shlo_reader *R, size_t at) {
 
 /* A closing bracket inside a statement; `}` at the statement's own depth ends it (the caller
  * reads it again at statement level). Returns the next position. */
-static size_t close_in_stmt(shlo_reader *R, size_t p, char c) {
+static inline size_t close_in_stmt(shlo_reader *R, size_t p, char c) {
+  if (R->depth - R->st.base > 0 && !R->overflow) { /* the common case: a bracket of the statement's own */
+    uint8_t want = c == ')' ? F_PAREN : c == ']' ? F_SQUARE : c == '>' ? F_ANGLE : F_DICT;
+    if (R->kind[R->depth - 1] != want) syntax_warn(R, p, "a closing bracket that does not match the one it closes");
+    R->depth--;
+    return p + 1;
+  }
   if (R->depth - R->st.base <= 0) {
     if (c == '}' && R->overflow == 0) {
       end_stmt(R, p);
@@ -550,12 +592,16 @@ static void close_region(shlo_reader *R, size_t p) {
   if (R->saved[R->depth].what) { /* the op around the region goes on: "}) : (...) -> T" */
     R->st = R->saved[R->depth];
     R->st.last = '}';
+    R->st.last_is_run = false;
   }
 }
 
 /* The bytes a statement's scan stops at; every other byte is read in runs. */
 static const uint8_t SPECIAL[256] = {['\n'] = 1, ['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['<'] = 1,
                                      ['>'] = 1,  ['{'] = 1, ['}'] = 1, [':'] = 1, ['/'] = 1};
+
+/* Where a string's scan stops: its end, a line break (MLIR refuses it), an escape. */
+static const uint8_t STR_STOP[256] = {['"'] = 1, ['\n'] = 1, ['\\'] = 1};
 
 /* The word `attributes` ends just before p (blanks aside): a function's or module's
  * dictionary follows, not its body. */
@@ -574,13 +620,12 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
     char c = t[p];
     if (!SPECIAL[(uint8_t)c]) { /* a run of plain bytes: names, numbers, commas, blanks */
       size_t q = p + 1;
-      while (q < e && !SPECIAL[(uint8_t)t[q]]) q++;
-      size_t k = q;
-      while (k > p && (t[k - 1] == ' ' || t[k - 1] == '\t' || t[k - 1] == '\r')) k--;
-      if (k > p) {
-        st->last = t[k - 1];
-        st->last_arrow = false;
-      }
+      const uint8_t *u = (const uint8_t *)t;
+      while (q + 4 <= e && !(SPECIAL[u[q]] | SPECIAL[u[q + 1]] | SPECIAL[u[q + 2]] | SPECIAL[u[q + 3]])) q += 4;
+      while (q < e && !SPECIAL[u[q]]) q++;
+      st->last_is_run = true;
+      st->run_s = p;
+      st->run_e = q;
       p = q;
       continue;
     }
@@ -593,7 +638,14 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
         break;
       case '"': {
         size_t q = p + 1;
-        while (q < e && t[q] != '"' && t[q] != '\n') q += t[q] == '\\' && q + 1 < e && t[q + 1] != '\n' ? 2 : 1;
+        for (;;) {
+          while (q < e && !STR_STOP[(uint8_t)t[q]]) q++;
+          if (q < e && t[q] == '\\') {
+            q += q + 1 < e && t[q + 1] != '\n' ? 2 : 1;
+            continue;
+          }
+          break;
+        }
         if (q >= e || t[q] == '\n') {
           syntax_warn(R, p, "a string left open at the end of the line");
           next = q;
@@ -610,6 +662,7 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
           if (rel == 0 && st->colon) st->arrow = true;
           st->last = '>';
           st->last_arrow = true;
+          st->last_is_run = false;
           p = next;
           continue;
         }
@@ -626,8 +679,10 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
       case '{': {
         bool region;
         if (st->what == S_LABEL) region = rel == 0 && !st->table;
-        else if (st->generic) region = R->depth > 0 && R->kind[R->depth - 1] == F_PAREN && rel == 1 &&
-                                       (st->last == '(' || st->last == ',');
+        else if (st->generic) {
+          char l = stmt_last(R, NULL);
+          region = R->depth > 0 && R->kind[R->depth - 1] == F_PAREN && rel == 1 && (l == '(' || l == ',');
+        }
         else if ((st->what == S_FUNC || st->what == S_MODULE) && rel == 0) region = !after_attributes(t, p);
         else region = rel == 0 && pretty_brace_is_region(t, e, p);
         if (!region) {
@@ -658,6 +713,7 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
     }
     st->last = c;
     st->last_arrow = false;
+    st->last_is_run = false;
     p = next;
   }
   return p;
@@ -689,7 +745,7 @@ static size_t stmt_start(shlo_reader *R, size_t p, int *rc) {
     st->table = true;
     return p;
   }
-  if (hs_starts(t, e, p, "loc(")) { /* the location of the op above, on a line of its own */
+  if (c == 'l' && hs_starts(t, e, p, "loc(")) { /* the location of the op above, on a line of its own */
     int32_t last = R->d->n_instrs ? (int32_t)R->d->n_instrs - 1 : -1;
     mark_line(R, last >= 0 ? HS_LINE_CONT : HS_LINE_TABLE, last >= 0 ? (uint32_t)last : 0);
     st->what = S_LABEL;
@@ -703,7 +759,7 @@ static size_t stmt_start(shlo_reader *R, size_t p, int *rc) {
   if (id_char(c) && c != '-' && c != '.') {
     size_t q = p;
     bool dot = false;
-    while (q < e && id_char(t[q]) && t[q] != '-') dot |= t[q++] == '.';
+    while (q < e && name_char(t[q])) dot |= t[q++] == '.';
     size_t w = q - p;
     if (w == 6 && memcmp(t + p, "module", 6) == 0) {
       *rc = open_module(R);
@@ -758,12 +814,14 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
     if (c == '\n') {
       int rc = new_line(&R, p);
       if (rc) return rc;
-      p++;
-      if (p == e) d->n_lines--; /* a final line break starts no line */
+      /* the next line's indentation, when the line break's look ahead already crossed it */
+      size_t nl = p;
+      p = R.peek_from == nl && R.peek_blank && R.peek_at > nl ? R.peek_at : nl + 1;
+      if (nl + 1 == e) d->n_lines--; /* a final line break starts no line */
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\r') {
-      p++;
+      for (p++; p < e && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r');) p++;
       continue;
     }
     if (c == '/' && p + 1 < e && t[p + 1] == '/') {
