@@ -518,7 +518,11 @@ static void end_part(shlo_reader *R, size_t at) {
     if (R->depth - R->st.base > 0 && !R->warned_line) syntax_warn(R, at, "the op is cut off");
     end_stmt(R, at);
   }
-  if (R->depth > 0 || R->overflow) {
+  if ((R->depth > 0 || R->overflow) && at < R->len) {
+    hs_doc_warn(R->d, HS_W_TRUNCATED, line_no(R), 1,
+                "the part before this '// -----' ends with %d braces still open: it looks truncated; the results cover what was read",
+                R->depth + R->overflow);
+  } else if (R->depth > 0 || R->overflow) {
     hs_doc_warn(R->d, HS_W_TRUNCATED, line_no(R), 1,
                 "the text ends with %d braces still open: it looks truncated; the results cover what was read",
                 R->depth + R->overflow);
@@ -825,7 +829,7 @@ int hs_parse_stablehlo_text(hs_doc *d, hs_error *err) {
       continue;
     }
     if (c == '/' && p + 1 < e && t[p + 1] == '/') {
-      if (R.fresh && is_split(t, e, p)) end_part(&R, p);
+      if (is_split(t, e, p) && hs_skip_sp(t, e, R.line_start) == p) end_part(&R, p); /* textual, as MLIR splits */
       mark_line(&R, HS_LINE_COMMENT, 0);
       const char *nl = memchr(t + p, '\n', e - p);
       p = nl ? (size_t)(nl - t) : e;
