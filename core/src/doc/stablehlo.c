@@ -119,6 +119,8 @@ typedef struct {
   bool arrow;       /* `->` after the last colon at the op's own depth */
   bool last_arrow;  /* the last token was `->` */
   bool table;       /* an alias line ("#loc3 = loc(...)"): its braces are attributes */
+  bool operands;    /* a generic op's operand list is open (the first '(' after its name) */
+  bool named;       /* a generic op's name was read, and nothing after it yet */
   bool last_is_run; /* the last thing read was a run of plain bytes, [run_s, run_e) */
   char last;        /* the last bracket, quote or colon read (stmt_last: the last byte not blank) */
   size_t run_s, run_e;
@@ -307,6 +309,21 @@ static inline bool name_char(char c) { return ID[(uint8_t)c] == 1; } /* id_char 
 /* Where an op's name ends: a blank, a bracket, a line break. */
 static const uint8_t OPEND[256] = {[' '] = 1, ['('] = 1, ['<'] = 1, ['\n'] = 1, ['{'] = 1, ['\r'] = 1, ['\t'] = 1};
 static inline bool two(const char *t, size_t e, size_t p, char a, char b) { return p + 1 < e && t[p] == a && t[p + 1] == b; }
+/* Where a string's scan stops: its end, a line break (MLIR refuses it), an escape. */
+static const uint8_t STR_STOP[256] = {['"'] = 1, ['\n'] = 1, ['\\'] = 1};
+/* The end of the string at t[p] == '"' on its line: after its closing quote, or the line break
+ * (or the text's end) where it is left open. */
+static size_t string_end(const char *t, size_t e, size_t p) {
+  size_t q = p + 1;
+  for (;;) {
+    while (q < e && !STR_STOP[(uint8_t)t[q]]) q++;
+    if (q < e && t[q] == '\\') {
+      q += q + 1 < e && t[q + 1] != '\n' ? 2 : 1;
+      continue;
+    }
+    return q < e && t[q] == '"' ? q + 1 : q;
+  }
+}
 
 /* Starts a statement with an op at p ('%', '"' or a word with a dot, or `return`): its results,
  * its name, its instruction. Returns the position after the name, or SIZE_MAX with an error set
@@ -350,10 +367,16 @@ static size_t start_op(shlo_reader *R, size_t p, int *rc) {
   size_t os = p, oe;
   if (p < e && t[p] == '"') {
     R->st.generic = true;
-    oe = hs_skip_string(t, e, p);
+    R->st.named = true;
+    size_t se = string_end(t, e, p);
     os++;
-    oe = oe > os ? oe - 1 : os;
-    p = oe + 1 <= e ? oe + 1 : e;
+    if (se > os && t[se - 1] == '"') {
+      oe = se - 1;
+    } else { /* left open at the end of its line */
+      syntax_warn(R, p, "an op name whose string is left open at the end of the line");
+      oe = se;
+    }
+    p = se;
   } else {
     while (p < e && !OPEND[(uint8_t)t[p]]) p++;
     oe = p;
@@ -407,7 +430,7 @@ static bool pretty_brace_is_region(const char *t, size_t e, size_t p) {
   size_t r = q;
   bool dot = false;
   if (t[q] == '"') {
-    r = hs_skip_string(t, e, q);
+    r = string_end(t, e, q);
     size_t s = hs_skip_sp(t, e, r);
     return s < e && t[s] == '(';
   }
@@ -604,8 +627,6 @@ static void close_region(shlo_reader *R, size_t p) {
 static const uint8_t SPECIAL[256] = {['\n'] = 1, ['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['<'] = 1,
                                      ['>'] = 1,  ['{'] = 1, ['}'] = 1, [':'] = 1, ['/'] = 1};
 
-/* Where a string's scan stops: its end, a line break (MLIR refuses it), an escape. */
-static const uint8_t STR_STOP[256] = {['"'] = 1, ['\n'] = 1, ['\\'] = 1};
 
 /* The word `attributes` ends just before p (blanks aside): a function's or module's
  * dictionary follows, not its body. */
@@ -640,25 +661,14 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
       case '/':
         if (p + 1 < e && t[p + 1] == '/') return p; /* a comment: the driver skips it */
         break;
-      case '"': {
-        size_t q = p + 1;
-        for (;;) {
-          while (q < e && !STR_STOP[(uint8_t)t[q]]) q++;
-          if (q < e && t[q] == '\\') {
-            q += q + 1 < e && t[q + 1] != '\n' ? 2 : 1;
-            continue;
-          }
-          break;
-        }
-        if (q >= e || t[q] == '\n') {
-          syntax_warn(R, p, "a string left open at the end of the line");
-          next = q;
-        } else {
-          next = q + 1;
-        }
+      case '"':
+        next = string_end(t, e, p);
+        if (t[next - 1] != '"' || next == p + 1) syntax_warn(R, p, "a string left open at the end of the line");
         break;
-      }
-      case '(': push(R, F_PAREN, -1); break;
+      case '(':
+        push(R, F_PAREN, -1);
+        if (st->generic && st->named && rel == 0) st->operands = true;
+        break;
       case '[': push(R, F_SQUARE, -1); break;
       case '<': push(R, F_ANGLE, -1); break;
       case '>':
@@ -675,6 +685,7 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
       case ')':
       case ']':
         next = close_in_stmt(R, p, c);
+        if (rel == 1) st->operands = false;
         break;
       case '}':
         next = close_in_stmt(R, p, c);
@@ -707,6 +718,13 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
         return next;
       }
       case ':':
+        if (st->operands && rel == 1 && R->kind[R->depth - 1] == F_PAREN) {
+          /* "\"op\"(%a, %b : (...) -> ...": the operand list left open */
+          syntax_warn(R, p, "expected ')' to end the op's operands");
+          R->depth--;
+          st->operands = false;
+          rel = 0;
+        }
         if (rel == 0 && p + 1 < e && (t[p + 1] == ' ' || t[p + 1] == '\n' || t[p + 1] == '\t' || t[p + 1] == '\r') &&
             p > 0 && (t[p - 1] == ' ' || t[p - 1] == '\t' || t[p - 1] == '\n')) {
           st->colon = p + 1;
@@ -718,6 +736,7 @@ static size_t stmt_scan(shlo_reader *R, size_t p) {
     st->last = c;
     st->last_arrow = false;
     st->last_is_run = false;
+    st->named = false;
     p = next;
   }
   return p;

@@ -15,7 +15,8 @@
 // without an error and without a syntax warning (HS_W_SKIPPED_LINE, HS_W_TRUNCATED), with
 // MLIR's counts (newest accepting version): functions (func.func) = computations, ops (every op
 // but builtin.module and func.func, nested ones included) = instructions, less the known
-// difference below. A text every version refuses must get from hloscope an error or a warning.
+// difference below. A text every version refuses must get from hloscope an error or a warning
+// at the line MLIR's error names (newest version).
 //
 // Known differences (printed with their count on every run):
 //   - the pretty reduce `stablehlo.reduce(%x init: %c) applies stablehlo.add across ...`: MLIR
@@ -66,11 +67,14 @@ export function judge(oc, text, got) {
     if (s.instructions + implied !== m.ops) diffs.push(`ops ${s.instructions}${implied ? ` + ${implied} implied` : ''} (MLIR ${m.ops})`);
     return diffs.length ? `counts differ: ${diffs.join(', ')}` : null;
   }
-  if (got.error) return null;
-  if ((got.summary.warnings || []).length) return null;
   const newest = oc[versions[versions.length - 1]];
   const why = (newest.message || '').split('\n').find((l) => /error/.test(l)) ?? '';
-  return `MLIR refuses (line ${newest.line}: ${why.trim()}); hloscope reads it with no error and no warning`;
+  const at = got.error ? [got.error.line] : (got.summary.warnings || []).map((w) => w.line);
+  if (!at.length) return `MLIR refuses (line ${newest.line}: ${why.trim()}); hloscope reads it with no error and no warning`;
+  if (Number.isInteger(newest.line) && !at.includes(newest.line)) {
+    return `MLIR refuses at line ${newest.line} (${why.trim()}); hloscope's ${got.error ? 'error is' : 'warnings are'} at line ${at.join(',')}`;
+  }
+  return null;
 }
 
 export function run({ driver, seed = 1, oracle, quiet = false, printFailing = false }) {
