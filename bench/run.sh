@@ -141,3 +141,6 @@ print(f"goals (issue 10)      300 MB/s native: {yes(g['native_300_mb_per_s'])}; 
       f"at most 15x wc -l: {yes(g['within_15x_wc_l'])}; peak memory within 2x: {yes(g['peak_memory_within_2x'])}")
 assert n["fusion_ops"] == w["fusion_ops"] == ws["fusion_ops"], "native and wasm census differ"
 PY
+
+# the StableHLO read (issue 40), beside wc -l
+bash bench/stablehlo.sh

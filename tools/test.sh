@@ -57,7 +57,7 @@ if absent=$(node -e "import('./tests/fixtures.mjs').then((m) => { const a = m.sh
   export HLOSCOPE_NO_SHARED=1
   # the native tests that read ../shared (test_truncate's shared part aside: its fixture part takes a minute)
   logged ctest --test-dir build/native --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000 \
-    -R '^(core|profile|dumpset|timeline|evidence|memory|llvm|llvm_oracle|passes_cli|case/capture-.*)$'
+    -R '^(core|profile|dumpset|timeline|evidence|memory|llvm|llvm_oracle|stablehlo_oracle|passes_cli|case/capture-.*)$'
   logged node --test tests/node/
   logged node --test --test-concurrency=1 --test-name-pattern='wheel from npm run build|text reprs' tests/jupyter/
   unset HLOSCOPE_NO_SHARED

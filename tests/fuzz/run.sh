@@ -20,7 +20,7 @@ cflags="-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recove
 #   "newfmt|-DHS_FUZZ_NEWFMT|fixtures/cpu-jax-*/*/newfmt.txt"   (and its #elif in fuzz_reader.c)
 READERS=(
   "hlo|-DHS_FUZZ_HLO|fixtures/cpu-jax-*/*/after_optimizations.txt fixtures/cpu-jax-*/*/dump/*before_optimizations.txt tests/cases/hlo-*/input.txt tests/cases/err-*/input.txt ../shared/captures/tpu-v6e/*.txt"
-  "stablehlo|-DHS_FUZZ_STABLEHLO|fixtures/cpu-jax-*/*/stablehlo.mlir fixtures/cpu-jax-*/*/stablehlo.debug.mlir"
+  "stablehlo|-DHS_FUZZ_STABLEHLO|fixtures/cpu-jax-*/*/stablehlo.mlir fixtures/cpu-jax-*/*/stablehlo.debug.mlir tests/cases/stablehlo-*/input.mlir ../shared/captures/tpu-v6e/*.mlir"
   "jaxpr|-DHS_FUZZ_JAXPR|fixtures/cpu-jax-*/*/jaxpr.txt"
   "profile|-DHS_FUZZ_PROFILE|fixtures/cpu-jax-*/*/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb"
   "timeline|-DHS_FUZZ_TIMELINE|fixtures/cpu-jax-0.*/*/profile.xplane.pb ../shared/captures/profiles/*.xplane.pb"
@@ -103,6 +103,12 @@ for line in "${READERS[@]}"; do
   # shellcheck disable=SC2086
   seed_dir "$name" '' $globs
 done
+# extra seeds for the StableHLO reader (issue 40): the generic forms MLIR prints of our fixtures
+# (tests/oracle/stablehlo/generic.bin.gz), and the generated, mutated and broken texts of its
+# differential corpus (tests/oracle/stablehlo/corpus.mjs --seeds)
+if [ -d "$out/seeds-stablehlo" ]; then
+  node tests/oracle/stablehlo/corpus.mjs --seeds "$out/seeds-stablehlo" >/dev/null
+fi
 # extra seeds: the trace-event JSON of the profiles (gunzipped here, under build/), and the
 # distinct types-with-layouts of the TPU captures and our dumps, one type a seed
 for name in profile timeline; do

@@ -88,6 +88,25 @@ export const CASES = {
     for (let i = 0; i < n; i++) parts.push(`#loc${i} = loc("/work/model.py":${i + 1}:3)\n`);
     return Buffer.from(parts.join(''), 'utf8');
   },
+  // StableHLO (issue 40): one op whose type comes after n blank and comment lines (the reader
+  // looks past them once, not once per line), then n generic ops over three lines each
+  stablehlo_gaps(n) {
+    const parts = ['module @m {\n  func.func public @main(%arg0: tensor<f32>) -> tensor<f32> {\n    %0 = stablehlo.add %arg0, %arg0\n'];
+    for (let i = 0; i < n; i++) parts.push(i % 2 ? '      // a comment\n' : '\n');
+    parts.push('      : tensor<f32>\n');
+    for (let i = 0; i < n; i++) parts.push(`    %${i + 1} = "stablehlo.negate"(%${i}) {\n      hloscope_unit\n    } : (tensor<f32>) -> tensor<f32>\n`);
+    parts.push(`    return %${n} : tensor<f32>\n  }\n}\n`);
+    return Buffer.from(parts.join(''), 'utf8');
+  },
+  // StableHLO regions nested n deep (generic ops, each region's op going on after it closes)
+  stablehlo_nesting(n) {
+    const parts = ['func.func @main(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {\n'];
+    for (let k = 0; k < n; k++) parts.push(`%r${k} = "stablehlo.case"(%i) ({\n`);
+    parts.push('"stablehlo.return"(%x) : (tensor<f32>) -> ()\n');
+    for (let k = n - 1; k >= 0; k--) parts.push(`}) : (tensor<i32>) -> tensor<f32>\n${k ? `"stablehlo.return"(%r${k}) : (tensor<f32>) -> ()\n` : ''}`);
+    parts.push('return %r0 : tensor<f32>\n}\n');
+    return Buffer.from(parts.join(''), 'utf8');
+  },
 };
 
 /** Extra arguments of hs_time_driver per case (a case of another analysis than the census). */
@@ -96,5 +115,5 @@ export const DRIVER_ARGS = { stablehlo_locs: ['--decisions'] };
 /** The sizes the issue names, for the bench (n for each case). */
 export const FULL_SIZES = {
   truncated: 60e6, lines: 1e6, instructions: 200e3, computations: 100e3, duplicates: 100e3, oneline: 100e6, nesting: 100e3,
-  stablehlo_locs: 100e3,
+  stablehlo_locs: 100e3, stablehlo_gaps: 1e6, stablehlo_nesting: 100e3,
 };

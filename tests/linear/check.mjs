@@ -36,7 +36,7 @@ const REPEAT = 5;
 // too is past the caches (at half these sizes N partly fits and 4N reads 4.4-4.5x the time)
 export const TEST_SIZES = {
   truncated: 8e6, lines: 120e3, instructions: 120e3, computations: 24e3, duplicates: 24e3, oneline: 24e6, nesting: 40e3,
-  stablehlo_locs: 10e3,
+  stablehlo_locs: 10e3, stablehlo_gaps: 100e3, stablehlo_nesting: 40e3,
 };
 
 const KNOWN_FAILURES = [];

@@ -260,6 +260,7 @@ static void note_mlir_line(const hs_doc *d, uint32_t li, bool carries, const cha
     case HS_LINE_TABLE: say(s, "Location table: source positions that loc(#locN) references point to."); return;
     case HS_LINE_CLOSE: say(s, "End of a function or of the module."); return;
     case HS_LINE_REGION: say(s, "Region structure: a nested block of the op above (a loop, a reducer, a branch)."); return;
+    case HS_LINE_CONT: say(s, "Continuation of the %.*s op above (one op over several lines).", SL(d, d->instrs[l->ref].opcode)); return;
     case HS_LINE_COMP: {
       const hs_comp *c = &d->comps[l->ref];
       say(s, "Function @%.*s: its arguments are the jitted function's inputs", SL(d, c->name));
