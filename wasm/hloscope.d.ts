@@ -102,7 +102,7 @@ export interface Spills {
 export interface ComputationInfo {
   name: string;
   line: number;
-  role: "entry" | "fused" | "called" | "function";
+  role: "entry" | "fused" | "called" | "function" | "async";
   result: string | null;      // declared result type, HLO form
   /** made: an instruction XLA's parser makes that the text has no statement for, named as XLA
    * names it: "compact" (a get-tuple-element written "%t#1" as an operand: "t_1") or "nested"

@@ -198,6 +198,8 @@ char *hs_spills_json(const hs_doc *d, size_t *len) {
   free(counted);
   json_object_set_new(o, "carriers", carriers);
   json_object_set_new(o, "spill_bytes", json_integer((json_int_t)spill));
+  /* what no instruction reads: not a carrier, not traffic (a custom call's workspace) */
+  json_object_set_new(o, "unread", s.needs ? json_array() : hs_unread_json(d));
   if (s.needs) {
     json_object_set_new(o, "hbm_bytes", json_null());
   } else {
@@ -220,6 +222,7 @@ static const char *role_name(const hs_comp *c) {
     case HS_ROLE_ENTRY: return "entry";
     case HS_ROLE_FUSED: return "fused";
     case HS_ROLE_FUNCTION: return "function";
+    case HS_ROLE_ASYNC: return "async";
     default: return "called";
   }
 }

@@ -160,7 +160,28 @@ static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs
   return true;
 }
 
-static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
+/* What the x-ray knows of a document beyond one line: its async pairs, the workspaces nobody reads. */
+typedef struct {
+  hs_async_pair *pairs;
+  uint32_t n_pairs;
+  int32_t *unread; /* per instruction: the tuple element nobody reads that is its workspace, or -1 */
+} xctx;
+
+static const hs_async_pair *pair_of(const xctx *x, uint32_t i) {
+  for (uint32_t k = 0; x && k < x->n_pairs; k++)
+    if (x->pairs[k].start == (int32_t)i || x->pairs[k].done == (int32_t)i) return &x->pairs[k];
+  return NULL;
+}
+
+static void say_overlap(const hs_doc *d, const xctx *x, uint32_t i, sbuf *s) {
+  char ov[400];
+  if (hs_overlap_sentence(d, x->pairs, x->n_pairs, i, ov, sizeof ov)) say(s, "; %s", ov);
+}
+
+static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, remat_matcher *rm,
+                           const xctx *x, sbuf *s) {
+  uint32_t ix = (uint32_t)(in - d->instrs);
+  const hs_async_pair *pr = pair_of(x, ix);
   char ty[160];
   hs_type_format(in->type, ty, sizeof ty);
   int ms = hs_type_mem_space(in->type);
@@ -192,12 +213,31 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
           SL(d, h->custom_call_target), ty);
     else
       say(s, "Custom call: a kernel XLA dispatched itself; it returns %s", ty);
+    int32_t w = x && x->unread ? x->unread[ix] : -1;
+    if (w >= 0) {
+      char wt[120];
+      hs_type_format(in->type->elems[w], wt, sizeof wt);
+      say(s, "; element %d, %s, is its workspace (scratch): no instruction reads it, so it is no intermediate and no "
+             "HBM traffic", w, wt);
+    }
+  } else if (pr && !hs_slice_is(d, in->opcode, "copy-start") && !hs_slice_is(d, in->opcode, "copy-done")) {
+    if (pr->start == (int32_t)ix) {
+      say(s, "%.*s begins the %s", SL(d, in->opcode), pr->kind);
+      if (pr->done >= 0) say(s, " (%llu bytes), one transfer with %.*s", (unsigned long long)pr->bytes, SL(d, d->instrs[pr->done].name));
+      if (pr->calls >= 0) say(s, ", running %.*s", SL(d, d->comps[pr->calls].name));
+    } else {
+      say(s, "%.*s waits for the %s that %.*s began: %s is ready here", SL(d, in->opcode), pr->kind,
+          SL(d, d->instrs[pr->start].name), ty);
+    }
+    say_overlap(d, x, ix, s);
   } else if (hs_slice_is(d, in->opcode, "copy-start")) {
     const hs_type *dst = in->type && in->type->kind == HS_T_TUPLE && in->type->n ? in->type->elems[0] : in->type;
     say(s, "copy-start begins an asynchronous copy into %s; compute overlaps it until the matching copy-done",
         hs_mem_space_words(hs_type_mem_space(dst)));
+    say_overlap(d, x, ix, s);
   } else if (hs_slice_is(d, in->opcode, "copy-done")) {
     say(s, "copy-done waits for the asynchronous copy: %s is now in %s", ty, hs_mem_space_words(ms));
+    say_overlap(d, x, ix, s);
   } else if (hs_slice_is(d, in->opcode, "constant")) {
     say(s, "A constant %s baked into the program", ty);
   } else {
@@ -207,6 +247,15 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
     if (inner) say(s, ", computed inside the kernel");
     else if (!hs_instr_is_alias(d, in)) say(s, ", a kernel of its own writing to %s", hs_mem_space_words(ms));
   }
+  /* a kernel a transfer overlaps */
+  for (uint32_t k = 0; x && k < x->n_pairs && !inner && hs_instr_launches_work(d, in); k++) {
+    const hs_async_pair *p = &x->pairs[k];
+    if (!p->scheduled || p->sync || p->done < 0 || p->start >= (int32_t)ix || p->done <= (int32_t)ix ||
+        d->instrs[p->start].comp != in->comp)
+      continue;
+    say(s, "; the %s (%.*s) is in flight while it runs", p->kind, SL(d, d->instrs[p->start].name));
+    break;
+  }
   if (in->is_root) say(s, "; ROOT: this is %.*s's result", c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "");
   hs_slice mark;
   if (remat_mark(rm, d, in, &mark))
@@ -215,7 +264,8 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
   say(s, ".");
 }
 
-static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
+static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, remat_matcher *rm, const xctx *x,
+                          sbuf *s) {
   const hs_line *l = &d->lines[li];
   switch (l->kind) {
     case HS_LINE_BLANK: say(s, "Blank line."); return;
@@ -238,7 +288,15 @@ static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char
       else if (c->role == HS_ROLE_FUSED && c->fused_by >= 0)
         say(s, "%.*s: the body of fusion %.*s; everything inside runs as one kernel and its intermediates never touch memory",
             SL(d, c->name), SL(d, d->instrs[c->fused_by].name));
-      else if (c->inner)
+      else if (c->role == HS_ROLE_ASYNC) {
+        const hs_async_pair *p = NULL;
+        for (uint32_t k = 0; x && k < x->n_pairs && !p; k++)
+          if (x->pairs[k].calls == (int32_t)l->ref) p = &x->pairs[k];
+        say(s, "%.*s: an async computation: what ", SL(d, c->name));
+        if (p) say(s, "%.*s", SL(d, d->instrs[p->start].name));
+        else say(s, "an async-start");
+        say(s, " runs as one transfer, in flight until its done (not control flow)");
+      } else if (c->inner)
         say(s, "%.*s: a small computation applied inside a kernel (a reduction's combiner)", SL(d, c->name));
       else
         say(s, "%.*s: a computation called by control flow (a loop body, a branch or a call)", SL(d, c->name));
@@ -246,7 +304,7 @@ static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char
       say(s, ".");
       return;
     }
-    case HS_LINE_INSTR: note_hlo_instr(d, &d->instrs[l->ref], carries, bigty, rm, s); return;
+    case HS_LINE_INSTR: note_hlo_instr(d, &d->instrs[l->ref], carries, bigty, rm, x, s); return;
     default: say(s, "A line hloscope does not read (skipped; see the warnings)."); return;
   }
 }
@@ -303,6 +361,24 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
   char buf[768];
   remat_matcher rm = {0};
   if (d->format == HS_FORMAT_HLO) remat_open(&rm);
+  xctx x = {0};
+  if (d->format == HS_FORMAT_HLO) {
+    x.pairs = hs_async_pairs(d, &x.n_pairs);
+    json_t *un = hs_unread_json(d);
+    x.unread = json_array_size(un) ? malloc(d->n_instrs * sizeof *x.unread) : NULL;
+    if (x.unread) {
+      for (uint32_t i = 0; i < d->n_instrs; i++) x.unread[i] = -1;
+      size_t k;
+      json_t *u;
+      json_array_foreach(un, k, u) {
+        json_int_t line = json_integer_value(json_object_get(u, "line"));
+        if (!json_is_true(json_object_get(u, "workspace")) || line < 1 || (uint32_t)line > d->n_lines) continue;
+        const hs_line *ul = &d->lines[line - 1];
+        if (ul->kind == HS_LINE_INSTR) x.unread[ul->ref] = (int32_t)json_integer_value(json_object_get(u, "index"));
+      }
+    }
+    json_decref(un);
+  }
   for (uint32_t li = 0; li < d->n_lines; li++) {
     const hs_line *l = &d->lines[li];
     int ms = -1;
@@ -319,7 +395,7 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
       cls = C_DIM;
     sbuf s = {buf, sizeof buf, 0};
     buf[0] = 0;
-    if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &rm, &s);
+    if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &rm, &x, &s);
     else note_mlir_line(d, li, carries, bigty, &s);
     json_t *o = json_object();
     json_object_set_new(o, "line", json_integer(li + 1));
@@ -336,7 +412,35 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
     json_array_append_new(arr, o);
   }
   remat_close(&rm);
+  free(x.pairs);
+  free(x.unread);
   return arr;
+}
+
+/* null without async pairs; else "3 async transfers, each start paired with its done: the
+ * all-gather is in flight while X runs" (the first transfer the data shows overlapping). */
+static json_t *overlap_summary(const hs_doc *d) {
+  uint32_t n = 0;
+  hs_async_pair *ps = hs_async_pairs(d, &n);
+  if (!n) {
+    free(ps);
+    return json_null();
+  }
+  char buf[600], ov[400] = "";
+  int w = snprintf(buf, sizeof buf, "%u async transfer%s, each start paired with its done", n, n == 1 ? "" : "s");
+  for (uint32_t k = 0; k < n; k++) {
+    const hs_async_pair *p = &ps[k];
+    if (!p->scheduled || p->sync || p->done < 0) continue;
+    json_t *o = hs_overlapped_json(d, p);
+    bool some = json_array_size(o) > 0;
+    json_decref(o);
+    if (some && hs_overlap_sentence(d, ps, n, (uint32_t)p->start, ov, sizeof ov)) break;
+  }
+  if (ov[0] && w > 0 && (size_t)w < sizeof buf) snprintf(buf + w, sizeof buf - (size_t)w, ": %s", ov);
+  else if (n && !ps[0].scheduled && w > 0 && (size_t)w < sizeof buf)
+    snprintf(buf + w, sizeof buf - (size_t)w, "; the module is not scheduled, so what overlaps them is not known");
+  free(ps);
+  return json_string(buf);
 }
 
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
@@ -391,6 +495,7 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   char ex[600];
   hs_spills_explain(right, &si, ex, sizeof ex);
   json_object_set_new(sum, "explanation", hs_json_bytes(ex, strlen(ex)));
+  json_object_set_new(sum, "overlap", overlap_summary(right));
   json_object_set_new(o, "summary", sum);
   json_object_set_new(o, "left", lj);
   json_object_set_new(o, "right", rj);
