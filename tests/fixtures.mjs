@@ -181,7 +181,7 @@ export function caseSharedInput(rel) {
   return { skip: sharedAbsent(sub) || `SKIPPED: ../shared/${rel} is absent (other people's data, read in place)` };
 }
 
-export const ORACLE_AREAS = ['hlo', 'llvm', 'profile', 'memory', 'differential'];
+export const ORACLE_AREAS = ['hlo', 'llvm', 'profile', 'memory', 'differential', 'async'];
 
 /** The path of oracle data file `name` of `area` (tests/oracle/<area>/<name>); throws on an unknown area. */
 export function oracleFile(area, name) {

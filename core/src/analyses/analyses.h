@@ -26,7 +26,7 @@ bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in);
 /* The tuple index a get-tuple-element reads (index=N, or the compact "%t#N"); -1 when none. */
 int32_t hs_gte_index(const hs_doc *d, const hs_instr *in);
 /* The tuple elements of a top-level result no instruction reads (a custom call's workspace, an
- * unused output), in instruction order: {"name","line","index","type","bytes","workspace"}. */
+ * unused output), in instruction order: {"name","opcode","computation","line","index","type","bytes","workspace"}. */
 json_t *hs_unread_json(const hs_doc *d);
 bool hs_line_carries(const hs_doc *d, uint32_t line_index, const hs_type *t, int *mem_space);
 /* Lines that carry the big intermediate and count (the rule in DESIGN.md): marks[line] = 1 for

@@ -140,6 +140,8 @@ json_t *hs_unread_json(const hs_doc *d) {
       if (used[base[i] + k]) continue;
       json_t *o = json_object();
       json_object_set_new(o, "name", hs_json_slice(d, in->name));
+      json_object_set_new(o, "opcode", hs_json_slice(d, in->opcode));
+      json_object_set_new(o, "computation", hs_json_slice(d, d->comps[in->comp].name));
       json_object_set_new(o, "line", json_integer(in->line));
       json_object_set_new(o, "index", json_integer(k));
       json_object_set_new(o, "type", hs_json_type(in->type->elems[k]));

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""XLA's view of every async transfer in the shared GPU texts: the oracle check.mjs compares
+`hloscope overlap --json` with.
+
+    build/capture/venv-0.12.0.1/bin/python tests/oracle/async/make_oracle.py [--out FILE]
+
+Reads each text of ../shared/captures/gpu-semantics/ (listed by the one walker, tests/fixtures.py)
+with XLA's own parser (jaxlib's hlo_module_from_text: jaxlib._hlo on jax 0.12, xla_extension on
+0.4.38) and decodes the HloModuleProto XLA serializes for the module it parsed
+(fixtures/capture/hlo_proto.py; backend_config is HloInstructionProto field 43). Nothing here
+reads our reader. Per text, from that proto:
+  - scheduled: the module carries an HloScheduleProto;
+  - per transfer, in the order of XLA's instruction sequences: kind (the opcode without "-start";
+    an async-start's: the ROOT opcode of the computation it calls), start, done (the *-done whose
+    operand 0 is the start, through async-update ops), computation, sync (the start's
+    backend_config says "is_sync":true), overlapped: null when unscheduled, [] when sync, else
+    the instructions strictly between start and done in the schedule's sequence for that
+    computation that launch work: not parameter, constant, get-tuple-element, bitcast, tuple,
+    opt-barrier, after-all, add-dependency, domain, nor another async start/update/done, send
+    or recv (the definition of hloscope's `overlapped`, README.md "overlap").
+  - unread: [computation, custom call, element index] for each element of a tuple-shaped custom
+    call that no instruction reads (the workspaces), from operand_ids and tuple_index (field 13).
+Writes FILE (default tests/oracle/async/oracle.json), keyed by the text's path under ../shared/.
+"""
+import datetime
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(ROOT, "fixtures", "capture"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import hlo_proto  # noqa: E402
+from fixtures import walker  # noqa: E402
+
+QUIET = {"parameter", "constant", "get-tuple-element", "bitcast", "tuple", "opt-barrier", "after-all",
+         "add-dependency", "domain"}
+
+
+def is_start(op):
+    return op.endswith("-start") or op in ("send", "recv")
+
+
+def is_async(op):
+    return is_start(op) or op.endswith("-done") or op.endswith("-update")
+
+
+def launches_work(op):
+    return op not in QUIET and not is_async(op)
+
+
+def raw_backend_configs(proto):
+    """{instruction id: backend_config text}, from HloInstructionProto field 43."""
+    out = {}
+    for fno, _, v in hlo_proto.fields(proto):
+        if fno != 3:
+            continue
+        for f2, _, v2 in hlo_proto.fields(v):
+            if f2 != 2:
+                continue
+            iid, bc = 0, b""
+            for f3, _, v3 in hlo_proto.fields(v2):
+                if f3 == 35:
+                    iid = hlo_proto._signed64(v3)
+                elif f3 == 43:
+                    bc = v3
+            out[iid] = bc.decode("utf-8", "replace")
+    return out
+
+
+def tuple_indices(proto):
+    """{instruction id: tuple_index} of the get-tuple-elements (HloInstructionProto field 13)."""
+    out = {}
+    for fno, _, v in hlo_proto.fields(proto):
+        if fno != 3:
+            continue
+        for f2, _, v2 in hlo_proto.fields(v):
+            if f2 != 2:
+                continue
+            iid, ti = 0, 0
+            for f3, _, v3 in hlo_proto.fields(v2):
+                if f3 == 35:
+                    iid = hlo_proto._signed64(v3)
+                elif f3 == 13:
+                    ti = hlo_proto._signed64(v3)
+            out[iid] = ti
+    return out
+
+
+def unread_elements(proto):
+    """[computation, custom-call name, element index] for each element of a tuple-shaped custom
+    call outside fused computations that no instruction reads: no get-tuple-element of that
+    index, no user taking the tuple whole, not its computation's ROOT."""
+    m = hlo_proto.decode_module(proto)
+    tix = tuple_indices(proto)
+    out = []
+    for c in m["computations"]:
+        if c["is_fusion_computation"]:
+            continue
+        users = {}
+        for ins in c["instructions"]:
+            for o in ins["operand_ids"]:
+                users.setdefault(o, []).append(ins)
+        for ins in c["instructions"]:
+            shape = ins["shape"] or {}
+            elems = shape.get("tuple_shapes") or []
+            if ins["opcode"] != "custom-call" or not elems or ins["id"] == c["root_id"]:
+                continue
+            read = set()
+            for u in users.get(ins["id"], []):
+                if u["opcode"] == "get-tuple-element":
+                    read.add(tix.get(u["id"], 0))
+                else:
+                    read.update(range(len(elems)))
+            out += [[c["name"], ins["name"], k] for k in range(len(elems)) if k not in read]
+    return out
+
+
+def transfers(proto):
+    m = hlo_proto.decode_module(proto)
+    sched = m["schedule"]
+    bcs = raw_backend_configs(proto)
+    by_id = {}
+    comp_of = {}
+    comps = {c["id"]: c for c in m["computations"]}
+    for c in m["computations"]:
+        for ins in c["instructions"]:
+            by_id[ins["id"]] = ins
+            comp_of[ins["id"]] = c
+    out = []
+    for c in m["computations"]:
+        order = sched.get(c["id"]) if sched else None
+        ids = order if order else [i["id"] for i in c["instructions"]]
+        pos = {iid: k for k, iid in enumerate(ids)}
+        done_of = {}
+        for iid in ids:
+            ins = by_id[iid]
+            if not ins["opcode"].endswith("-done"):
+                continue
+            x = ins
+            for _ in range(64):
+                if not x["operand_ids"]:
+                    break
+                t = by_id.get(x["operand_ids"][0])
+                if t is None:
+                    break
+                if is_start(t["opcode"]):
+                    done_of.setdefault(t["id"], iid)
+                    break
+                if not t["opcode"].endswith("-update"):
+                    break
+                x = t
+        for iid in ids:
+            ins = by_id[iid]
+            op = ins["opcode"]
+            if not is_start(op):
+                continue
+            kind = op[:-6] if op.endswith("-start") else op
+            if kind == "async" and ins["called_computation_ids"]:
+                callee = comps.get(ins["called_computation_ids"][0])
+                root = by_id.get(callee["root_id"]) if callee else None
+                if root:
+                    kind = root["opcode"]
+            done = done_of.get(iid)
+            sync = bool(re.search(r'"is_sync"\s*:\s*true', bcs.get(iid, "")))
+            if not sched or done is None:
+                overlapped = None
+            elif sync:
+                overlapped = []
+            else:
+                overlapped = [by_id[j]["name"] for j in ids[pos[iid] + 1:pos[done]] if launches_work(by_id[j]["opcode"])]
+            out.append({"kind": kind, "start": ins["name"], "done": by_id[done]["name"] if done is not None else None,
+                        "computation": c["name"], "sync": sync, "overlapped": overlapped})
+    return bool(sched), out
+
+
+def main():
+    out_path = os.path.join(HERE, "oracle.json")
+    if "--out" in sys.argv:
+        out_path = sys.argv[sys.argv.index("--out") + 1]
+    try:
+        from jaxlib import _hlo
+        from_text, where = _hlo.hlo_module_from_text, "jaxlib._hlo.hlo_module_from_text"
+    except ImportError:
+        from jaxlib import xla_extension
+        from_text, where = xla_extension.hlo_module_from_text, "jaxlib.xla_extension.hlo_module_from_text"
+    import jaxlib
+    listed = walker("shared", "gpu-semantics")
+    if listed["absent"]:
+        sys.exit(listed["absent"])
+    files = {}
+    for path in listed["files"]:
+        rel = "../shared/" + path[path.index("captures/"):]
+        text = open(path, encoding="utf-8").read()
+        proto = from_text(text).as_serialized_hlo_module_proto()
+        sched, ts = transfers(proto)
+        files[rel] = {"scheduled": sched, "transfers": ts, "unread": unread_elements(proto)}
+    doc = {"made_by": "tests/oracle/async/make_oracle.py", "parser": where, "jaxlib": jaxlib.__version__,
+           "date": datetime.date.today().isoformat(), "files": files}
+    with open(out_path, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=False)
+        f.write("\n")
+    print(f"{out_path}: {len(files)} texts, {sum(len(v['transfers']) for v in files.values())} transfers")
+
+
+if __name__ == "__main__":
+    main()
