@@ -84,10 +84,17 @@ export interface Carrier {
 
 export interface Spills {
   /** The largest materialized value another instruction consumes; null when none crosses a kernel boundary. */
-  big: (TypeSize & { memory_space: number; name: string; line: number; consumers: number }) | null;
+  big: (TypeSize & { memory_space: number; name: string; line: number; consumers: number;
+    /** the tuple element of the result that it is (the carrier rule holds per element), or null */
+    element: number | null }) | null;
   /** When big is null: the largest value the fusions kept off memory. */
   kept_off_memory: (TypeSize & { name: string; line: number }) | null;
   carriers: Carrier[];
+  /** Tuple elements of top-level results that no instruction reads (at every stage): never a
+   *  carrier, the big intermediate or traffic. workspace: the last s8/u8 element of a custom call
+   *  (cuBLAS, cuDNN, CUB scratch). */
+  unread: { name: string; opcode: string; computation: string; line: number; index: number; type: string;
+            bytes: number; workspace: boolean }[];
   /** bytes written to HBM once plus read by each consuming kernel; 0 when big is on chip. */
   spill_bytes: number;
   /** Estimated HBM traffic of the top-level kernels (memory-space aware); null when `needs` is set. */
@@ -98,6 +105,26 @@ export interface Spills {
   needs: "optimized" | "entry" | null;
   explanation: string;        // one or two plain sentences
 }
+
+/** One async transfer (`hloscope overlap --json`): a *-start with its *-done. */
+export interface Transfer {
+  kind: string;               // "all-gather", "all-reduce", "copy", "send", an async-start's ROOT opcode ("reduce-scatter")
+  start: string;
+  done: string | null;        // null: the start has no done in the text
+  computation: string;        // the computation holding the pair
+  bytes: number;              // what the done delivers (a send: its operand)
+  sync: boolean;              // the start's backend config says is_sync
+  /** kernels scheduled between start and done (not parameters, constants, get-tuple-element,
+   *  bitcast, tuple, other async ops); [] when sync; null when the module is not scheduled */
+  overlapped: string[] | null;
+  calls: string | null;       // async-start: the async computation it runs
+  line: number;
+  done_line: number | null;
+  trip_count: number | null;  // inside a while body with a known_trip_count: the iterations
+  bytes_per_run: number | null; // bytes * trip_count
+}
+
+export interface Overlap { scheduled: boolean; transfers: Transfer[] }
 
 export interface ComputationInfo {
   name: string;
@@ -134,6 +161,9 @@ export interface Xray {
     explanation: string;
     stage: Stage | null;      // the right side's stage
     partial: { left: Partial | null; right: Partial | null };
+    /** null without async transfers; else "2 async transfers, each start paired with its done:
+     *  the all-reduce is in flight while add0 runs" (where the schedule shows it) */
+    overlap: string | null;
   };
   left: XrayLine[];
   right: XrayLine[];
@@ -167,6 +197,8 @@ export interface HloDocument {
   computations(): Computations;
   /** Upcasts, downcasts, broadcasts, remat marks, transposes and layout copies, by line. */
   decisions(): Decisions;
+  /** Async transfers: each start with its done, and what runs while it is in flight. */
+  overlap(): Overlap;
   /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
   free(): void;
 }
@@ -201,7 +233,7 @@ export interface HloDocument {
   /** The census counts alone, without the per-fusion list: cheap on huge modules. */
   census(): { fusion_computations: number; fusion_ops: number; fusion_ops_nested: number };
   /** The raw JSON text of a result: byte for byte what `hloscope <kind> --json FILE` prints. */
-  json(kind: "summary" | "fusions" | "spills" | "computations" | "decisions"): string;
+  json(kind: "summary" | "fusions" | "spills" | "computations" | "decisions" | "overlap"): string;
 }
 
 /** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */

@@ -9,7 +9,8 @@
 //  - `spills --json`: every custom-call tuple element XLA shows no instruction reading is in
 //    `unread`, none else is, and none of them is the big intermediate; a workspace (the last
 //    s8/u8 element) is reported as one.
-// Skips plainly when ../shared is absent or HLOSCOPE_NO_SHARED=1.
+// The shared part skips plainly when ../shared is absent or HLOSCOPE_NO_SHARED=1; the int8
+// control (our own capture, beside this file) runs always.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
@@ -24,10 +25,7 @@ const cli = resolve(opt('--cli', join(root, 'build/native/hloscope')));
 const oracle = JSON.parse(readFileSync(oracleFile('async', 'oracle.json'), 'utf8'));
 
 const absent = sharedAbsent('gpu-semantics');
-if (absent) {
-  console.log(absent);
-  process.exit(0);
-}
+if (absent) console.log(absent);
 let failures = 0, pairs = 0, unreadChecked = 0, files = 0;
 const fail = (file, msg) => { failures++; console.log(`FAIL ${file}: ${msg}`); };
 const run = (cmd, file) => {
@@ -37,7 +35,7 @@ const run = (cmd, file) => {
 };
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-for (const [rel, want] of Object.entries(oracle.files)) {
+for (const [rel, want] of absent ? [] : Object.entries(oracle.files)) {
   const path = sharedPath(rel.replace(/^\.\.\/shared\//, ''));
   if (!path) { fail(rel, 'named by the oracle but missing from ../shared'); continue; }
   files++;
@@ -66,6 +64,40 @@ for (const [rel, want] of Object.entries(oracle.files)) {
       fail(name, `the big intermediate is ${u.name} element ${u.index}, which nothing reads`);
     const last = u.opcode === 'custom-call' && u.index > 0 && /^[su]8\[\d+\]/.test(u.type);
     if (last && !u.workspace) fail(name, `${u.name} element ${u.index} (${u.type}) not reported as a workspace`);
+  }
+}
+// The control, our own capture (make_int8.py): a real s8 result another kernel reads is still
+// the big intermediate and carried (by its writer and each reader XLA's proto names); the f32
+// element beside it, which only leaves as the output, is not.
+{
+  const prov = JSON.parse(readFileSync(oracleFile('async', 'int8_sort.json'), 'utf8'));
+  const text = oracleFile('async', 'int8_sort.after_optimizations.txt');
+  const [name, who] = Object.entries(prov.readers)[0];
+  const elem = who.element_readers.findIndex((r) => r.length > 0);
+  const sp = run('spills', text);
+  if (!sp.big || sp.big.name !== name || sp.big.element !== elem || !/^s8\[/.test(sp.big.type))
+    fail('int8_sort', `big ${JSON.stringify(sp.big)}, XLA: element ${elem} of ${name} (s8) is read by ${who.element_readers[elem]}`);
+  if (sp.unread.some((u) => u.name === name)) fail('int8_sort', `${name} listed as unread: ${JSON.stringify(sp.unread)}`);
+  const r = spawnSync(cli, ['xray', '--json', '/dev/null', text], { encoding: 'utf8' });
+  const xr = JSON.parse(r.stdout);
+  const want = 1 + who.element_readers[elem].length;
+  if (xr.summary.carry !== want) fail('int8_sort', `x-ray carry ${xr.summary.carry}, want ${want} (the sort and its readers)`);
+}
+
+// The HBM estimate on the small scheduled module, counted by hand (each transfer once: what the
+// done delivers is written, what the start reads is read; f32[32] = 128 B, f32[64] = 256 B):
+//   ar-start reads p0 128            ar-done writes 128
+//   add0 = add(p0, p0) reads 256, writes 128
+//   ag-start reads p1 128            ag-done writes f32[64] 256
+//   add1 = add(p1, p1) reads 256, writes 128; add2, add3 read 256 each, write 128 each
+//   read 128+256+128+256+256+256 = 1280, written 128+128+256+128+128+128 = 896
+if (!absent) {
+  const rel = 'captures/gpu-semantics/xla_test__gpu_hlo_schedule_test_L1805__ar_ag_start_done_scheduled.hlo';
+  const path = sharedPath(rel);
+  if (!path) fail(rel, 'missing from ../shared');
+  else {
+    const h = run('spills', path).hbm_bytes;
+    if (!h || h.read !== 1280 || h.written !== 896) fail(rel, `HBM ${JSON.stringify(h)}, by hand read 1280, written 896`);
   }
 }
 console.log(`async oracle (${oracle.parser}, jaxlib ${oracle.jaxlib}): ${files} texts, ${pairs} transfers, ${unreadChecked} unread elements checked, ${failures} failures`);
