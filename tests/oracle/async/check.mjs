@@ -8,7 +8,8 @@
 //    schedule for that computation; null when the module has no schedule; [] when is_sync);
 //  - `spills --json`: every custom-call tuple element XLA shows no instruction reading is in
 //    `unread`, none else is, and none of them is the big intermediate; a workspace (the last
-//    s8/u8 element) is reported as one.
+//    s8/u8 element) is reported as one; hbm_bytes equals the HBM estimate make_oracle.py
+//    computes from XLA's module (each transfer once, workspaces not written).
 // The shared part skips plainly when ../shared is absent or HLOSCOPE_NO_SHARED=1; the int8
 // control (our own capture, beside this file) runs always.
 import { spawnSync } from 'node:child_process';
@@ -26,7 +27,7 @@ const oracle = JSON.parse(readFileSync(oracleFile('async', 'oracle.json'), 'utf8
 
 const absent = sharedAbsent('gpu-semantics');
 if (absent) console.log(absent);
-let failures = 0, pairs = 0, unreadChecked = 0, files = 0;
+let failures = 0, pairs = 0, unreadChecked = 0, files = 0, hbmChecked = 0;
 const fail = (file, msg) => { failures++; console.log(`FAIL ${file}: ${msg}`); };
 const run = (cmd, file) => {
   const r = spawnSync(cli, [cmd, file, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -54,6 +55,11 @@ for (const [rel, want] of absent ? [] : Object.entries(oracle.files)) {
       if (!same(g[k], w[k])) fail(name, `${w.start}: ${k} ${JSON.stringify(g[k])}, XLA ${JSON.stringify(w[k])}`);
   }
   const sp = run('spills', path);
+  // the HBM estimate: equal to the proto walk where we make one (a scheduled module always gets
+  // one; an unscheduled test module without fusions is "before optimizations": null, by design)
+  if (sp.hbm_bytes === null ? want.scheduled : !same(sp.hbm_bytes, want.hbm_bytes))
+    fail(name, `hbm_bytes ${JSON.stringify(sp.hbm_bytes)}, from XLA's module ${JSON.stringify(want.hbm_bytes)}`);
+  else if (sp.hbm_bytes) hbmChecked++;
   const ours = sp.unread.filter((u) => u.opcode === 'custom-call').map((u) => [u.computation, u.name, u.index]);
   const key = (u) => u.join('/');
   if (!same(ours.map(key).sort(), want.unread.map(key).sort()))
@@ -100,5 +106,5 @@ if (!absent) {
     if (!h || h.read !== 1280 || h.written !== 896) fail(rel, `HBM ${JSON.stringify(h)}, by hand read 1280, written 896`);
   }
 }
-console.log(`async oracle (${oracle.parser}, jaxlib ${oracle.jaxlib}): ${files} texts, ${pairs} transfers, ${unreadChecked} unread elements checked, ${failures} failures`);
+console.log(`async oracle (${oracle.parser}, jaxlib ${oracle.jaxlib}): ${files} texts, ${pairs} transfers, ${unreadChecked} unread elements, ${hbmChecked} HBM estimates checked, ${failures} failures`);
 process.exit(failures ? 1 : 0);

@@ -18,6 +18,15 @@ reads our reader. Per text, from that proto:
     computation that launch work: not parameter, constant, get-tuple-element, bitcast, tuple,
     opt-barrier, after-all, add-dependency, domain, nor another async start/update/done, send
     or recv (the definition of hloscope's `overlapped`, README.md "overlap").
+  - hbm_bytes: {read, written}, the HBM estimate as the README defines it, from the proto alone:
+    each instruction of a computation that does not run inside a kernel (not a fused body, not
+    a combiner or comparator called by to_apply) that is a kernel (not an alias, control flow,
+    or what an async computation runs) reads its operands and writes its result in the default
+    memory space (layout memory_space 0); a dynamic-slice reads what it slices, the buffer a
+    dynamic-update-slice writes into is not read and only the update is written (alone or as
+    a fusion's root; inside a fusion by how the body uses each parameter); a tuple element no
+    instruction reads is not written; each transfer once: the done's result written, the
+    start's operands read;
   - unread: [computation, custom call, element index] for each element of a tuple-shaped custom
     call that no instruction reads (the workspaces), from operand_ids and tuple_index (field 13).
 Writes FILE (default tests/oracle/async/oracle.json), keyed by the text's path under ../shared/.
@@ -118,6 +127,206 @@ def unread_elements(proto):
     return out
 
 
+# ---- the HBM estimate from XLA's module: kernels' operands and results, each transfer once ----
+ALIASES = {"parameter", "constant", "tuple", "get-tuple-element", "bitcast", "copy-start", "copy-done",
+           "opt-barrier", "after-all", "add-dependency", "domain"}
+CONTROL = {"while", "call", "conditional"}
+# ops whose called computation runs inside their kernel (to_apply: a combiner, a comparator)
+NOT_INNER_CALLERS = CONTROL | {"custom-call", "async-start", "async-update", "async-done"}
+
+
+def shape_of(buf):
+    """ShapeProto: element_type=2 dimensions=3 tuple_shapes=4 layout=5 (LayoutProto memory_space=8)."""
+    s = {"type": 0, "dims": [], "tuple": [], "space": 0}
+    for fno, wt, v in hlo_proto.fields(buf):
+        if fno == 2:
+            s["type"] = v
+        elif fno == 3:
+            s["dims"] += [hlo_proto._signed64(x) for x in hlo_proto._ints(wt, v)]
+        elif fno == 4:
+            s["tuple"].append(shape_of(v))
+        elif fno == 5:
+            for f2, _, v2 in hlo_proto.fields(v):
+                if f2 == 8:
+                    s["space"] = hlo_proto._signed64(v2)
+    return s
+
+
+def raw_instructions(proto):
+    """Per computation id: [{id, name, opcode, shape, operands, calls, param, tuple_index}] in proto order."""
+    out = {}
+    for fno, _, v in hlo_proto.fields(proto):
+        if fno != 3:
+            continue
+        cid, ins = 0, []
+        for f2, _, v2 in hlo_proto.fields(v):
+            if f2 == 5:
+                cid = hlo_proto._signed64(v2)
+            if f2 != 2:
+                continue
+            x = {"id": 0, "name": "", "opcode": "", "shape": None, "operands": [], "calls": [], "param": 0, "tuple_index": 0}
+            for f3, w3, v3 in hlo_proto.fields(v2):
+                if f3 == 1:
+                    x["name"] = v3.decode()
+                elif f3 == 2:
+                    x["opcode"] = v3.decode()
+                elif f3 == 3:
+                    x["shape"] = shape_of(v3)
+                elif f3 == 9:
+                    x["param"] = hlo_proto._signed64(v3)
+                elif f3 == 13:
+                    x["tuple_index"] = hlo_proto._signed64(v3)
+                elif f3 == 35:
+                    x["id"] = hlo_proto._signed64(v3)
+                elif f3 == 36:
+                    x["operands"] += [hlo_proto._signed64(y) for y in hlo_proto._ints(w3, v3)]
+                elif f3 == 38:
+                    x["calls"] += [hlo_proto._signed64(y) for y in hlo_proto._ints(w3, v3)]
+            ins.append(x)
+        out[cid] = ins
+    return out
+
+
+def hbm_estimate(proto, type_name):
+    m = hlo_proto.decode_module(proto)
+    comps = raw_instructions(proto)
+    root_of = {c["id"]: c["root_id"] for c in m["computations"]}
+    by_id = {x["id"]: x for ins in comps.values() for x in ins}
+
+    def bits(t):
+        n = type_name(t)
+        if n == "pred":
+            return 8
+        d = re.match(r"[a-z]+?(\d+)", n)
+        return int(d.group(1)) if d and n not in ("token", "opaque", "tuple") else 0
+
+    def nbytes(s):
+        if s is None:
+            return 0
+        if s["tuple"]:
+            return sum(nbytes(e) for e in s["tuple"])
+        count = 1
+        for dim in s["dims"]:
+            count *= dim
+        return (count * bits(s["type"]) + 7) // 8
+
+    def hbm(s):
+        if s is None:
+            return 0
+        if s["tuple"]:
+            return sum(hbm(e) for e in s["tuple"])
+        return nbytes(s) if s["space"] <= 0 else 0
+
+    inner, asyncs = set(), set()
+    for ins in comps.values():
+        for x in ins:
+            for c in x["calls"]:
+                if x["opcode"] == "fusion" or x["opcode"] not in NOT_INNER_CALLERS:
+                    inner.add(c)
+                elif x["opcode"].startswith("async-"):
+                    asyncs.add(c)
+    changed = True
+    while changed:  # what an inner computation calls runs inside the kernel too
+        changed = False
+        for cid in list(inner):
+            for x in comps.get(cid, []):
+                for c in x["calls"]:
+                    if c not in inner:
+                        inner.add(c)
+                        changed = True
+
+    def is_start(op):
+        return op.endswith("-start") or op in ("send", "recv")
+
+    def is_async(op):
+        return is_start(op) or op.endswith("-done") or op.endswith("-update")
+
+    def operand_read(x, k):
+        o = by_id[x["operands"][k]]
+        full = hbm(o["shape"])
+        if not full:
+            return 0
+        if x["opcode"] == "dynamic-slice" and k == 0:
+            return hbm(x["shape"])
+        if x["opcode"] == "dynamic-update-slice" and k == 0:
+            return 0
+        if x["opcode"] != "fusion" or not x["calls"]:
+            return full
+        body = comps.get(x["calls"][0], [])
+        param = next((p for p in body if p["opcode"] == "parameter" and p["param"] == k), None)
+        if param is None:
+            return full
+        total = 0
+        for u in body:
+            for j, t in enumerate(u["operands"]):
+                if t != param["id"]:
+                    continue
+                if j == 0 and u["opcode"] == "dynamic-slice":
+                    total += nbytes(u["shape"])
+                elif j == 0 and u["opcode"] == "dynamic-update-slice":
+                    continue
+                else:
+                    return full
+        return min(total, full)
+
+    def result_written(x):
+        r = x
+        if x["opcode"] == "fusion" and x["calls"]:
+            r = by_id[root_of[x["calls"][0]]]
+            while r["opcode"] == "bitcast" and len(r["operands"]) == 1:
+                r = by_id[r["operands"][0]]
+        s = x["shape"]
+        if r["opcode"] == "dynamic-update-slice" and len(r["operands"]) >= 2 and not s["tuple"] and s["space"] <= 0:
+            return nbytes(by_id[r["operands"][1]]["shape"])
+        return hbm(s)
+
+    users = {}
+    for ins in comps.values():
+        for x in ins:
+            for t in x["operands"]:
+                users.setdefault(t, []).append(x)
+    read = written = 0
+    for cid, ins in comps.items():
+        if cid in inner:
+            continue
+        done_of = {}
+        for x in ins:
+            if x["opcode"].endswith("-done"):
+                y = x
+                while y["operands"]:
+                    t = by_id[y["operands"][0]]
+                    if is_start(t["opcode"]):
+                        done_of.setdefault(t["id"], x)
+                        break
+                    if not t["opcode"].endswith("-update"):
+                        break
+                    y = t
+        for x in ins:
+            op = x["opcode"]
+            if is_start(op):  # one transfer: what the done delivers, what the start reads
+                if x["id"] in done_of:
+                    written += hbm(done_of[x["id"]]["shape"])
+                read += sum(operand_read(x, k) for k in range(len(x["operands"])))
+                continue
+            if op in ALIASES or is_async(op) or cid in asyncs or op in CONTROL:
+                continue
+            w = result_written(x)
+            elems = x["shape"]["tuple"]
+            if elems and x["id"] != root_of[cid]:
+                used = set()
+                for u in users.get(x["id"], []):
+                    if u["opcode"] == "get-tuple-element":
+                        used.add(u["tuple_index"])
+                    else:
+                        used.update(range(len(elems)))
+                for k, e in enumerate(elems):
+                    if k not in used:
+                        w = max(w - hbm(e), 0)
+            written += w
+            read += sum(operand_read(x, k) for k in range(len(x["operands"])))
+    return {"read": read, "written": written}
+
+
 def transfers(proto):
     m = hlo_proto.decode_module(proto)
     sched = m["schedule"]
@@ -187,6 +396,10 @@ def main():
         from jaxlib import xla_extension
         from_text, where = xla_extension.hlo_module_from_text, "jaxlib.xla_extension.hlo_module_from_text"
     import jaxlib
+    from jax._src.lib import xla_client as xc
+
+    def type_name(n):
+        return xc.PrimitiveType(n).name.lower()
     listed = walker("shared", "gpu-semantics")
     if listed["absent"]:
         sys.exit(listed["absent"])
@@ -196,7 +409,8 @@ def main():
         text = open(path, encoding="utf-8").read()
         proto = from_text(text).as_serialized_hlo_module_proto()
         sched, ts = transfers(proto)
-        files[rel] = {"scheduled": sched, "transfers": ts, "unread": unread_elements(proto)}
+        files[rel] = {"scheduled": sched, "transfers": ts, "unread": unread_elements(proto),
+                      "hbm_bytes": hbm_estimate(proto, type_name)}
     doc = {"made_by": "tests/oracle/async/make_oracle.py", "parser": where, "jaxlib": jaxlib.__version__,
            "date": datetime.date.today().isoformat(), "files": files}
     with open(out_path, "w") as f:
