@@ -2,7 +2,8 @@
 // make_oracle.py from the HloModuleProto jaxlib's hlo_module_from_text gives). Run through the
 // native CLI:
 //   node tests/oracle/async/check.mjs --cli build/native/hloscope
-// Checks, on every shared GPU text (../shared/captures/gpu-semantics/):
+// Checks, on every shared GPU text (../shared/captures/gpu-semantics/) and the TPU optimized HLO
+// texts (tpu-v6e/, tpu-layouts/: copy-start/copy-done prefetches):
 //  - `overlap --json`: each start has its done, and every transfer's kind, done, computation,
 //    sync and overlapped equal XLA's (overlapped: the kernels between start and done in XLA's
 //    schedule for that computation; null when the module has no schedule; [] when is_sync);

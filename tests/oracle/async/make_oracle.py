@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""XLA's view of every async transfer in the shared GPU texts: the oracle check.mjs compares
+"""XLA's view of every async transfer in the shared GPU and TPU texts: the oracle check.mjs compares
 `hloscope overlap --json` with.
 
     build/capture/venv-0.12.0.1/bin/python tests/oracle/async/make_oracle.py [--out FILE]
 
-Reads each text of ../shared/captures/gpu-semantics/ (listed by the one walker, tests/fixtures.py)
+Reads each text of ../shared/captures/gpu-semantics/ and the optimized HLO .txt of tpu-v6e/ and
+tpu-layouts/ (listed by the one walker, tests/fixtures.py)
 with XLA's own parser (jaxlib's hlo_module_from_text: jaxlib._hlo on jax 0.12, xla_extension on
 0.4.38) and decodes the HloModuleProto XLA serializes for the module it parsed
 (fixtures/capture/hlo_proto.py; backend_config is HloInstructionProto field 43). Nothing here
@@ -403,8 +404,13 @@ def main():
     listed = walker("shared", "gpu-semantics")
     if listed["absent"]:
         sys.exit(listed["absent"])
+    paths = list(listed["files"])
+    # the other shared optimized HLO texts (the TPU captures prefetch with copy-start/copy-done)
+    for sub in ("tpu-v6e", "tpu-layouts"):
+        more = walker("shared", sub, ".txt")
+        paths += [] if more["absent"] else more["files"]
     files = {}
-    for path in listed["files"]:
+    for path in paths:
         rel = "../shared/" + path[path.index("captures/"):]
         text = open(path, encoding="utf-8").read()
         proto = from_text(text).as_serialized_hlo_module_proto()
