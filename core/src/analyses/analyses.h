@@ -59,8 +59,8 @@ bool hs_instr_is_async(const hs_doc *d, const hs_instr *in); /* a start, update 
 bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in);
 /* The kernels between the pair's start and done: names, [] when sync, null when unscheduled. */
 json_t *hs_overlapped_json(const hs_doc *d, const hs_async_pair *p);
-/* "the all-gather is in flight while X runs" when instruction i is a start or done of ps; 0 if not. */
-size_t hs_overlap_sentence(const hs_doc *d, const hs_async_pair *ps, uint32_t n, uint32_t i, char *buf, size_t cap);
+/* "the all-gather is in flight while X runs" for one pair; 0 when it has no done. */
+size_t hs_overlap_sentence(const hs_doc *d, const hs_async_pair *p, char *buf, size_t cap);
 
 /* null, or {"line","inside","entry"} when the text was cut (stage.c) */
 json_t *hs_partial_json(const hs_doc *d);

@@ -124,11 +124,14 @@ hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n) {
   return out;
 }
 
-/* Trip count of the loop whose body is computation c: the while's known_trip_count; 0 unknown. */
-static uint64_t trip_count(const hs_doc *d, uint32_t c) {
+/* Per computation: the known_trip_count of the while whose body it is; 0 unknown. One pass over
+ * the calls. Malloc'd; NULL on OOM. */
+static uint64_t *trip_counts(const hs_doc *d) {
+  uint64_t *t = calloc(d->n_comps ? d->n_comps : 1, sizeof *t);
+  if (!t) return NULL;
   for (uint32_t k = 0; k < d->n_calls; k++) {
     const hs_call *cl = &d->calls[k];
-    if (cl->target != (int32_t)c || cl->attr != HS_CALL_BODY) continue;
+    if (cl->target < 0 || cl->attr != HS_CALL_BODY || t[cl->target]) continue;
     hs_slice bc = hs_hlo_of(d, &d->instrs[cl->instr])->backend_config;
     const char *s = hs_sp(d, bc);
     for (size_t i = 0; i + 16 <= bc.len; i++) {
@@ -136,12 +139,12 @@ static uint64_t trip_count(const hs_doc *d, uint32_t c) {
       size_t j = i + 16;
       while (j < bc.len && (s[j] < '0' || s[j] > '9') && s[j] != '}') j++;
       uint64_t v = 0;
-      while (j < bc.len && s[j] >= '0' && s[j] <= '9') v = v * 10 + (uint64_t)(s[j++] - '0');
-      return v;
+      while (j < bc.len && s[j] >= '0' && s[j] <= '9' && v < UINT64_MAX / 10) v = v * 10 + (uint64_t)(s[j++] - '0');
+      t[cl->target] = v;
+      break;
     }
-    return 0;
   }
-  return 0;
+  return t;
 }
 
 /* The kernels between start and done (both in one computation of a scheduled module). */
@@ -166,6 +169,7 @@ char *hs_overlap_json(const hs_doc *d, size_t *len) {
   json_t *arr = json_array();
   bool scheduled = false;
   for (uint32_t m = 0; m < d->n_modules && d->format == HS_FORMAT_HLO; m++) scheduled |= hs_module_scheduled(d, m);
+  uint64_t *trips_of = n ? trip_counts(d) : NULL;
   for (uint32_t k = 0; k < n; k++) {
     const hs_async_pair *p = &ps[k];
     const hs_instr *s = &d->instrs[p->start];
@@ -180,59 +184,55 @@ char *hs_overlap_json(const hs_doc *d, size_t *len) {
     json_object_set_new(t, "calls", p->calls >= 0 ? hs_json_slice(d, d->comps[p->calls].name) : json_null());
     json_object_set_new(t, "line", json_integer(s->line));
     json_object_set_new(t, "done_line", p->done >= 0 ? json_integer(d->instrs[p->done].line) : json_null());
-    uint64_t trips = s->comp < d->n_comps ? trip_count(d, s->comp) : 0;
+    uint64_t trips = trips_of && s->comp < d->n_comps ? trips_of[s->comp] : 0;
     json_object_set_new(t, "trip_count", trips ? json_integer((json_int_t)trips) : json_null());
     json_object_set_new(t, "bytes_per_run", trips ? json_integer((json_int_t)(p->bytes * trips)) : json_null());
     json_array_append_new(arr, t);
   }
   free(ps);
+  free(trips_of);
   json_object_set_new(o, "scheduled", json_boolean(scheduled));
   json_object_set_new(o, "transfers", arr);
   return hs_json_finish(o, len);
 }
 
-/* "the all-gather is in flight while gemm_fusion.7 and fusion.3 run" for the start or done at
- * instruction i; 0 (nothing written) when i is neither or nothing is known to overlap it. */
-size_t hs_overlap_sentence(const hs_doc *d, const hs_async_pair *ps, uint32_t n, uint32_t i, char *buf, size_t cap) {
+/* "the all-gather is in flight while gemm_fusion.7 and fusion.3 run" for one pair; 0 (nothing
+ * written) when it has no done. */
+size_t hs_overlap_sentence(const hs_doc *d, const hs_async_pair *p, char *buf, size_t cap) {
   if (!cap) return 0;
   buf[0] = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    const hs_async_pair *p = &ps[k];
-    if (p->start != (int32_t)i && p->done != (int32_t)i) continue;
-    if (p->done < 0) return 0;
-    size_t w = 0;
+  if (p->done < 0) return 0;
+  size_t w = 0;
 #define PUT(...) w += (size_t)snprintf(buf + (w < cap ? w : cap - 1), w < cap ? cap - w : 1, __VA_ARGS__)
-    if (!p->scheduled) {
-      PUT("the module is not scheduled, so what runs while the %s is in flight is not known", p->kind);
-      return w < cap ? w : cap - 1;
-    }
-    if (p->sync) {
-      PUT("the %s runs synchronously (is_sync in its backend config): nothing overlaps it", p->kind);
-      return w < cap ? w : cap - 1;
-    }
-    const hs_instr *s = &d->instrs[p->start];
-    uint32_t count = 0, shown = 0;
-    for (int32_t j = p->start + 1; j < p->done; j++)
-      if (d->instrs[j].comp == s->comp && hs_instr_launches_work(d, &d->instrs[j])) count++;
-    if (!count) {
-      PUT("nothing is scheduled between %.*s and %.*s: the %s does not overlap any kernel", (int)s->name.len,
-          hs_sp(d, s->name), (int)d->instrs[p->done].name.len, hs_sp(d, d->instrs[p->done].name), p->kind);
-      return w < cap ? w : cap - 1;
-    }
-    PUT("the %s is in flight while ", p->kind);
-    for (int32_t j = p->start + 1; j < p->done; j++) {
-      const hs_instr *u = &d->instrs[j];
-      if (u->comp != s->comp || !hs_instr_launches_work(d, u)) continue;
-      if (shown == 3) {
-        PUT(" and %u more", count - shown);
-        break;
-      }
-      PUT("%s%.*s", shown == 0 ? "" : shown + 1 == count ? " and " : ", ", (int)u->name.len, hs_sp(d, u->name));
-      shown++;
-    }
-    PUT(" run%s", count == 1 ? "s" : "");
-#undef PUT
+  if (!p->scheduled) {
+    PUT("the module is not scheduled, so what runs while the %s is in flight is not known", p->kind);
     return w < cap ? w : cap - 1;
   }
-  return 0;
+  if (p->sync) {
+    PUT("the %s runs synchronously (is_sync in its backend config): nothing overlaps it", p->kind);
+    return w < cap ? w : cap - 1;
+  }
+  const hs_instr *s = &d->instrs[p->start];
+  uint32_t count = 0, shown = 0;
+  for (int32_t j = p->start + 1; j < p->done; j++)
+    if (d->instrs[j].comp == s->comp && hs_instr_launches_work(d, &d->instrs[j])) count++;
+  if (!count) {
+    PUT("nothing is scheduled between %.*s and %.*s: the %s does not overlap any kernel", (int)s->name.len,
+        hs_sp(d, s->name), (int)d->instrs[p->done].name.len, hs_sp(d, d->instrs[p->done].name), p->kind);
+    return w < cap ? w : cap - 1;
+  }
+  PUT("the %s is in flight while ", p->kind);
+  for (int32_t j = p->start + 1; j < p->done; j++) {
+    const hs_instr *u = &d->instrs[j];
+    if (u->comp != s->comp || !hs_instr_launches_work(d, u)) continue;
+    if (shown == 3) {
+      PUT(" and %u more", count - shown);
+      break;
+    }
+    PUT("%s%.*s", shown == 0 ? "" : shown + 1 == count ? " and " : ", ", (int)u->name.len, hs_sp(d, u->name));
+    shown++;
+  }
+  PUT(" run%s", count == 1 ? "s" : "");
+#undef PUT
+  return w < cap ? w : cap - 1;
 }

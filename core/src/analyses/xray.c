@@ -164,18 +164,46 @@ static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs
 typedef struct {
   hs_async_pair *pairs;
   uint32_t n_pairs;
-  int32_t *unread; /* per instruction: the tuple element nobody reads that is its workspace, or -1 */
+  int32_t *unread;  /* per instruction: the tuple element nobody reads that is its workspace, or -1 */
+  uint32_t *pair_at; /* per instruction: 1 + the pair it starts or ends, or 0 (NULL: no pairs) */
+  uint32_t *over;    /* per instruction: 1 + the first pair in flight while this kernel runs, or 0 */
+  uint32_t *async_of; /* per computation: 1 + the pair whose async-start runs it, or 0 */
 } xctx;
 
 static const hs_async_pair *pair_of(const xctx *x, uint32_t i) {
-  for (uint32_t k = 0; x && k < x->n_pairs; k++)
-    if (x->pairs[k].start == (int32_t)i || x->pairs[k].done == (int32_t)i) return &x->pairs[k];
-  return NULL;
+  return x && x->pair_at && x->pair_at[i] ? &x->pairs[x->pair_at[i] - 1] : NULL;
 }
 
 static void say_overlap(const hs_doc *d, const xctx *x, uint32_t i, sbuf *s) {
   char ov[400];
-  if (hs_overlap_sentence(d, x->pairs, x->n_pairs, i, ov, sizeof ov)) say(s, "; %s", ov);
+  const hs_async_pair *p = pair_of(x, i);
+  if (p && hs_overlap_sentence(d, p, ov, sizeof ov)) say(s, "; %s", ov);
+}
+
+/* The maps of x over its pairs: linear in the instructions (each kernel gets the first window
+ * that holds it). */
+static void xctx_index(const hs_doc *d, xctx *x) {
+  if (!x->n_pairs) return;
+  x->pair_at = calloc(d->n_instrs, sizeof *x->pair_at);
+  x->over = calloc(d->n_instrs, sizeof *x->over);
+  x->async_of = calloc(d->n_comps ? d->n_comps : 1, sizeof *x->async_of);
+  if (!x->pair_at || !x->over || !x->async_of) {
+    free(x->pair_at), free(x->over), free(x->async_of);
+    x->pair_at = x->over = x->async_of = NULL;
+    return;
+  }
+  int32_t reach = -1; /* windows in start order: each instruction is marked once */
+  for (uint32_t k = 0; k < x->n_pairs; k++) {
+    const hs_async_pair *p = &x->pairs[k];
+    x->pair_at[p->start] = k + 1;
+    if (p->done >= 0) x->pair_at[p->done] = k + 1;
+    if (p->calls >= 0 && !x->async_of[p->calls]) x->async_of[p->calls] = k + 1;
+    if (!p->scheduled || p->sync || p->done < 0) continue;
+    uint32_t comp = d->instrs[p->start].comp;
+    for (int32_t j = (p->start + 1 > reach + 1 ? p->start + 1 : reach + 1); j < p->done; j++)
+      if (d->instrs[j].comp == comp && !x->over[j]) x->over[j] = k + 1;
+    if (p->done - 1 > reach) reach = p->done - 1;
+  }
 }
 
 static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, remat_matcher *rm,
@@ -248,13 +276,9 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
     else if (!hs_instr_is_alias(d, in)) say(s, ", a kernel of its own writing to %s", hs_mem_space_words(ms));
   }
   /* a kernel a transfer overlaps */
-  for (uint32_t k = 0; x && k < x->n_pairs && !inner && hs_instr_launches_work(d, in); k++) {
-    const hs_async_pair *p = &x->pairs[k];
-    if (!p->scheduled || p->sync || p->done < 0 || p->start >= (int32_t)ix || p->done <= (int32_t)ix ||
-        d->instrs[p->start].comp != in->comp)
-      continue;
+  if (x && x->over && x->over[ix] && !inner && hs_instr_launches_work(d, in)) {
+    const hs_async_pair *p = &x->pairs[x->over[ix] - 1];
     say(s, "; the %s (%.*s) is in flight while it runs", p->kind, SL(d, d->instrs[p->start].name));
-    break;
   }
   if (in->is_root) say(s, "; ROOT: this is %.*s's result", c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "");
   hs_slice mark;
@@ -289,9 +313,7 @@ static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char
         say(s, "%.*s: the body of fusion %.*s; everything inside runs as one kernel and its intermediates never touch memory",
             SL(d, c->name), SL(d, d->instrs[c->fused_by].name));
       else if (c->role == HS_ROLE_ASYNC) {
-        const hs_async_pair *p = NULL;
-        for (uint32_t k = 0; x && k < x->n_pairs && !p; k++)
-          if (x->pairs[k].calls == (int32_t)l->ref) p = &x->pairs[k];
+        const hs_async_pair *p = x && x->async_of && x->async_of[l->ref] ? &x->pairs[x->async_of[l->ref] - 1] : NULL;
         say(s, "%.*s: an async computation: what ", SL(d, c->name));
         if (p) say(s, "%.*s", SL(d, d->instrs[p->start].name));
         else say(s, "an async-start");
@@ -364,6 +386,7 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
   xctx x = {0};
   if (d->format == HS_FORMAT_HLO) {
     x.pairs = hs_async_pairs(d, &x.n_pairs);
+    xctx_index(d, &x);
     json_t *un = hs_unread_json(d);
     x.unread = json_array_size(un) ? malloc(d->n_instrs * sizeof *x.unread) : NULL;
     if (x.unread) {
@@ -414,6 +437,9 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
   remat_close(&rm);
   free(x.pairs);
   free(x.unread);
+  free(x.pair_at);
+  free(x.over);
+  free(x.async_of);
   return arr;
 }
 
@@ -434,7 +460,7 @@ static json_t *overlap_summary(const hs_doc *d) {
     json_t *o = hs_overlapped_json(d, p);
     bool some = json_array_size(o) > 0;
     json_decref(o);
-    if (some && hs_overlap_sentence(d, ps, n, (uint32_t)p->start, ov, sizeof ov)) break;
+    if (some && hs_overlap_sentence(d, p, ov, sizeof ov)) break;
   }
   if (ov[0] && w > 0 && (size_t)w < sizeof buf) snprintf(buf + w, sizeof buf - (size_t)w, ": %s", ov);
   else if (n && !ps[0].scheduled && w > 0 && (size_t)w < sizeof buf)
