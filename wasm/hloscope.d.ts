@@ -124,7 +124,13 @@ export interface Transfer {
   bytes_per_run: number | null; // bytes * trip_count
 }
 
-export interface Overlap { scheduled: boolean; transfers: Transfer[] }
+export interface Overlap {
+  scheduled: boolean;         // a module of the text says is_scheduled=true
+  transfers: Transfer[];      // in text order of the starts
+  /** "7 async transfers, each start paired with its done: the all-reduce is in flight while
+   *  add0 runs."; for a text that is not HLO, what to paste instead */
+  explanation: string;
+}
 
 export interface ComputationInfo {
   name: string;

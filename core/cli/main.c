@@ -212,7 +212,7 @@ static void human_overlap(json_t *j) {
   size_t i, k;
   json_t *t, *x;
   json_t *ts = json_object_get(j, "transfers");
-  if (!json_array_size(ts)) printf("no async transfers\n");
+  printf("%s\n", gets(j, "explanation"));
   json_array_foreach(ts, i, t) {
     printf("line %-5lld %-18s %s -> %s in %s, %lld bytes", geti(t, "line"), gets(t, "kind"), gets(t, "start"),
            json_is_string(json_object_get(t, "done")) ? gets(t, "done") : "(no done)", gets(t, "computation"),
@@ -220,6 +220,7 @@ static void human_overlap(json_t *j) {
     if (json_is_integer(json_object_get(t, "trip_count"))) printf(" per iteration (%lld iterations)", geti(t, "trip_count"));
     json_t *ov = json_object_get(t, "overlapped");
     if (json_is_true(json_object_get(t, "sync"))) printf("\n           sync: nothing overlaps it\n");
+    else if (!json_is_string(json_object_get(t, "done"))) printf("\n           its done is not in the text\n");
     else if (!json_is_array(ov)) printf("\n           not scheduled: what overlaps it is not known\n");
     else if (!json_array_size(ov)) printf("\n           overlaps no kernel\n");
     else {

@@ -160,7 +160,7 @@ char *hs_computations_json(const hs_doc *doc, size_t *len);
 char *hs_decisions_json(const hs_doc *doc, size_t *len);
 /* Async transfers of an HLO module: {"scheduled", "transfers":[{"kind","start","done",
  * "computation","bytes","sync","overlapped": [names] | null,"calls","line","done_line",
- * "trip_count","bytes_per_run"}]}: each *-start paired with its *-done, and the kernels scheduled
+ * "trip_count","bytes_per_run"}], "explanation"}: each *-start paired with its *-done, and the kernels scheduled
  * between them (null when the module is not scheduled, [] when the start is is_sync). */
 char *hs_overlap_json(const hs_doc *doc, size_t *len);
 

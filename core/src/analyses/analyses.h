@@ -61,6 +61,8 @@ bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in);
 json_t *hs_overlapped_json(const hs_doc *d, const hs_async_pair *p);
 /* "the all-gather is in flight while X runs" for one pair; 0 when it has no done. */
 size_t hs_overlap_sentence(const hs_doc *d, const hs_async_pair *p, char *buf, size_t cap);
+/* The transfers in a sentence: how many, paired or not, and the first overlap the data shows. */
+void hs_overlap_explain(const hs_doc *d, const hs_async_pair *ps, uint32_t n, char *buf, size_t cap);
 
 /* null, or {"line","inside","entry"} when the text was cut (stage.c) */
 json_t *hs_partial_json(const hs_doc *d);

@@ -161,6 +161,37 @@ json_t *hs_overlapped_json(const hs_doc *d, const hs_async_pair *p) {
   return a;
 }
 
+void hs_overlap_explain(const hs_doc *d, const hs_async_pair *ps, uint32_t n, char *buf, size_t cap) {
+  if (d->format != HS_FORMAT_HLO) {
+    snprintf(buf, cap, "Async transfers (a *-start with its *-done) are XLA's decisions: paste the optimized HLO "
+                       "(compile().as_text()) to see them.");
+    return;
+  }
+  if (!n) {
+    snprintf(buf, cap, "No async transfer: the module starts no collective, copy, send or recv asynchronously.");
+    return;
+  }
+  uint32_t lone = 0;
+  for (uint32_t k = 0; k < n; k++) lone += ps[k].done < 0;
+  int w = snprintf(buf, cap, "%u async transfer%s", n, n == 1 ? "" : "s");
+#define MORE(...) do { if (w > 0 && (size_t)w < cap) w += snprintf(buf + w, cap - (size_t)w, __VA_ARGS__); } while (0)
+  if (lone) MORE(", %u without its done in the text (is it cut?)", lone);
+  else MORE(", each start paired with its done");
+  char ov[400] = "";
+  for (uint32_t k = 0; k < n; k++) {
+    const hs_async_pair *p = &ps[k];
+    if (!p->scheduled || p->sync || p->done < 0) continue;
+    json_t *o = hs_overlapped_json(d, p);
+    bool some = json_array_size(o) > 0;
+    json_decref(o);
+    if (some && hs_overlap_sentence(d, p, ov, sizeof ov)) break;
+  }
+  if (ov[0]) MORE(": %s", ov);
+  else if (!ps[0].scheduled) MORE("; the module is not scheduled, so what overlaps them is not known");
+  MORE(".");
+#undef MORE
+}
+
 char *hs_overlap_json(const hs_doc *d, size_t *len) {
   if (!d) return NULL;
   uint32_t n = 0;
@@ -189,10 +220,13 @@ char *hs_overlap_json(const hs_doc *d, size_t *len) {
     json_object_set_new(t, "bytes_per_run", trips ? json_integer((json_int_t)(p->bytes * trips)) : json_null());
     json_array_append_new(arr, t);
   }
+  char ex[600];
+  hs_overlap_explain(d, ps, n, ex, sizeof ex);
   free(ps);
   free(trips_of);
   json_object_set_new(o, "scheduled", json_boolean(scheduled));
   json_object_set_new(o, "transfers", arr);
+  json_object_set_new(o, "explanation", hs_json_bytes(ex, strlen(ex)));
   return hs_json_finish(o, len);
 }
 

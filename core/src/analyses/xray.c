@@ -443,8 +443,8 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
   return arr;
 }
 
-/* null without async pairs; else "3 async transfers, each start paired with its done: the
- * all-gather is in flight while X runs" (the first transfer the data shows overlapping). */
+/* null without async pairs; else the overlap sentence (hs_overlap_explain): "3 async transfers,
+ * each start paired with its done: the all-gather is in flight while X runs". */
 static json_t *overlap_summary(const hs_doc *d) {
   uint32_t n = 0;
   hs_async_pair *ps = hs_async_pairs(d, &n);
@@ -452,21 +452,10 @@ static json_t *overlap_summary(const hs_doc *d) {
     free(ps);
     return json_null();
   }
-  char buf[600], ov[400] = "";
-  int w = snprintf(buf, sizeof buf, "%u async transfer%s, each start paired with its done", n, n == 1 ? "" : "s");
-  for (uint32_t k = 0; k < n; k++) {
-    const hs_async_pair *p = &ps[k];
-    if (!p->scheduled || p->sync || p->done < 0) continue;
-    json_t *o = hs_overlapped_json(d, p);
-    bool some = json_array_size(o) > 0;
-    json_decref(o);
-    if (some && hs_overlap_sentence(d, p, ov, sizeof ov)) break;
-  }
-  if (ov[0] && w > 0 && (size_t)w < sizeof buf) snprintf(buf + w, sizeof buf - (size_t)w, ": %s", ov);
-  else if (n && !ps[0].scheduled && w > 0 && (size_t)w < sizeof buf)
-    snprintf(buf + w, sizeof buf - (size_t)w, "; the module is not scheduled, so what overlaps them is not known");
+  char buf[600];
+  hs_overlap_explain(d, ps, n, buf, sizeof buf);
   free(ps);
-  return json_string(buf);
+  return hs_json_bytes(buf, strlen(buf));
 }
 
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
