@@ -423,6 +423,11 @@ export interface Timeline {
   async: {
     start: string;
     done: string;
+    /** what `hloscope overlap` calls it ("copy", "all-gather", an async-start's ROOT opcode), from
+     *  the profile's embedded HLO; null when the profile carries none for it */
+    kind: string | null;
+    /** what the done delivers (its result's bytes, from the embedded HLO); null when unknown */
+    bytes: number | null;
     program_id: string | null;
     module: string | null;
     occurrences: number;

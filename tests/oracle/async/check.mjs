@@ -107,5 +107,28 @@ if (!absent) {
     if (!h || h.read !== 1280 || h.written !== 896) fail(rel, `HBM ${JSON.stringify(h)}, by hand read 1280, written 896`);
   }
 }
+// The profile timeline's async rows name the same kind and bytes (from the profile's embedded
+// HLO): the TPU v6e x4 host-offload profile copies with copy-start/copy-done, each pair a
+// "copy" whose bytes are its done's result (read here from the row the timeline gives the done).
+{
+  const absentP = sharedAbsent('profiles-multidevice');
+  const prof = absentP ? null : sharedPath('captures/profiles-multidevice/xprof_tpu_v6e_x4_inference_2.xplane.pb');
+  if (absentP) console.log(absentP);
+  else if (!prof) fail('profiles-multidevice', 'xprof_tpu_v6e_x4_inference_2.xplane.pb missing');
+  else {
+    const t = run('timeline', prof);
+    if (!t.async.length) fail('timeline', 'no async rows on the host-offload profile');
+    for (const a of t.async) {
+      if (a.kind !== 'copy' || !Number.isInteger(a.bytes) || a.bytes <= 0)
+        fail('timeline', `${a.start} -> ${a.done}: kind ${a.kind}, bytes ${a.bytes}`);
+      const done = t.rows.find((r) => r.name === a.done && r.module === a.module);
+      const want = done?.instruction?.result?.logical_bytes;
+      if (!Number.isInteger(want)) fail('timeline', `${a.done}: no row with its instruction's result`);
+      else if (want !== a.bytes)
+        fail('timeline', `${a.done}: bytes ${a.bytes}, its instruction's result ${want}`);
+    }
+  }
+}
+
 console.log(`async oracle (${oracle.parser}, jaxlib ${oracle.jaxlib}): ${files} texts, ${pairs} transfers, ${unreadChecked} unread elements, ${hbmChecked} HBM estimates checked, ${failures} failures`);
 process.exit(failures ? 1 : 0);
