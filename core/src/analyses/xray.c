@@ -273,6 +273,8 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
     if (w) say(s, "%.*s: %s giving %s", SL(d, in->opcode), w, ty);
     else say(s, "%.*s giving %s", SL(d, in->opcode), ty);
     if (inner) say(s, ", computed inside the kernel");
+    else if (c && c->role == HS_ROLE_ASYNC && !hs_instr_is_alias(d, in))
+      say(s, ", what the async transfer runs: one transfer with its start and done, not a kernel of its own");
     else if (!hs_instr_is_alias(d, in)) say(s, ", a kernel of its own writing to %s", hs_mem_space_words(ms));
   }
   /* a kernel a transfer overlaps */
