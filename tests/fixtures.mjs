@@ -3,7 +3,8 @@
 // and shell ones. No other test or bench file lists fixtures/ or ../shared itself:
 // tests/node/walker-guard.test.mjs fails if one does. It knows:
 //   - fixture cases: fixtures/cpu-jax-<version>/<id>/ (fixtureCases), fixtures/passes/<version>/<id>/
-//     (passFixtures) and fixtures/levels/<version>/<id>/ (levelsFixtures), each a case object
+//     (passFixtures), fixtures/levels/<version>/<id>/ (levelsFixtures) and fixtures/diff-pairs/<version>/<pair>/
+//     (diffPairs), each a case object
 //     { set, id, label, dir, oracle, file(name), files(keep, sub) }; oracle is the case's own
 //     oracle.json (XLA's account, captured with it: it stays with its fixture), or null;
 //   - the folders of fixtures/ (fixtureFolders, fixtureSubfolders: the provenance test), the
@@ -148,6 +149,11 @@ export function passFixtures(dir = join(fixturesDir, 'passes')) {
 
 /** fixtures/levels/<version>/<id>/: HLO and LLVM IR of three small programs (<xla-levels>, hloscope llvm). */
 export function levelsFixtures(dir = join(fixturesDir, 'levels')) {
+  return casesUnder(dir);
+}
+
+/** fixtures/diff-pairs/<version>/<pair>/: two compiles of one program (a. and b.after_optimizations.txt, oracle.json). */
+export function diffPairs(dir = join(fixturesDir, 'diff-pairs')) {
   return casesUnder(dir);
 }
 

@@ -21,18 +21,29 @@ export function isLoaded(): boolean;
 /** The core's version string, e.g. "0.1.0". Needs `load()`. */
 export function version(): string;
 
-export type Format = "hlo" | "stablehlo" | "jaxpr";
+// The unions below are the core's registry (`registry()`, `hloscope registry`) written out for
+// the type checker; tests/node/types.test.mjs fails when they and the registry differ.
+/** Every format the core's detector names (HS_FORMAT_MAP). */
+export type Format = "unknown" | "hlo" | "stablehlo" | "jaxpr" | "memory" | "pass-listing" | "llvm";
+/** The formats `parse()` reads into an HloDocument (registry formats with `document: true`). */
+export type DocumentFormat = "hlo" | "stablehlo" | "jaxpr";
+/** The result kinds of `HloDocument.json(kind)` (HS_KIND_MAP). */
+export type ResultKind = "summary" | "fusions" | "spills" | "computations" | "layouts" | "decisions" | "overlap";
+/** Every error code (HS_ERROR_MAP, with the JS-only HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM). */
+export type ErrorCode = "HS_OK" | "HS_E_NOMEM" | "HS_E_FORMAT" | "HS_E_SYNTAX" | "HS_E_EMPTY" | "HS_E_TOO_LARGE" | "HS_E_ARG" | "HS_E_UNSUPPORTED" | "HS_E_FREED" | "HS_E_NOT_LOADED" | "HS_E_NOTFOUND" | "HS_E_NOWASM";
+/** Every warning code (HS_WARNING_MAP). */
+export type WarningCode = "HS_W_FRAME_TABLES_MISSING" | "HS_W_FRAME_REF_DANGLING" | "HS_W_TRUNCATED" | "HS_W_SKIPPED_LINE" | "HS_W_UNRESOLVED_OPERAND" | "HS_W_UNRESOLVED_CALL" | "HS_W_UNKNOWN_TYPE" | "HS_W_PARTIAL_FORMAT" | "HS_W_PROFILE_SKIPPED" | "HS_W_PROFILE_NO_DEVICE" | "HS_W_PROFILE_RUNS_GUESSED" | "HS_W_XLA_REFUSES" | "HS_W_DUMP_JUNK_LINE" | "HS_W_DUMP_UNKNOWN_NAME" | "HS_W_DUMP_STEP_UNREADABLE";
 
 /** One issue the parser met but could read past (a dangling frame reference, a truncated tail). */
 export interface Warning {
-  code: string;       // e.g. "HS_W_FRAME_TABLES_MISSING"
+  code: WarningCode;  // e.g. "HS_W_FRAME_TABLES_MISSING"
   line: number;       // 1-based; 0 when it concerns the whole document
   column: number;     // 1-based; 0 when it concerns the whole document
   message: string;
 }
 
 export interface Summary {
-  format: Format;
+  format: DocumentFormat;
   module: string | null;      // first module's name
   modules: number;            // modules in the text (several HloModule blocks are valid input)
   lines: number;              // lines in the text (a last line without "\n" counts)
@@ -57,6 +68,8 @@ export interface Fusion {
   kind: string;               // "kLoop" | "kInput" | "kOutput" | "kCustom" | ...
   calls: string;              // the fused computation it calls
   type: string;               // result type in HLO form, layout aside: "bf16[1024,1024]", "(f32[], s32[4])"
+  bytes: number;              // the result's logical bytes (a tuple's elements summed)
+  module: string | null;      // the module the fusion is in
   memory_space: number;       // S(n) of the result's layout; 0 (HBM / default) when none is printed
   line: number;               // 1-based line of the fusion instruction
   nested: boolean;            // true when the instruction sits inside another fused computation
@@ -140,7 +153,7 @@ export interface ComputationInfo {
   /** made: an instruction XLA's parser makes that the text has no statement for, named as XLA
    * names it: "compact" (a get-tuple-element written "%t#1" as an operand: "t_1") or "nested"
    * (an operand written as an instruction, "f32[4] negate(%x)": "negate.anon"). */
-  instructions: { name: string; opcode: string; type: string; line: number; made?: 'compact' | 'nested' }[];
+  instructions: { name: string; opcode: string; type: string | null; line: number; made?: 'compact' | 'nested' }[]; // type null: an op with no result (return)
 }
 
 export interface Computations { modules: { name: string | null; computations: ComputationInfo[] }[] }
@@ -170,7 +183,15 @@ export interface Xray {
     /** null without async transfers; else "2 async transfers, each start paired with its done:
      *  the all-reduce is in flight while add0 runs" (where the schedule shows it) */
     overlap: string | null;
+    /** The line each side opens on: its first computation when frame tables (or other tables)
+     * come before it, else 1; null for a missing side. */
+    open_at: { left: number | null; right: number | null };
   };
+  /** Are the two texts the same program? From their module names and entry signatures, read with
+   * the core's type readers (MLIR's signless i8 is s8; layouts and comments aside). null: a side
+   * has nothing to compare (a blank left side). evidence: the sentences that decided it (the
+   * differences when false). */
+  pair: { same_program: boolean | null; evidence: string[] };
   left: XrayLine[];
   right: XrayLine[];
 }
@@ -190,13 +211,13 @@ export interface Decision {
 }
 
 export interface Decisions {
-  format: Format;
+  format: DocumentFormat;
   decisions: Decision[];      // sorted by line
   warnings: Warning[];        // the document's, then the analysis's (a jaxpr cut mid-equation: HS_W_TRUNCATED)
 }
 
 export interface HloDocument {
-  readonly format: Format;
+  readonly format: DocumentFormat;
   summary(): Summary;
   fusions(): FusionCensus;
   spills(): Spills;
@@ -228,7 +249,7 @@ export function xray(left: string, right: string): Xray;
 /** Every failure of the core, with the C error's code and position (1-based; 0 when unknown). */
 export class HloscopeError extends Error {
   readonly name: "HloscopeError";
-  readonly code: string;      // e.g. "HS_E_SYNTAX", "HS_E_FORMAT", "HS_E_NOMEM", "HS_E_FREED"
+  readonly code: ErrorCode;   // e.g. "HS_E_SYNTAX", "HS_E_FORMAT", "HS_E_NOMEM", "HS_E_FREED"
   readonly line: number;
   readonly column: number;
   readonly offset: number;
@@ -239,7 +260,7 @@ export interface HloDocument {
   /** The census counts alone, without the per-fusion list: cheap on huge modules. */
   census(): { fusion_computations: number; fusion_ops: number; fusion_ops_nested: number };
   /** The raw JSON text of a result: byte for byte what `hloscope <kind> --json FILE` prints. */
-  json(kind: "summary" | "fusions" | "spills" | "computations" | "decisions" | "overlap"): string;
+  json(kind: ResultKind): string;
 }
 
 /** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */
@@ -553,7 +574,7 @@ export interface PassModule {
   watershed: number | null;
   watershed_from: "before_layout-assignment" | "after_layout-assignment" | null;
   first_fusion: number | null;  // the first step with counts whose HLO holds a fusion
-  kinds: Record<DumpFileKind, number>;
+  kinds: { [K in DumpFileKind]?: number }; // the kinds present, with their file counts
 }
 
 /** What `readPasses(...)` returns (and `hloscope passes --json PATH` prints). */
@@ -575,6 +596,37 @@ export interface PassesCompare {
   /** Per pipeline name: its passes only in A, only in B, in both. */
   pipelines: { name: string; only_a: string[]; only_b: string[]; both: string[] }[];
   warnings: Warning[];
+}
+
+/** What `hloscope diff --json A B` prints (hs_diff_json): two optimized HLO modules compared by meaning. */
+export interface DiffSide {
+  module: string | null;
+  fusion_ops: number;           // fusion instructions, nested included
+  fusion_computations: number;  // distinct fused bodies
+  instructions: number;
+  partial: Partial | null;      // the text was cut
+  /** The HBM traffic estimate (Spills); null when the text is not a whole optimized module. */
+  hbm_bytes: { read: number | null; written: number | null };
+}
+export type DiffChange = "same" | "added" | "removed" | "merged" | "split" | "changed";
+export interface Diff {
+  a: DiffSide;
+  b: DiffSide;
+  /** A's matched instructions (`by`: the round that matched each), and those left on each side. */
+  matched: { instructions: number; unmatched_a: number; unmatched_b: number; by: { op_name: number; source: number; structure: number; name: number } };
+  /** Every fusion op of each side in exactly one entry; `moved`: op_names (else instruction names). */
+  fusions: { change: DiffChange; a: string[]; b: string[]; moved: string[]; source: string[] }[];
+  /** Big values in HBM on one side (`side`) that the other keeps in a fusion, off HBM, or lacks. */
+  materialized: { change: "added" | "removed"; value: string; shape: string; bytes: number; side: "a" | "b" }[];
+  /** Custom-call targets and fusion backend kinds whose counts differ. */
+  calls: { change: "added" | "removed" | "changed"; target: string; a: number; b: number }[];
+  /** `[]` until `hloscope overlap` lands (its entries then). */
+  transfers: { change: string; a: unknown; b: unknown }[];
+  /** The HloModule line's attributes of each side. */
+  environment: { key: string; a: string | null; b: string | null }[];
+  passes: PassesCompare | null; // two dump folders: not built yet (null)
+  time: { a_ps: number; b_ps: number; ops: { a: string; b: string; a_ps: number; b_ps: number }[] } | null; // two profiles: not built yet (null)
+  verdict: string;
 }
 
 /** A folder's entries (a string entry is a name alone), or a pasted `ls` listing. */
@@ -608,7 +660,8 @@ export interface MemoryAllocation {
   color?: number;           // memory space color of the allocation
   parameter?: number;
   values?: Array<{ name?: string; offset: number; bytes: number; shape?: string; shapes?: string;
-    values?: number; layout_bytes?: number | null; logical_bytes?: number | null }>;
+    values?: number; layout_bytes?: number | null; logical_bytes?: number | null;
+    line?: number; opcode?: string }>; // line, opcode: joined to the optimized HLO
   allocation_size?: number | null; // TPU run time: the #allocation's own size (null for 0xffff...)
   line?: number; opcode?: string;  // joined to the optimized HLO (readMemory(text, hlo)); values too
 }
@@ -702,7 +755,7 @@ export interface RegistryCommand {
 export function registry(): Registry;
 
 /** The format the core detects for a text, as `parse()` would: a registry format name, "unknown" when none. Needs `load()`. */
-export function detectFormat(text: string): Format | "unknown" | string;
+export function detectFormat(text: string): Format;
 
 // ---- LLVM IR ---------------------------------------------------------------------------------
 

@@ -7,8 +7,11 @@
  *   hloscope timeline PROFILE... [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
  *   hloscope decisions FILE      upcasts, downcasts, broadcasts, remat marks, transposes, layout copies
  *
+ *   hloscope diff [--fail-on LIST] A B   what changed between two compiles, by meaning
+ *
  * Exit status: 0 on success, 2 on a parse error (file:line:col: message on stderr), 1 on
- * other failures (a file that cannot be read, bad usage). */
+ * other failures (a file that cannot be read, bad usage), 3 when a `diff --fail-on` condition
+ * holds. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -771,6 +774,186 @@ static int cmd_llvm(int argc, char **argv) {
   return rc;
 }
 
+/* ---- diff -------------------------------------------------------------------------------- */
+static void print_names(json_t *arr) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(arr, i, x) printf("%s%s", i ? ", " : "", json_string_value(x));
+  if (!json_array_size(arr)) printf("-");
+}
+
+static void human_diff(json_t *j, const char *pa, const char *pb) {
+  printf("%s\n", gets(j, "verdict"));
+  const char *sides[2] = {"a", "b"}, *paths[2] = {pa, pb};
+  for (int s = 0; s < 2; s++) {
+    json_t *x = json_object_get(j, sides[s]), *h = json_object_get(x, "hbm_bytes");
+    printf("\n%s: %s: %lld instructions, %lld fusion ops, %lld fusion computations", s ? "B" : "A", paths[s],
+           geti(x, "instructions"), geti(x, "fusion_ops"), geti(x, "fusion_computations"));
+    if (json_is_integer(json_object_get(h, "read")))
+      printf(", HBM read %lld written %lld bytes", geti(h, "read"), geti(h, "written"));
+    if (!json_is_null(json_object_get(x, "partial"))) printf(" (cut short)");
+  }
+  json_t *m = json_object_get(j, "matched"), *by = json_object_get(m, "by");
+  printf("\n\nmatched %lld instructions (structure %lld, op_name %lld, source %lld, name %lld); unmatched: A %lld, B %lld\n",
+         geti(m, "instructions"), geti(by, "structure"), geti(by, "op_name"), geti(by, "source"), geti(by, "name"),
+         geti(m, "unmatched_a"), geti(m, "unmatched_b"));
+  size_t i, same = 0;
+  json_t *f;
+  json_array_foreach(json_object_get(j, "fusions"), i, f) {
+    if (strcmp(gets(f, "change"), "same") == 0) {
+      same++;
+      continue;
+    }
+    printf("  %-8s A: ", gets(f, "change"));
+    print_names(json_object_get(f, "a"));
+    printf("  B: ");
+    print_names(json_object_get(f, "b"));
+    if (json_array_size(json_object_get(f, "moved"))) {
+      printf("\n           moved: ");
+      print_names(json_object_get(f, "moved"));
+    }
+    if (json_array_size(json_object_get(f, "source"))) {
+      printf("\n           source: ");
+      print_names(json_object_get(f, "source"));
+    }
+    printf("\n");
+  }
+  printf("  %zu fusion groups the same\n", same);
+  json_array_foreach(json_object_get(j, "materialized"), i, f)
+    printf("materialized %s on %s: %s %s (%lld bytes)\n", gets(f, "change"), strcmp(gets(f, "side"), "b") ? "A" : "B",
+           gets(f, "value"), gets(f, "shape"), geti(f, "bytes"));
+  json_array_foreach(json_object_get(j, "calls"), i, f)
+    printf("call %s %s: A %lld, B %lld\n", gets(f, "target"), gets(f, "change"), geti(f, "a"), geti(f, "b"));
+}
+
+static int cmp_names(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* A side of the diff: an optimized HLO file, or a dump folder, whose *after_optimizations.txt
+ * (one per module) are read as one text of several modules (the core pairs modules by name). */
+static int open_side(input *in, const char *path) {
+  DIR *dir = strcmp(path, "-") == 0 ? NULL : opendir(path);
+  if (!dir) return open_input(in, path);
+  char **names = NULL;
+  size_t n = 0, cap = 0, total = 0;
+  struct dirent *e;
+  while ((e = readdir(dir)) != NULL) {
+    size_t l = strlen(e->d_name), k = strlen("after_optimizations.txt");
+    if (l < k || strcmp(e->d_name + l - k, "after_optimizations.txt") != 0) continue;
+    if (n == cap) {
+      char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
+      if (!nn) break;
+      names = nn;
+    }
+    if (!(names[n] = malloc(l + 1))) break;
+    memcpy(names[n++], e->d_name, l + 1);
+  }
+  closedir(dir);
+  in->path = path;
+  if (!n) {
+    fprintf(stderr, "hloscope: %s holds no *after_optimizations.txt (a dump folder of --xla_dump_to)\n", path);
+    free(names);
+    return 1;
+  }
+  qsort(names, n, sizeof *names, cmp_names);
+  char *text = NULL;
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    size_t plen = strlen(path) + strlen(names[i]) + 2, len = 0;
+    char *full = malloc(plen);
+    char *t = full ? (snprintf(full, plen, "%s/%s", path, names[i]), read_all(full, &len)) : NULL;
+    char *grown = t ? realloc(text, total + len + 2) : NULL;
+    if (!grown) {
+      fprintf(stderr, "hloscope: cannot read %s: %s\n", full ? full : path, strerror(errno));
+      rc = 1;
+    } else {
+      text = grown;
+      memcpy(text + total, t, len);
+      total += len;
+      if (total && text[total - 1] != '\n') text[total++] = '\n';
+    }
+    free(t);
+    free(full);
+  }
+  for (size_t i = 0; i < n; i++) free(names[i]);
+  free(names);
+  if (rc) {
+    free(text);
+    return rc;
+  }
+  in->text = text;
+  in->len = total;
+  return parse_input(in);
+}
+
+/* hloscope diff [--json] [--fail-on LIST] A B: exit 3 when a --fail-on condition holds */
+static int cmd_diff(int argc, char **argv) {
+  const char *paths[2] = {NULL, NULL}, *fail_on = NULL;
+  int json = 0, n = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strcmp(argv[i], "--fail-on") == 0 && i + 1 < argc) fail_on = argv[++i];
+    else if ((argv[i][0] != '-' || strcmp(argv[i], "-") == 0) && n < 2) paths[n++] = argv[i];
+    else n = 3;
+  }
+  if (n != 2) {
+    usage(stderr);
+    return 1;
+  }
+  input a = {0}, b = {0};
+  int rc = open_side(&a, paths[0]);
+  if (!rc) rc = open_side(&b, paths[1]);
+  for (int s = 0; s < 2 && !rc; s++) {
+    const input *x = s ? &b : &a;
+    if (hs_doc_format(x->doc) != HS_FORMAT_HLO) {
+      fprintf(stderr, "hloscope: %s is %s, not HLO: diff compares two optimized HLO modules (compile().as_text())\n", x->path,
+              hs_format_name(hs_doc_format(x->doc)));
+      rc = 1;
+    }
+  }
+  if (rc) {
+    close_input(&a);
+    close_input(&b);
+    return rc;
+  }
+  size_t len = 0;
+  char *out = hs_diff_json(a.doc, b.doc, &len);
+  char why[2048] = "";
+  int holds = 0;
+  if (out && fail_on) {
+    holds = hs_diff_fail_on(out, len, fail_on, why, sizeof why);
+    if (holds < 0) {
+      fprintf(stderr, "hloscope: --fail-on: %s\n", why);
+      hs_free(out);
+      close_input(&a);
+      close_input(&b);
+      return 1;
+    }
+  }
+  if (!out) {
+    fprintf(stderr, "hloscope: out of memory\n");
+    rc = 1;
+  } else if (json) {
+    fwrite(out, 1, len, stdout);
+    fputc('\n', stdout);
+  } else {
+    json_error_t e;
+    json_t *j = json_loadb(out, len, 0, &e);
+    human_diff(j, paths[0], paths[1]);
+    json_decref(j);
+  }
+  if (out && holds > 0) {
+    json_error_t e;
+    json_t *j = json_loadb(out, len, 0, &e);
+    fprintf(stderr, "hloscope diff: --fail-on %s: %s\n%s\n", fail_on, why, gets(j, "verdict"));
+    json_decref(j);
+    rc = 3;
+  }
+  hs_free(out);
+  close_input(&a);
+  close_input(&b);
+  return rc;
+}
+
 /* ---- dispatch: one handler per row of the core's command table -------------------------- */
 /* Commands over one document: the row's result kind, and how a person reads it. */
 static int cmd_document(const hs_command *c, const char *path, int json) {
@@ -884,6 +1067,7 @@ static const handler HANDLERS[] = {
     {"xray", NULL, xray_args},             {"profile", cmd_profile, NULL},  {"layout", NULL, layout_args},
     {"memory", NULL, memory_args},         {"version", NULL, version_args},  {"registry", NULL, registry_args},
     {"passes", passes_argv, NULL},         {"timeline", cmd_timeline, NULL}, {"llvm", llvm_argv, NULL},
+    {"diff", cmd_diff, NULL},
 };
 
 static const handler *handler_for(const char *name) {

@@ -199,6 +199,22 @@ char *hs_registry_json(size_t *len);
  * optimized HLO (an empty "left" array, lines_in 0). NULL when right is NULL or memory runs out. */
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len);
 
+/* The compile diff of two optimized HLO modules (keys in README.md "diff" and wasm/hloscope.d.ts
+ * `Diff`): each side's census, HBM estimate and whether it was cut; how the instructions were
+ * matched (by structure, op_name, source line, name: never by order); every fusion op of each
+ * side in exactly one `fusions` entry (same, added, removed, merged, split, changed, with the ops
+ * that moved and their source lines); big values newly materialized in HBM or gone; custom and
+ * library calls whose counts changed; the module config; a verdict. Both documents are only
+ * read. NULL on allocation failure or a NULL side. */
+char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len);
+/* The CI check over a diff result (hs_diff_json's text): `list` is comma-separated conditions,
+ * `new-spill` (B materializes a big value in HBM that A keeps on chip or does not have),
+ * `fusion-count` (B has more fusion ops than A), `traffic+P%` (B's HBM estimate exceeds A's by
+ * more than P percent), `time+P%` (needs profiles). Returns how many hold (0: none), with `why`
+ * saying which; -1 for a list it cannot read, -2 for a condition the inputs cannot decide (why
+ * says which). */
+int hs_diff_fail_on(const char *diff, size_t len, const char *list, char *why, size_t cap);
+
 /* The commands every host offers (the CLI, the JS API, Python, the widget): one row each, the
  * core's one list of its product surface. A row names the command, the mode flag that selects
  * it (`passes --compare`) or NULL, the result kind it prints (the JSON's name: "summary",

@@ -95,3 +95,39 @@ for (const [name, left, right] of pairs) {
     }
   });
 }
+
+// Issue 34, item 6: new jax dumps start with about 40 lines of FileNames / FunctionNames /
+// StackFrames tables. The x-ray dims them and opens on the first computation (the core's
+// summary.open_at); a dump without tables still opens on line 1.
+test('an x-ray of a dump with frame tables opens on its first computation, the tables dimmed above it', { skip }, async () => {
+  const dir = join(repoRoot, 'fixtures/cpu-jax-0.12.0.1/softmax');
+  const hlo = readFileSync(join(dir, 'after_optimizations.txt'), 'utf8');
+  const lines = hlo.split('\n');
+  const first = lines.findIndex((l) => /^(ENTRY )?%\S+ \(.*\) -> .* \{$/.test(l)) + 1; // the first computation header, as written
+  assert.ok(lines.slice(0, first).some((l) => l === 'StackFrames') && first > 10, `frame tables above line ${first}`);
+  const { page, errors, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/xray-wide.html`);
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.waitForFunction(() => customElements.get('xla-xray'));
+    const topRow = (side) => page.evaluate((s) => {
+      const x = document.querySelector('#x');
+      const top = x.scroller(s).getBoundingClientRect().top;
+      const rows = [...x.shadowRoot.querySelectorAll(`.col.${s} .row`)].filter((r) => r.getBoundingClientRect().bottom > top + 1);
+      rows.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+      return Number(rows[0]?.dataset.line);
+    }, side);
+    await page.evaluate(([l, r]) => { const x = document.querySelector('#x'); x.left = l; x.right = r; }, [readFileSync(join(dir, 'stablehlo.mlir'), 'utf8'), hlo]);
+    await page.waitForFunction(() => document.querySelector('#x').shadowRoot.querySelectorAll('.col.right .row').length > 5, null, { timeout: 30000 });
+    assert.equal(await topRow('right'), first, 'the HLO column opens on its first computation');
+    assert.equal(await topRow('left'), 1, 'the StableHLO (no tables) opens on line 1');
+    // scrolled back up, the tables are there, dimmed
+    await page.evaluate(() => { document.querySelector('#x').scroller('right').scrollTop = 0; });
+    await page.waitForFunction(() => Number([...document.querySelector('#x').shadowRoot.querySelectorAll('.col.right .row')].find((r) => r.dataset.line === '3')?.dataset.line) === 3);
+    const tableClasses = await page.evaluate((n) => [...document.querySelector('#x').shadowRoot.querySelectorAll('.col.right .row')]
+      .filter((r) => Number(r.dataset.line) > 2 && Number(r.dataset.line) < n).map((r) => r.className.split(' ')[1]), first);
+    assert.ok(tableClasses.length > 5 && tableClasses.every((c) => c === 'c-dim'), JSON.stringify(tableClasses));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

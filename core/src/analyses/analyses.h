@@ -66,6 +66,9 @@ void hs_overlap_explain(const hs_doc *d, const hs_async_pair *ps, uint32_t n, ch
 
 /* null, or {"line","inside","entry"} when the text was cut (stage.c) */
 json_t *hs_partial_json(const hs_doc *d);
+/* Are a and b (either may be NULL) the same program? {"same_program": true|false|null, "evidence":
+ * [sentences]} from their module names and entry signatures (pair.c). */
+json_t *hs_pair_json(const hs_doc *a, const hs_doc *b);
 /* The spills sentence of a document (results.c), also the x-ray's explanation. */
 void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_t cap);
 #endif

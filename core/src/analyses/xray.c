@@ -460,6 +460,21 @@ static json_t *overlap_summary(const hs_doc *d) {
   return hs_json_bytes(buf, strlen(buf));
 }
 
+/* Where a side opens: the line of its first computation when frame tables (FileNames,
+ * FunctionNames, StackFrames: about 40 lines at the top of a new jax dump) or other tables come
+ * before it; else 1. null for a missing side. */
+static json_t *open_at(const hs_doc *d) {
+  if (!d) return json_null();
+  bool tables = false;
+  for (uint32_t li = 0; li < d->n_lines; li++) {
+    int k = d->lines[li].kind;
+    if (k == HS_LINE_TABLE) tables = true;
+    else if (k == HS_LINE_COMP) return json_integer(tables ? li + 1 : 1);
+    else if (k != HS_LINE_MODULE && k != HS_LINE_BLANK && k != HS_LINE_COMMENT) break;
+  }
+  return json_integer(1);
+}
+
 char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   if (!right) return NULL;
   hs_spill_info si;
@@ -485,6 +500,10 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   json_object_set_new(partial, "left", left ? hs_partial_json(left) : json_null());
   json_object_set_new(partial, "right", hs_partial_json(right));
   json_object_set_new(sum, "partial", partial);
+  json_t *at = json_object();
+  json_object_set_new(at, "left", open_at(left));
+  json_object_set_new(at, "right", open_at(right));
+  json_object_set_new(sum, "open_at", at);
   if (si.big >= 0) {
     json_t *b = json_object();
     json_object_set_new(b, "type", json_string(bigty));
@@ -514,6 +533,7 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   json_object_set_new(sum, "explanation", hs_json_bytes(ex, strlen(ex)));
   json_object_set_new(sum, "overlap", overlap_summary(right));
   json_object_set_new(o, "summary", sum);
+  json_object_set_new(o, "pair", hs_pair_json(left, right));
   json_object_set_new(o, "left", lj);
   json_object_set_new(o, "right", rj);
   return hs_json_finish(o, len);

@@ -57,6 +57,11 @@ static const hs_command COMMANDS[] = {
      "--hlo (the\nafter_optimizations HLO, or the dump folder holding it) each kernel\nis joined to its fusion and what the "
      "lowering dropped is listed",
      INPUTS(IN("FILE", "llvm", "input"), OPT("DUMP", "--hlo", "hlo,dump", "hlo"))},
+    {"diff", NULL, "diff", "diff [--fail-on LIST] A B",
+     "what changed between two compiles (optimized HLO files or dump\nfolders, modules paired by name), by meaning: instructions matched\nby what they are, fusions same, added,\n"
+     "removed, merged, split or changed, values newly in HBM, calls,\nmodule config, a verdict; --fail-on new-spill,fusion-count,"
+     "traffic+P%\nexits 3 when one holds (for CI)",
+     INPUTS(IN("A", "hlo,dump", "a"), IN("B", "hlo,dump", "b"), OPT("LIST", "--fail-on", "text", "fail_on"))},
     {"version", NULL, NULL, "version", "print the version", NO_INPUTS},
     {"registry", NULL, "registry", "registry", "the formats, result kinds and codes the core knows (JSON)", NO_INPUTS},
 };

@@ -68,12 +68,14 @@ typedef struct {
 static uint32_t cached(hs_profile *p, plane_tmp *t, const void *sv, size_t n) {
   const uint8_t *s = sv;
   uint64_t a = 0, b = 0;
-  memcpy(&a, s, n < 8 ? n : 8);
-  memcpy(&b, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+  if (n) { /* an empty string may come with no bytes at all (s NULL) */
+    memcpy(&a, s, n < 8 ? n : 8);
+    memcpy(&b, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+  }
   uint64_t k = (a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL;
   uint32_t slot = (uint32_t)(k >> 56);
   uint32_t id = t->seen[slot];
-  if (id && p->strs[id - 1].len == n && memcmp(p->strs[id - 1].s, s, n) == 0) return id - 1;
+  if (id && p->strs[id - 1].len == n && (n == 0 || memcmp(p->strs[id - 1].s, s, n) == 0)) return id - 1;
   uint32_t got = hs_prof_intern(p, s, n);
   if (got != HS_NONE) t->seen[slot] = got + 1;
   return got;

@@ -248,6 +248,7 @@ export function xrayTexts(api, left, right, known = {}) {
     const x = api.xray(left, right);
     return {
       summary: { ...x.summary, backend: backendOf(right) },
+      pair: x.pair,
       left: compactSide(x.left, left, L.starts, L.maxLen),
       right: compactSide(x.right, right, R.starts, R.maxLen),
     };
@@ -255,7 +256,7 @@ export function xrayTexts(api, left, right, known = {}) {
   if (right != null && detectFormat(api, right) === 'hlo') {
     // the optimized HLO alone: the core x-rays it with a blank left side
     const x = api.xray('', right);
-    return { summary: { ...x.summary, backend: backendOf(right) }, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };
+    return { summary: { ...x.summary, backend: backendOf(right) }, pair: x.pair, left: null, right: compactSide(x.right, right, R.starts, R.maxLen) };
   }
   const text = right ?? left;
   const S = R || L;

@@ -21,7 +21,6 @@
 //   kind: 'right'|'wrong'|'target' }] shown as outlines), summary (the core's x-ray summary),
 //   noteFor(side, line), scrollToLine(side, line), clearSelection().
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
-import { pairEvidence, programEvidence } from '../core-words.js';
 import { adoptStyles, backendOf, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
 import { layoutNote } from './layout-note.js';
 import * as engine from './engine.js';
@@ -224,6 +223,7 @@ class XlaXray extends HTMLElement {
       this._right = d.right ?? null;
       this._show({
         summary: d.xray.summary,
+        pair: d.xray.pair,
         left: d.left != null ? sideFromApi(d.xray.left, d.left) : null,
         right: d.right != null ? sideFromApi(d.xray.right, d.right) : null,
       });
@@ -285,13 +285,9 @@ class XlaXray extends HTMLElement {
     const part = this._summary?.partial || {};
     const cut = [['left', part.left], ['right', part.right]].filter(([, p]) => p)
       .map(([side, p]) => `${side === 'left' ? 'StableHLO' : 'HLO'} side: ${partialWords(p)}`);
-    // Two texts that say they are different programs: say so before anything is compared.
-    const lt = out?.left?.text;
-    const rt = out?.right?.text;
-    if (lt != null && rt != null) {
-      const ev = pairEvidence(programEvidence(lt), programEvidence(rt));
-      if (ev.verdict === 'different') cut.unshift(`These look like two different programs (${ev.reasons.join('; ')}): the x-ray pairs their lines only as text.`);
-    }
+    // Two texts that say they are different programs (the core's pair evidence): say so before
+    // anything is compared.
+    if (out?.pair?.same_program === false) cut.unshift(`These look like two different programs (${out.pair.evidence.join('; ')}): the x-ray pairs their lines only as text.`);
     this._partial.textContent = cut.join(' · ');
     this._partial.hidden = !cut.length;
     this._big.textContent = big
@@ -312,7 +308,9 @@ class XlaXray extends HTMLElement {
       c.wide.style.width = `calc(${Math.min(s.maxLen, MAX_CHARS + 24)}ch + 9em)`;
       c.hbar.scrollLeft = 0;
       c.rows.style.setProperty('--sx', '0px');
-      c.scroller.scrollTop = 0;
+      // A dump that starts with frame tables opens on its first computation (the core says where).
+      const at = this._summary?.open_at?.[side] ?? 1;
+      c.scroller.scrollTop = at > 1 ? ((at - 1) * ROW) / this._scale(side) : 0;
       this._schedule(side, true);
     }
     if (out) {

@@ -1,0 +1,224 @@
+// hloscope diff (issue 38): every optimized HLO module of the fixtures and of ../shared/captures
+// diffed against itself rewritten by tests/diff/rewrite.mjs (every name changed, computations and
+// independent instructions reordered; once more with names opaque and metadata removed) is the
+// same by meaning: every fusions entry "same", nothing unmatched, every fusion op of each side in
+// exactly one entry. And the CI check: --fail-on exits 3 exactly when a condition holds, 1 for
+// a list it cannot read. Runs the native CLI; skips with a message when it is not built.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { diffPairs, fixtureCases, levelsFixtures, repoRoot, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
+import { rewriteHlo } from '../diff/rewrite.mjs';
+
+const cli = path.join(repoRoot, 'build/native/hloscope');
+const skip = existsSync(cli) ? false : `SKIPPED: no native CLI at ${cli} (npm run build:native)`;
+
+function diff(...args) {
+  const r = spawnSync(cli, ['diff', ...args], { maxBuffer: 1 << 28 });
+  return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+function diffJson(a, b) {
+  const r = diff('--json', a, b);
+  assert.equal(r.status, 0, `diff ${a} ${b}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+// Every fusion op of each side is in exactly one entry.
+function assertPartition(j, what) {
+  for (const s of ['a', 'b']) {
+    const names = j.fusions.flatMap((f) => f[s]);
+    assert.equal(names.length, j[s].fusion_ops, `${what}: side ${s}: ${names.length} names in fusions, ${j[s].fusion_ops} fusion ops`);
+    assert.equal(new Set(names).size, names.length, `${what}: side ${s}: a fusion op in two entries`);
+  }
+}
+
+const fixtureModules = () => [
+  ...fixtureCases().map((c) => c.file('after_optimizations.txt')).filter(Boolean),
+  ...levelsFixtures().flatMap((c) => c.files(/after_optimizations\.txt$/)),
+  ...diffPairs().flatMap((c) => c.files(/after_optimizations\.txt$/)),
+];
+const sharedSubs = ['tpu-v6e', 'tpu-layouts', 'gpu-semantics', 'llvm'];
+const sharedModules = () => sharedSubs.flatMap((s) => sharedCaptures(s, (n) => /after_optimizations.*\.txt$|\.hlo$/.test(n)));
+
+function selfDiffs(t, files) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hloscope-diff-'));
+  let n = 0;
+  try {
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      for (const strip of [false, true]) {
+        const out = path.join(dir, `${n}${strip ? '.stripped' : ''}.txt`);
+        const rewritten = rewriteHlo(text, { strip });
+        assert.notEqual(rewritten, text, `${f}: the rewrite changed nothing`);
+        writeFileSync(out, rewritten);
+        const what = `${path.relative(repoRoot, f)}${strip ? ' (names opaque, metadata removed)' : ' (renamed, reordered)'}`;
+        const j = diffJson(f, out);
+        assert.equal(j.matched.unmatched_a, 0, `${what}: unmatched in A\n${j.verdict}`);
+        assert.equal(j.matched.unmatched_b, 0, `${what}: unmatched in B\n${j.verdict}`);
+        assert.equal(j.matched.instructions, j.a.instructions, what);
+        const notSame = j.fusions.filter((e) => e.change !== 'same');
+        assert.deepEqual(notSame, [], `${what}: entries not the same\n${j.verdict}`);
+        assertPartition(j, what);
+        assert.deepEqual(j.materialized, [], `${what}: materialized`);
+        assert.deepEqual(j.calls, [], `${what}: calls`);
+        assert.match(j.verdict, /^Same by meaning/, what);
+        n++;
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  t.diagnostic(`${n} self-diffs the same`);
+  return n;
+}
+
+test('every fixture module diffed against itself rewritten is the same by meaning', { skip }, (t) => {
+  const files = fixtureModules();
+  assert.ok(files.length >= 20, `only ${files.length} fixture modules`);
+  assert.equal(selfDiffs(t, files), files.length * 2);
+});
+
+test('every shared capture module diffed against itself rewritten is the same by meaning', { skip }, (t) => {
+  const absent = sharedSubs.map((s) => sharedAbsent(s)).find(Boolean);
+  if (absent) {
+    t.diagnostic(absent);
+    t.skip(absent);
+    assert.ok(absent.startsWith('SKIPPED:'));
+    return;
+  }
+  const files = sharedModules();
+  assert.ok(files.length >= 10, `only ${files.length} shared modules`);
+  assert.equal(selfDiffs(t, files), files.length * 2);
+});
+
+test('the rewrite is deterministic and renames every defined name', () => {
+  const f = fixtureCases().map((c) => c.file('after_optimizations.txt')).find(Boolean);
+  assert.ok(f, 'no fixture module');
+  const text = readFileSync(f, 'utf8');
+  assert.equal(rewriteHlo(text), rewriteHlo(text));
+  const defs = [...text.matchAll(/^\s*(?:ROOT\s+)?%([A-Za-z_][\w.\-]*) = /gm)].map((m) => m[1]);
+  const out = rewriteHlo(text, { strip: true });
+  for (const d of defs) assert.ok(!new RegExp(`%${d.replace(/[.\-]/g, '\\$&')}[^\\w.\\-]`).test(out), `${d} survives`);
+  assert.ok(!/metadata=/.test(out), 'metadata survives');
+});
+
+test('--fail-on exits 3 exactly when a condition holds, 0 when none, 1 for an unknown one', { skip }, () => {
+  const cases = fixtureCases();
+  const pick = (set, id) => cases.find((c) => c.set === set && c.id === id)?.file('after_optimizations.txt');
+  const ref = pick('cpu-jax-0.12.0.1', 'attention'), other = pick('cpu-jax-0.4.38', 'attention');
+  assert.ok(ref && other, 'the attention fixtures');
+  const same = diff('--fail-on', 'new-spill,fusion-count,traffic+5%', ref, ref);
+  assert.equal(same.status, 0, same.stderr);
+  const j = diffJson(ref, other);
+  const ta = j.a.hbm_bytes.read + j.a.hbm_bytes.written, tb = j.b.hbm_bytes.read + j.b.hbm_bytes.written;
+  const expect = {
+    'new-spill': j.materialized.some((m) => m.side === 'b'),
+    'fusion-count': j.b.fusion_ops > j.a.fusion_ops,
+    'traffic+5%': tb > ta * 1.05,
+    'traffic+1000%': tb > ta * 11,
+  };
+  for (const [cond, holds] of Object.entries(expect)) {
+    const r = diff('--fail-on', cond, ref, other);
+    assert.equal(r.status, holds ? 3 : 0, `${cond}: ${r.stderr}`);
+    if (holds) assert.match(r.stderr, new RegExp(cond.replace(/[+%]/g, '\\$&')));
+  }
+  const back = diff('--fail-on', 'fusion-count', other, ref);
+  assert.equal(back.status, j.a.fusion_ops > j.b.fusion_ops ? 3 : 0);
+  assert.equal(diff('--fail-on', 'bogus', ref, other).status, 1);
+  assert.equal(diff('--fail-on', 'time+5%', ref, other).status, 1, 'time+P% without profiles cannot run');
+  assert.equal(diff(ref).status, 1, 'one side only is a usage error');
+});
+
+test('a side cut short is partial, and the verdict says so', { skip }, () => {
+  const f = fixtureCases().map((c) => c.file('after_optimizations.txt')).find(Boolean);
+  const text = readFileSync(f, 'utf8');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hloscope-diff-'));
+  try {
+    const cut = path.join(dir, 'cut.txt');
+    writeFileSync(cut, text.slice(0, Math.floor(text.length * 0.6)));
+    const j = diffJson(f, cut);
+    assert.equal(j.a.partial, null);
+    assert.notEqual(j.b.partial, null);
+    assert.match(j.verdict, /B is cut short/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The real pairs (fixtures/diff-pairs, fixtures/capture/diff_pairs.py): each side's census equals
+// XLA's parser on that side; every fusion op in exactly one entry; the op_names whose fusion
+// membership changed (on both sides) are those the script over jaxlib's two parsed modules found.
+test('real pairs: each side as XLA counts it, the partition, and the op_names that moved', { skip }, (t) => {
+  const pairs = diffPairs();
+  assert.ok(pairs.length >= 12, `only ${pairs.length} pairs`);
+  for (const p of pairs) {
+    const oracle = JSON.parse(readFileSync(p.oracle, 'utf8'));
+    const j = diffJson(p.file('a.after_optimizations.txt'), p.file('b.after_optimizations.txt'));
+    for (const s of ['a', 'b']) {
+      for (const k of ['instructions', 'fusion_ops', 'fusion_computations']) assert.equal(j[s][k], oracle.sides[s][k], `${p.label} ${s}.${k}`);
+    }
+    assertPartition(j, p.label);
+    const moved = new Set(j.fusions.flatMap((f) => f.moved));
+    // op_names a code change renamed, and those fused beside them, op_names alone cannot judge
+    const oneSide = new Set([...oracle.op_names_on_one_side.a, ...oracle.op_names_on_one_side.b, ...oracle.op_names_beside_renamed_ones]);
+    const noOpName = new Set([...oracle.sides.a.instruction_names_without_op_name, ...oracle.sides.b.instruction_names_without_op_name]);
+    const ours = [...moved].filter((m) => !oneSide.has(m) && !noOpName.has(m)).sort();
+    assert.deepEqual(ours, oracle.op_names_whose_fusion_membership_changed, `${p.label}: op_names that moved`);
+    if (!oracle.op_names_whose_fusion_membership_changed.length && !oneSide.size) {
+      assert.ok(j.fusions.every((f) => f.change === 'same'), `${p.label}: nothing moved, so every entry is the same`);
+    }
+  }
+  t.diagnostic(`${pairs.length} real pairs`);
+});
+
+test('real pairs: --fail-on exits 3 exactly when a listed condition holds', { skip }, () => {
+  for (const p of diffPairs()) {
+    const a = p.file('a.after_optimizations.txt'), b = p.file('b.after_optimizations.txt');
+    const oracle = JSON.parse(readFileSync(p.oracle, 'utf8'));
+    const j = diffJson(a, b);
+    // fusion-count from XLA's own counts; the other two from the diff's figures
+    const holds = {
+      'fusion-count': oracle.sides.b.fusion_ops > oracle.sides.a.fusion_ops,
+      'new-spill': j.materialized.some((m) => m.side === 'b'),
+      'traffic+5%': (j.b.hbm_bytes.read + j.b.hbm_bytes.written) > 1.05 * (j.a.hbm_bytes.read + j.a.hbm_bytes.written),
+    };
+    for (const [cond, want] of Object.entries(holds)) assert.equal(diff('--fail-on', cond, a, b).status, want ? 3 : 0, `${p.label}: ${cond}`);
+    const any = Object.values(holds).some(Boolean);
+    assert.equal(diff('--fail-on', Object.keys(holds).join(','), a, b).status, any ? 3 : 0, `${p.label}: all three`);
+  }
+});
+
+test('a dump folder diffed against its own compile().as_text() is the same by meaning', { skip }, (t) => {
+  // The dump's *after_optimizations.txt and the text jax returns print one module, with
+  // backend_config keys in another order: the same by meaning.
+  let n = 0;
+  for (const c of fixtureCases()) {
+    const dump = c.file('dump'), hlo = c.file('after_optimizations.txt');
+    if (!dump || !hlo || !c.files(/after_optimizations\.txt$/, 'dump').length) continue;
+    const j = diffJson(dump, hlo);
+    assert.equal(j.matched.unmatched_a + j.matched.unmatched_b, 0, `${c.label}: unmatched\n${j.verdict}`);
+    assert.ok(j.fusions.every((f) => f.change === 'same'), `${c.label}: ${j.verdict}`);
+    assertPartition(j, c.label);
+    n++;
+  }
+  assert.ok(n >= 20, `only ${n} dump folders`);
+  t.diagnostic(`${n} dump folders the same as their texts`);
+});
+
+test('a library kernel that appeared is a call: XNNPACK/YNNPACK fusions of newer jax', { skip }, () => {
+  const cases = fixtureCases();
+  const pick = (set) => cases.find((c) => c.set === set && c.id === 'attention')?.file('after_optimizations.txt');
+  const a = pick('cpu-jax-0.4.38'), b = pick('cpu-jax-0.10.2');
+  assert.ok(a && b, 'the attention fixtures');
+  // the count as the text states it: fusions whose backend_config names the kind
+  const count = (f) => (readFileSync(f, 'utf8').match(/ fusion\([^\n]*"fusion_config":\{"kind":"__ynn_fusion"\}/g) || []).length;
+  const j = diffJson(a, b);
+  const ynn = j.calls.find((c) => c.target === '__ynn_fusion');
+  assert.ok(count(b) > 0, 'the newer compile has ynn fusions');
+  assert.deepEqual(ynn, { change: 'added', target: '__ynn_fusion', a: count(a), b: count(b) });
+  assert.match(j.verdict, /__ynn_fusion 0 -> \d+/);
+});
