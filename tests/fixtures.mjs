@@ -10,7 +10,7 @@
 //   - the folders of fixtures/ (fixtureFolders, fixtureSubfolders: the provenance test), the
 //     fixture sets (fixtureSets, newestFixtureSet) and a file's neighbours (filesBeside);
 //   - the case folders tests/cases/<case>/ with their input.* (caseFolders, caseSharedInput);
-//   - the oracle data of tests/oracle/<area>/ (oracleFile, oracleFiles; area: hlo, llvm,
+//   - the oracle data of tests/oracle/<area>/ (oracleFile, oracleFiles; area: hlo, llvm, stablehlo, async, types,
 //     profile, memory, differential; tests/oracle/README.md);
 //   - the shared captures ../shared/captures/<sub>/ (sharedCaptures, sharedPath), read in place:
 //     other people's data, absent from a fresh clone. sharedAbsent(sub) gives the reason a test
@@ -187,7 +187,7 @@ export function caseSharedInput(rel) {
   return { skip: sharedAbsent(sub) || `SKIPPED: ../shared/${rel} is absent (other people's data, read in place)` };
 }
 
-export const ORACLE_AREAS = ['hlo', 'llvm', 'profile', 'memory', 'differential', 'stablehlo'];
+export const ORACLE_AREAS = ['hlo', 'llvm', 'profile', 'memory', 'differential', 'stablehlo', 'async', 'types'];
 
 /** The path of oracle data file `name` of `area` (tests/oracle/<area>/<name>); throws on an unknown area. */
 export function oracleFile(area, name) {

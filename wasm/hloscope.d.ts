@@ -28,7 +28,7 @@ export type Format = "unknown" | "hlo" | "stablehlo" | "jaxpr" | "memory" | "pas
 /** The formats `parse()` reads into an HloDocument (registry formats with `document: true`). */
 export type DocumentFormat = "hlo" | "stablehlo" | "jaxpr";
 /** The result kinds of `HloDocument.json(kind)` (HS_KIND_MAP). */
-export type ResultKind = "summary" | "fusions" | "spills" | "computations" | "layouts" | "decisions";
+export type ResultKind = "summary" | "fusions" | "spills" | "computations" | "layouts" | "decisions" | "overlap";
 /** Every error code (HS_ERROR_MAP, with the JS-only HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM). */
 export type ErrorCode = "HS_OK" | "HS_E_NOMEM" | "HS_E_FORMAT" | "HS_E_SYNTAX" | "HS_E_EMPTY" | "HS_E_TOO_LARGE" | "HS_E_ARG" | "HS_E_UNSUPPORTED" | "HS_E_FREED" | "HS_E_NOT_LOADED" | "HS_E_NOTFOUND" | "HS_E_NOWASM";
 /** Every warning code (HS_WARNING_MAP). */
@@ -102,10 +102,17 @@ export interface Carrier {
 
 export interface Spills {
   /** The largest materialized value another instruction consumes; null when none crosses a kernel boundary. */
-  big: (TypeSize & { memory_space: number; name: string; line: number; consumers: number }) | null;
+  big: (TypeSize & { memory_space: number; name: string; line: number; consumers: number;
+    /** the tuple element of the result that it is (the carrier rule holds per element), or null */
+    element: number | null }) | null;
   /** When big is null: the largest value the fusions kept off memory. */
   kept_off_memory: (TypeSize & { name: string; line: number }) | null;
   carriers: Carrier[];
+  /** Tuple elements of top-level results that no instruction reads (at every stage): never a
+   *  carrier, the big intermediate or traffic. workspace: the last s8/u8 element of a custom call
+   *  (cuBLAS, cuDNN, CUB scratch). */
+  unread: { name: string; opcode: string; computation: string; line: number; index: number; type: string;
+            bytes: number; workspace: boolean }[];
   /** bytes written to HBM once plus read by each consuming kernel; 0 when big is on chip. */
   spill_bytes: number;
   /** Estimated HBM traffic of the top-level kernels (memory-space aware); null when `needs` is set. */
@@ -117,10 +124,36 @@ export interface Spills {
   explanation: string;        // one or two plain sentences
 }
 
+/** One async transfer (`hloscope overlap --json`): a *-start with its *-done. */
+export interface Transfer {
+  kind: string;               // "all-gather", "all-reduce", "copy", "send", an async-start's ROOT opcode ("reduce-scatter")
+  start: string;
+  done: string | null;        // null: the start has no done in the text
+  computation: string;        // the computation holding the pair
+  bytes: number;              // what the done delivers (a send: its operand)
+  sync: boolean;              // the start's backend config says is_sync
+  /** kernels scheduled between start and done (not parameters, constants, get-tuple-element,
+   *  bitcast, tuple, other async ops); [] when sync; null when the module is not scheduled */
+  overlapped: string[] | null;
+  calls: string | null;       // async-start: the async computation it runs
+  line: number;
+  done_line: number | null;
+  trip_count: number | null;  // inside a while body with a known_trip_count: the iterations
+  bytes_per_run: number | null; // bytes * trip_count
+}
+
+export interface Overlap {
+  scheduled: boolean;         // a module of the text says is_scheduled=true
+  transfers: Transfer[];      // in text order of the starts
+  /** "7 async transfers, each start paired with its done: the all-reduce is in flight while
+   *  add0 runs."; for a text that is not HLO, what to paste instead */
+  explanation: string;
+}
+
 export interface ComputationInfo {
   name: string;
   line: number;
-  role: "entry" | "fused" | "called" | "function";
+  role: "entry" | "fused" | "called" | "function" | "async";
   result: string | null;      // declared result type, HLO form
   /** made: an instruction XLA's parser makes that the text has no statement for, named as XLA
    * names it: "compact" (a get-tuple-element written "%t#1" as an operand: "t_1") or "nested"
@@ -152,6 +185,9 @@ export interface Xray {
     explanation: string;
     stage: Stage | null;      // the right side's stage
     partial: { left: Partial | null; right: Partial | null };
+    /** null without async transfers; else "2 async transfers, each start paired with its done:
+     *  the all-reduce is in flight while add0 runs" (where the schedule shows it) */
+    overlap: string | null;
     /** The line each side opens on: its first computation when frame tables (or other tables)
      * come before it, else 1; null for a missing side. */
     open_at: { left: number | null; right: number | null };
@@ -195,6 +231,8 @@ export interface HloDocument {
   computations(): Computations;
   /** Upcasts, downcasts, broadcasts, remat marks, transposes and layout copies, by line. */
   decisions(): Decisions;
+  /** Async transfers: each start with its done, and what runs while it is in flight. */
+  overlap(): Overlap;
   /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
   free(): void;
 }
@@ -413,6 +451,11 @@ export interface Timeline {
   async: {
     start: string;
     done: string;
+    /** what `hloscope overlap` calls it ("copy", "all-gather", an async-start's ROOT opcode), from
+     *  the profile's embedded HLO; null when the profile carries none for it */
+    kind: string | null;
+    /** what the done delivers (its result's bytes, from the embedded HLO); null when unknown */
+    bytes: number | null;
     program_id: string | null;
     module: string | null;
     occurrences: number;

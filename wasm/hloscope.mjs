@@ -199,6 +199,7 @@ class HloDocument {
   spills() { return JSON.parse(this.json('spills')); }
   computations() { return JSON.parse(this.json('computations')); }
   decisions() { return JSON.parse(this.json('decisions')); }
+  overlap() { return JSON.parse(this.json('overlap')); }
   free() {
     if (!this.#doc) return;
     docFinalizer?.unregister(this);

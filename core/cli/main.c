@@ -211,6 +211,29 @@ static void human_decisions(json_t *j) {
   }
 }
 
+static void human_overlap(json_t *j) {
+  size_t i, k;
+  json_t *t, *x;
+  json_t *ts = json_object_get(j, "transfers");
+  printf("%s\n", gets(j, "explanation"));
+  json_array_foreach(ts, i, t) {
+    printf("line %-5lld %-18s %s -> %s in %s, %lld bytes", geti(t, "line"), gets(t, "kind"), gets(t, "start"),
+           json_is_string(json_object_get(t, "done")) ? gets(t, "done") : "(no done)", gets(t, "computation"),
+           geti(t, "bytes"));
+    if (json_is_integer(json_object_get(t, "trip_count"))) printf(" per iteration (%lld iterations)", geti(t, "trip_count"));
+    json_t *ov = json_object_get(t, "overlapped");
+    if (json_is_true(json_object_get(t, "sync"))) printf("\n           sync: nothing overlaps it\n");
+    else if (!json_is_string(json_object_get(t, "done"))) printf("\n           its done is not in the text\n");
+    else if (!json_is_array(ov)) printf("\n           not scheduled: what overlaps it is not known\n");
+    else if (!json_array_size(ov)) printf("\n           overlaps no kernel\n");
+    else {
+      printf("\n           in flight while:");
+      json_array_foreach(ov, k, x) printf("%s %s", k ? "," : "", json_string_value(x));
+      printf("\n");
+    }
+  }
+}
+
 static void fmt_ps(unsigned long long ps, char *buf, size_t cap) {
   if (ps >= 1000000000000ULL) snprintf(buf, cap, "%.3f s", ps / 1e12);
   else if (ps >= 1000000000ULL) snprintf(buf, cap, "%.3f ms", ps / 1e9);
@@ -938,7 +961,7 @@ static int cmd_document(const hs_command *c, const char *path, int json) {
     const char *kind;
     void (*human)(json_t *);
   } HUMAN[] = {{"fusions", human_fusions}, {"spills", human_spills}, {"computations", human_computations},
-               {"layouts", human_layouts}, {"decisions", human_decisions}};
+               {"layouts", human_layouts}, {"decisions", human_decisions}, {"overlap", human_overlap}};
   int kind = 0;
   while (hs_kind_name(kind) && strcmp(hs_kind_name(kind), c->kind) != 0) kind++;
   input a = {0};
@@ -1040,6 +1063,7 @@ static int registry_args(const hs_command *c, const char **a, int n, int json) {
 static const handler HANDLERS[] = {
     {"summary", NULL, document_args},      {"fusions", NULL, document_args}, {"spills", NULL, document_args},
     {"computations", NULL, document_args}, {"layouts", NULL, document_args}, {"decisions", NULL, document_args},
+    {"overlap", NULL, document_args},
     {"xray", NULL, xray_args},             {"profile", cmd_profile, NULL},  {"layout", NULL, layout_args},
     {"memory", NULL, memory_args},         {"version", NULL, version_args},  {"registry", NULL, registry_args},
     {"passes", passes_argv, NULL},         {"timeline", cmd_timeline, NULL}, {"llvm", llvm_argv, NULL},

@@ -158,6 +158,11 @@ char *hs_computations_json(const hs_doc *doc, size_t *len);
 /* Decisions the framework or compiler made, sorted by line: upcast, downcast, broadcast, remat,
  * transpose, layout_copy; over a jaxpr, StableHLO or HLO (keys in README.md "decisions"). */
 char *hs_decisions_json(const hs_doc *doc, size_t *len);
+/* Async transfers of an HLO module: {"scheduled", "transfers":[{"kind","start","done",
+ * "computation","bytes","sync","overlapped": [names] | null,"calls","line","done_line",
+ * "trip_count","bytes_per_run"}], "explanation"}: each *-start paired with its *-done, and the kernels scheduled
+ * between them (null when the module is not scheduled, [] when the start is is_sync). */
+char *hs_overlap_json(const hs_doc *doc, size_t *len);
 
 /* The result kinds over one document, one line each: X(ID, name, json_fn). A new analysis over
  * hs_doc adds one line here (and its json_fn above); the wasm and JS read the list from
@@ -168,7 +173,8 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len);
   X(SPILLS, "spills", hs_spills_json)               \
   X(COMPUTATIONS, "computations", hs_computations_json) \
   X(LAYOUTS, "layouts", hs_layouts_json) \
-  X(DECISIONS, "decisions", hs_decisions_json)
+  X(DECISIONS, "decisions", hs_decisions_json) \
+  X(OVERLAP, "overlap", hs_overlap_json)
 
 typedef enum {
 #define HS_KX_(id, name, json_fn) HS_KIND_##id,

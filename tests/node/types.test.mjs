@@ -78,6 +78,7 @@ test('the core\'s results on real fixtures satisfy their interfaces (no key the 
       put('Spills', doc.spills(), what);
       put('Computations', doc.computations(), what);
       put('Decisions', doc.decisions(), what);
+      put('Overlap', doc.overlap(), what);
       doc.free();
     }
     put('Layouts', api.layouts(hlo), `${c.id} layouts`);
@@ -116,6 +117,8 @@ test('the core\'s results on real fixtures satisfy their interfaces (no key the 
     put('FusionCensus', doc.fusions(), what);
     put('Spills', doc.spills(), what);
     put('Decisions', doc.decisions(), what);
+    put('Overlap', doc.overlap(), what);
+    put('Xray', api.xray('', readFileSync(f, 'utf8')), `${what} xray`);
     doc.free();
   }
   for (const f of shared('profiles', (n) => n.endsWith('.xplane.pb'))) {

@@ -13,7 +13,7 @@ export async function cell(text: string, bytes: Uint8Array): Promise<string[]> {
   const doc = hs.parse(text);
   const df: DocumentFormat = doc.format;
   out.push(df, doc.summary().format);
-  const kinds: ResultKind[] = ['summary', 'fusions', 'spills', 'computations', 'layouts', 'decisions'];
+  const kinds: ResultKind[] = ['summary', 'fusions', 'spills', 'computations', 'layouts', 'decisions', 'overlap'];
   for (const k of kinds) out.push(doc.json(k));
   const census = doc.census();
   out.push(String(census.fusion_ops + doc.fusions().fusion_ops));

@@ -15,6 +15,7 @@ typedef struct {
   const hs_type *big_type; /* its (array) type */
   int32_t kept;         /* when big < 0: largest value kept inside fused bodies, -1 if none */
   const hs_type *kept_type;
+  int32_t big_elem;     /* big is element big_elem of a tuple-valued result; -1: the result itself */
   uint32_t consumers;   /* kernels consuming big */
   uint64_t hbm_read, hbm_written;
   uint8_t needs;        /* HS_NEEDS_*: what the text lacks for kernel-level claims (0: nothing) */
@@ -22,6 +23,11 @@ typedef struct {
 enum { HS_NEEDS_NOTHING = 0, HS_NEEDS_OPTIMIZED, HS_NEEDS_ENTRY };
 void hs_spill_analyse(const hs_doc *d, hs_spill_info *out);
 bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in);
+/* The tuple index a get-tuple-element reads (index=N, or the compact "%t#N"); -1 when none. */
+int32_t hs_gte_index(const hs_doc *d, const hs_instr *in);
+/* The tuple elements of a top-level result no instruction reads (a custom call's workspace, an
+ * unused output), in instruction order: {"name","opcode","computation","line","index","type","bytes","workspace"}. */
+json_t *hs_unread_json(const hs_doc *d);
 bool hs_line_carries(const hs_doc *d, uint32_t line_index, const hs_type *t, int *mem_space);
 /* Lines that carry the big intermediate and count (the rule in DESIGN.md): marks[line] = 1 for
  * the instruction computing it, the kernel writing it and each kernel reading it. Returns the count. */
@@ -33,6 +39,30 @@ int hs_doc_stage(const hs_doc *d);
 const char *hs_stage_name(int stage); /* "before_optimizations", ...; NULL for HS_STAGE_NONE */
 bool hs_doc_has_entry(const hs_doc *d);
 bool hs_module_has_entry(const hs_doc *d, uint32_t module);
+
+bool hs_module_scheduled(const hs_doc *d, uint32_t module); /* its header says is_scheduled=true */
+
+/* Async pairs (overlap.c): each *-start with its *-done, one transfer. */
+typedef struct {
+  int32_t start, done; /* instruction indices; done -1 when the start has none */
+  int32_t calls;       /* async-start: the async computation it runs; -1 otherwise */
+  char kind[32];       /* "all-gather", "copy", "send", "reduce-scatter" (an async-start's ROOT) */
+  uint64_t bytes;      /* what the transfer delivers: the done's result (a send: its operand) */
+  uint8_t sync;        /* the start's backend config says is_sync */
+  uint8_t scheduled;   /* its module is scheduled: text order is run order */
+} hs_async_pair;
+/* Every start in text order with its done; malloc'd (NULL when none or on OOM), *n set. */
+hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n);
+bool hs_instr_is_async(const hs_doc *d, const hs_instr *in); /* a start, update or done, send, recv */
+/* An op that launches work on the device: not parameter, constant, get-tuple-element, bitcast,
+ * tuple, the other bookkeeping ops, or an async start/update/done. */
+bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in);
+/* The kernels between the pair's start and done: names, [] when sync, null when unscheduled. */
+json_t *hs_overlapped_json(const hs_doc *d, const hs_async_pair *p);
+/* "the all-gather is in flight while X runs" for one pair; 0 when it has no done. */
+size_t hs_overlap_sentence(const hs_doc *d, const hs_async_pair *p, char *buf, size_t cap);
+/* The transfers in a sentence: how many, paired or not, and the first overlap the data shows. */
+void hs_overlap_explain(const hs_doc *d, const hs_async_pair *ps, uint32_t n, char *buf, size_t cap);
 
 /* null, or {"line","inside","entry"} when the text was cut (stage.c) */
 json_t *hs_partial_json(const hs_doc *d);

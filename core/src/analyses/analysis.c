@@ -49,10 +49,110 @@ static bool forwards(const hs_doc *d, const hs_instr *in) {
          op_is(d, in, "copy-done") || op_is(d, in, "opt-barrier") || op_is(d, in, "reshape");
 }
 
+static bool op_is_done(const hs_doc *d, const hs_instr *in) {
+  return in->opcode.len > 5 && memcmp(hs_sp(d, in->opcode) + in->opcode.len - 5, "-done", 5) == 0;
+}
+
 static bool is_parameter_copy(const hs_doc *d, const hs_instr *in) {
   if (!op_is(d, in, "copy") || in->op_count != 1) return false;
   int32_t t = d->operands[in->op_first].target;
   return t >= 0 && op_is(d, &d->instrs[t], "parameter");
+}
+
+int32_t hs_gte_index(const hs_doc *d, const hs_instr *in) {
+  if (!op_is(d, in, "get-tuple-element")) return -1;
+  if (in->synth == HS_SYNTH_GTE) return in->gte_index;
+  if (hs_slice_synth(d, in->opcode)) return -1;
+  for (size_t p = in->opcode.off + in->opcode.len; p + 6 < d->len && d->text[p] != '\n'; p++) {
+    if (memcmp(d->text + p, "index=", 6) != 0 || (d->text[p - 1] != ' ' && d->text[p - 1] != ',')) continue;
+    int32_t v = 0;
+    size_t q = p + 6;
+    if (q >= d->len || d->text[q] < '0' || d->text[q] > '9') return -1;
+    for (; q < d->len && d->text[q] >= '0' && d->text[q] <= '9' && v < 100000000; q++) v = v * 10 + (d->text[q] - '0');
+    return v;
+  }
+  return -1;
+}
+
+/* Per tuple element of each tuple-valued result: a slot. base[i] is instruction i's first slot
+ * (UINT32_MAX when its result is no tuple); returns the slot count (0 on OOM: *base NULL). */
+static uint32_t element_slots(const hs_doc *d, uint32_t **base) {
+  *base = malloc(d->n_instrs * sizeof **base);
+  if (!*base) return 0;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_type *t = d->instrs[i].type;
+    (*base)[i] = t && t->kind == HS_T_TUPLE && t->n ? n : UINT32_MAX;
+    if ((*base)[i] != UINT32_MAX) n += t->n;
+  }
+  return n;
+}
+
+/* used[slot]: some instruction reads that element: a get-tuple-element of its index, or an
+ * instruction taking the whole tuple (a tuple, a while, a kernel), or the value is its
+ * computation's ROOT (an output). The rule of a carrier, per element: nothing reads a
+ * workspace. */
+static void elements_used(const hs_doc *d, const uint32_t *base, uint8_t *used) {
+  for (uint32_t j = 0; j < d->n_instrs; j++) {
+    const hs_instr *in = &d->instrs[j];
+    if (in->is_root && base[j] != UINT32_MAX) memset(used + base[j], 1, in->type->n);
+    int32_t gi = hs_gte_index(d, in);
+    for (uint32_t k = 0; k < in->op_count; k++) {
+      int32_t t = d->operands[in->op_first + k].target;
+      if (t < 0 || base[t] == UINT32_MAX) continue;
+      uint32_t n = d->instrs[t].type->n;
+      if (gi >= 0 && k == 0) {
+        if ((uint32_t)gi < n) used[base[t] + (uint32_t)gi] = 1;
+      } else {
+        memset(used + base[t], 1, n);
+      }
+    }
+  }
+}
+
+static bool unread_is_workspace(const hs_doc *d, const hs_instr *in, uint32_t k) {
+  const hs_type *e = in->type->elems[k];
+  if (!op_is(d, in, "custom-call") || k + 1 != in->type->n || k == 0 || !e || e->kind != HS_T_ARRAY || e->n != 1)
+    return false;
+  const char *nm = hs_elem_types[e->elem].hlo;
+  return strcmp(nm, "u8") == 0 || strcmp(nm, "s8") == 0;
+}
+
+json_t *hs_unread_json(const hs_doc *d) {
+  json_t *a = json_array();
+  if (!d || d->format != HS_FORMAT_HLO || !d->n_instrs) return a;
+  uint32_t *base;
+  uint32_t n = element_slots(d, &base);
+  uint8_t *used = n ? calloc(n, 1) : NULL;
+  if (!used) {
+    free(base);
+    return a;
+  }
+  elements_used(d, base, used);
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_instr *in = &d->instrs[i];
+    if (base[i] == UINT32_MAX || hs_comp_in_fused(d, in->comp) || hs_instr_is_alias(d, in) || hs_instr_is_async(d, in))
+      continue;
+    if (!hs_module_has_entry(d, d->comps[in->comp].module)) continue;
+    /* a loop's or a branch's state is no kernel's output */
+    if (op_is(d, in, "while") || op_is(d, in, "conditional") || op_is(d, in, "call")) continue;
+    for (uint32_t k = 0; k < in->type->n; k++) {
+      if (used[base[i] + k]) continue;
+      json_t *o = json_object();
+      json_object_set_new(o, "name", hs_json_slice(d, in->name));
+      json_object_set_new(o, "opcode", hs_json_slice(d, in->opcode));
+      json_object_set_new(o, "computation", hs_json_slice(d, d->comps[in->comp].name));
+      json_object_set_new(o, "line", json_integer(in->line));
+      json_object_set_new(o, "index", json_integer(k));
+      json_object_set_new(o, "type", hs_json_type(in->type->elems[k]));
+      json_object_set_new(o, "bytes", json_integer((json_int_t)hs_type_bytes(in->type->elems[k])));
+      json_object_set_new(o, "workspace", json_boolean(unread_is_workspace(d, in, k)));
+      json_array_append_new(a, o);
+    }
+  }
+  free(used);
+  free(base);
+  return a;
 }
 
 /* The largest array inside a value (the value itself for arrays). */
@@ -160,9 +260,11 @@ static uint64_t result_write_bytes(const hs_doc *d, const hs_instr *in) {
   return hbm_bytes_of(in->type);
 }
 
+static bool in_async_comp(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].role == HS_ROLE_ASYNC; }
+
 void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   memset(out, 0, sizeof *out);
-  out->big = out->kept = -1;
+  out->big = out->kept = out->big_elem = -1;
   if (d->format != HS_FORMAT_HLO || !d->n_instrs) return;
   /* Kernel-level claims need kernels: a module XLA has not fused and scheduled has none yet. */
   int stage = hs_doc_stage(d);
@@ -178,19 +280,39 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   }
   uint32_t *eff = calloc(d->n_instrs, sizeof *eff);
   uint32_t *stamp = calloc(d->n_instrs, sizeof *stamp);
-  if (!eff || !stamp) {
+  uint32_t *base = NULL;
+  uint32_t n_slots = element_slots(d, &base);
+  /* per tuple element: the kernels reading it (each once), the last kernel counted, whether
+     anything uses it at all */
+  uint32_t *elem_reads = calloc(n_slots ? n_slots : 1, sizeof *elem_reads);
+  uint32_t *elem_stamp = calloc(n_slots ? n_slots : 1, sizeof *elem_stamp);
+  uint8_t *used = calloc(n_slots ? n_slots : 1, 1);
+  if (!eff || !stamp || !base || !elem_reads || !elem_stamp || !used) {
     free(eff);
     free(stamp);
+    free(base);
+    free(elem_reads);
+    free(elem_stamp);
+    free(used);
     return;
   }
+  elements_used(d, base, used);
+#define READ_ELEM(t_, k_)                                                        \
+  do {                                                                           \
+    uint32_t s_ = base[(t_)] + (k_);                                             \
+    if (elem_stamp[s_] != j + 1) elem_stamp[s_] = j + 1, elem_reads[s_]++;       \
+  } while (0)
   /* consumers: each kernel counts once for every value it reads, also through pass-through ops
-     (x * x reads x once; a kernel reading two elements of one tuple reads the tuple once);
-     operands come before their users in HLO text */
+     (x * x reads x once; a kernel reading two elements of one tuple reads the tuple once), and
+     once for each tuple element it reads (through get-tuple-element, or all of them when it
+     takes the tuple whole); operands come before their users in HLO text */
   for (uint32_t j = 0; j < d->n_instrs; j++) {
     const hs_instr *in = &d->instrs[j];
     if (forwards(d, in) || hs_instr_is_alias(d, in)) continue;
     for (uint32_t k = 0; k < in->op_count; k++) {
       int32_t t = d->operands[in->op_first + k].target;
+      if (t >= 0 && (uint32_t)t < j && base[t] != UINT32_MAX && !forwards(d, &d->instrs[t]))
+        for (uint32_t e = 0; e < d->instrs[t].type->n; e++) READ_ELEM(t, e);
       while (t >= 0 && (uint32_t)t < j && stamp[t] != j + 1) {
         stamp[t] = j + 1;
         eff[t]++;
@@ -198,11 +320,26 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
         if (!forwards(d, ti) || !ti->op_count) break;
         int32_t next = d->operands[ti->op_first].target;
         if (next >= t) break;
+        int32_t gi = hs_gte_index(d, ti);
+        if (gi >= 0 && next >= 0 && base[next] != UINT32_MAX && (uint32_t)gi < d->instrs[next].type->n)
+          READ_ELEM(next, (uint32_t)gi);
         t = next;
       }
     }
   }
+#undef READ_ELEM
   free(stamp);
+  free(elem_stamp);
+  /* each async transfer once: what its done delivers is written, what its start reads is read */
+  uint32_t n_pairs = 0;
+  hs_async_pair *pairs = hs_async_pairs(d, &n_pairs);
+  for (uint32_t k = 0; k < n_pairs; k++) {
+    const hs_instr *st = &d->instrs[pairs[k].start];
+    if (hs_comp_in_fused(d, st->comp) || !hs_module_has_entry(d, d->comps[st->comp].module)) continue;
+    if (pairs[k].done >= 0) out->hbm_written += hbm_bytes_of(d->instrs[pairs[k].done].type);
+    for (uint32_t o = 0; o < st->op_count; o++) out->hbm_read += operand_read_bytes(d, st, o);
+  }
+  free(pairs);
   uint64_t best = 0, kept_best = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
@@ -222,25 +359,49 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
       }
       continue;
     }
-    /* HBM traffic of the top-level kernels */
-    if (!hs_instr_is_alias(d, in) || op_is(d, in, "copy-start")) {
+    bool async = hs_instr_is_async(d, in);
+    /* HBM traffic of the top-level kernels (the transfers were counted above; what an async
+       computation runs is that transfer); a tuple element nothing reads is no traffic */
+    if (!hs_instr_is_alias(d, in) && !async && !in_async_comp(d, in->comp)) {
       bool control = op_is(d, in, "while") || op_is(d, in, "call") || op_is(d, in, "conditional");
       if (!control) {
-        if (op_is(d, in, "copy-start") && in->type && in->type->kind == HS_T_TUPLE && in->type->n)
-          out->hbm_written += hbm_bytes_of(in->type->elems[0]);
-        else
-          out->hbm_written += result_write_bytes(d, in);
+        uint64_t w = result_write_bytes(d, in);
+        if (base[i] != UINT32_MAX)
+          for (uint32_t e = 0; e < in->type->n; e++)
+            if (!used[base[i] + e]) {
+              uint64_t u = hbm_bytes_of(in->type->elems[e]);
+              w = w > u ? w - u : 0;
+            }
+        out->hbm_written += w;
         for (uint32_t k = 0; k < in->op_count; k++) out->hbm_read += operand_read_bytes(d, in, k);
       }
     }
-    if (hs_instr_is_alias(d, in) || is_parameter_copy(d, in) || !eff[i]) continue;
-    const hs_type *a = largest_array(in->type);
+    /* a start's value is the transfer in flight: its done is the value kernels read */
+    if (hs_instr_is_alias(d, in) || is_parameter_copy(d, in) || !eff[i] || (async && !op_is_done(d, in))) continue;
+    const hs_type *a = NULL;
+    int32_t elem = -1;
+    uint32_t readers = eff[i];
+    if (base[i] != UINT32_MAX) {
+      /* per element: the largest one a kernel reads */
+      for (uint32_t e = 0; e < in->type->n; e++) {
+        if (!elem_reads[base[i] + e]) continue;
+        const hs_type *x = largest_array(in->type->elems[e]);
+        if (x && (!a || hs_type_bytes(x) > hs_type_bytes(a))) {
+          a = x;
+          elem = (int32_t)e;
+          readers = elem_reads[base[i] + e];
+        }
+      }
+    } else {
+      a = largest_array(in->type);
+    }
     uint64_t b = hs_type_bytes(a);
     if (a && b > best) {
       best = b;
       out->big = (int32_t)i;
       out->big_type = a;
-      out->consumers = eff[i];
+      out->big_elem = elem;
+      out->consumers = readers;
     }
   }
   if (out->big >= 0) {
@@ -248,6 +409,9 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
     out->kept_type = NULL;
   }
   free(eff);
+  free(base);
+  free(elem_reads);
+  free(used);
 }
 
 /* Does line `li` define a value of type t (an instruction's result or a computation's declared
@@ -304,7 +468,7 @@ uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *mark
       int32_t p = d->comps[cl->target].root;
       const hs_instr *r = &d->instrs[p];
       if (op_is(d, r, "tuple") && w->type && w->type->kind == HS_T_TUPLE) {
-        int32_t k = largest_top_element(w->type);
+        int32_t k = si->big_elem >= 0 ? si->big_elem : largest_top_element(w->type);
         if (k >= 0 && (uint32_t)k < r->op_count) p = d->operands[r->op_first + (uint32_t)k].target;
       }
       while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
@@ -325,6 +489,11 @@ uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *mark
       reads = t >= 0 && via[t];
     }
     if (!reads) continue;
+    /* of W's tuple, only the element that is the big intermediate: a workspace beside it is
+       read by no one, and another element's readers do not read this one */
+    if (si->big_elem >= 0 && op_is(d, u, "get-tuple-element") && u->op_count &&
+        d->operands[u->op_first].target == si->big && hs_gte_index(d, u) != si->big_elem)
+      continue;
     if (forwards(d, u)) via[j] = 1;
     else if (!hs_instr_is_alias(d, u)) MARK(j);
   }

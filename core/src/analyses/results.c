@@ -154,6 +154,8 @@ char *hs_spills_json(const hs_doc *d, size_t *len) {
     json_object_set_new(b, "name", hs_json_slice(d, in->name));
     json_object_set_new(b, "line", json_integer(in->line));
     json_object_set_new(b, "consumers", json_integer(s.consumers));
+    /* the tuple element of the result that is the big intermediate, or null (an array result) */
+    json_object_set_new(b, "element", s.big_elem >= 0 ? json_integer(s.big_elem) : json_null());
     json_object_set_new(o, "big", b);
     json_object_set_new(o, "kept_off_memory", json_null());
   } else {
@@ -199,6 +201,8 @@ char *hs_spills_json(const hs_doc *d, size_t *len) {
   free(counted);
   json_object_set_new(o, "carriers", carriers);
   json_object_set_new(o, "spill_bytes", json_integer((json_int_t)spill));
+  /* what no instruction reads: not a carrier, not traffic (a custom call's workspace) */
+  json_object_set_new(o, "unread", hs_unread_json(d));
   if (s.needs) {
     json_object_set_new(o, "hbm_bytes", json_null());
   } else {
@@ -221,6 +225,7 @@ static const char *role_name(const hs_comp *c) {
     case HS_ROLE_ENTRY: return "entry";
     case HS_ROLE_FUSED: return "fused";
     case HS_ROLE_FUNCTION: return "function";
+    case HS_ROLE_ASYNC: return "async";
     default: return "called";
   }
 }

@@ -44,6 +44,13 @@ static bool op_is_any(const hs_doc *d, const hs_instr *in, const char *const *na
   return false;
 }
 
+bool hs_module_scheduled(const hs_doc *d, uint32_t m) {
+  if (!d || d->format != HS_FORMAT_HLO || m >= d->n_modules) return false;
+  size_t a, b;
+  line_span(d, d->modules[m].line, &a, &b);
+  return b > a && text_has(d, a, b, "is_scheduled=true");
+}
+
 int hs_doc_stage(const hs_doc *d) {
   if (!d || d->format != HS_FORMAT_HLO) return HS_STAGE_NONE;
   for (uint32_t m = 0; m < d->n_modules; m++) {

@@ -160,7 +160,56 @@ static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs
   return true;
 }
 
-static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
+/* What the x-ray knows of a document beyond one line: its async pairs, the workspaces nobody reads. */
+typedef struct {
+  hs_async_pair *pairs;
+  uint32_t n_pairs;
+  int32_t *unread;  /* per instruction: the tuple element nobody reads that is its workspace, or -1 */
+  uint32_t *pair_at; /* per instruction: 1 + the pair it starts or ends, or 0 (NULL: no pairs) */
+  uint32_t *over;    /* per instruction: 1 + the first pair in flight while this kernel runs, or 0 */
+  uint32_t *async_of; /* per computation: 1 + the pair whose async-start runs it, or 0 */
+} xctx;
+
+static const hs_async_pair *pair_of(const xctx *x, uint32_t i) {
+  return x && x->pair_at && x->pair_at[i] ? &x->pairs[x->pair_at[i] - 1] : NULL;
+}
+
+static void say_overlap(const hs_doc *d, const xctx *x, uint32_t i, sbuf *s) {
+  char ov[400];
+  const hs_async_pair *p = pair_of(x, i);
+  if (p && hs_overlap_sentence(d, p, ov, sizeof ov)) say(s, "; %s", ov);
+}
+
+/* The maps of x over its pairs: linear in the instructions (each kernel gets the first window
+ * that holds it). */
+static void xctx_index(const hs_doc *d, xctx *x) {
+  if (!x->n_pairs) return;
+  x->pair_at = calloc(d->n_instrs, sizeof *x->pair_at);
+  x->over = calloc(d->n_instrs, sizeof *x->over);
+  x->async_of = calloc(d->n_comps ? d->n_comps : 1, sizeof *x->async_of);
+  if (!x->pair_at || !x->over || !x->async_of) {
+    free(x->pair_at), free(x->over), free(x->async_of);
+    x->pair_at = x->over = x->async_of = NULL;
+    return;
+  }
+  int32_t reach = -1; /* windows in start order: each instruction is marked once */
+  for (uint32_t k = 0; k < x->n_pairs; k++) {
+    const hs_async_pair *p = &x->pairs[k];
+    x->pair_at[p->start] = k + 1;
+    if (p->done >= 0) x->pair_at[p->done] = k + 1;
+    if (p->calls >= 0 && !x->async_of[p->calls]) x->async_of[p->calls] = k + 1;
+    if (!p->scheduled || p->sync || p->done < 0) continue;
+    uint32_t comp = d->instrs[p->start].comp;
+    for (int32_t j = (p->start + 1 > reach + 1 ? p->start + 1 : reach + 1); j < p->done; j++)
+      if (d->instrs[j].comp == comp && !x->over[j]) x->over[j] = k + 1;
+    if (p->done - 1 > reach) reach = p->done - 1;
+  }
+}
+
+static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, const char *bigty, remat_matcher *rm,
+                           const xctx *x, sbuf *s) {
+  uint32_t ix = (uint32_t)(in - d->instrs);
+  const hs_async_pair *pr = pair_of(x, ix);
   char ty[160];
   hs_type_format(in->type, ty, sizeof ty);
   int ms = hs_type_mem_space(in->type);
@@ -192,12 +241,31 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
           SL(d, h->custom_call_target), ty);
     else
       say(s, "Custom call: a kernel XLA dispatched itself; it returns %s", ty);
+    int32_t w = x && x->unread ? x->unread[ix] : -1;
+    if (w >= 0) {
+      char wt[120];
+      hs_type_format(in->type->elems[w], wt, sizeof wt);
+      say(s, "; element %d, %s, is its workspace (scratch): no instruction reads it, so it is no intermediate and no "
+             "HBM traffic", w, wt);
+    }
+  } else if (pr && !hs_slice_is(d, in->opcode, "copy-start") && !hs_slice_is(d, in->opcode, "copy-done")) {
+    if (pr->start == (int32_t)ix) {
+      say(s, "%.*s begins the %s", SL(d, in->opcode), pr->kind);
+      if (pr->done >= 0) say(s, " (%llu bytes), one transfer with %.*s", (unsigned long long)pr->bytes, SL(d, d->instrs[pr->done].name));
+      if (pr->calls >= 0) say(s, ", running %.*s", SL(d, d->comps[pr->calls].name));
+    } else {
+      say(s, "%.*s waits for the %s that %.*s began: %s is ready here", SL(d, in->opcode), pr->kind,
+          SL(d, d->instrs[pr->start].name), ty);
+    }
+    say_overlap(d, x, ix, s);
   } else if (hs_slice_is(d, in->opcode, "copy-start")) {
     const hs_type *dst = in->type && in->type->kind == HS_T_TUPLE && in->type->n ? in->type->elems[0] : in->type;
     say(s, "copy-start begins an asynchronous copy into %s; compute overlaps it until the matching copy-done",
         hs_mem_space_words(hs_type_mem_space(dst)));
+    say_overlap(d, x, ix, s);
   } else if (hs_slice_is(d, in->opcode, "copy-done")) {
     say(s, "copy-done waits for the asynchronous copy: %s is now in %s", ty, hs_mem_space_words(ms));
+    say_overlap(d, x, ix, s);
   } else if (hs_slice_is(d, in->opcode, "constant")) {
     say(s, "A constant %s baked into the program", ty);
   } else {
@@ -205,7 +273,14 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
     if (w) say(s, "%.*s: %s giving %s", SL(d, in->opcode), w, ty);
     else say(s, "%.*s giving %s", SL(d, in->opcode), ty);
     if (inner) say(s, ", computed inside the kernel");
+    else if (c && c->role == HS_ROLE_ASYNC && !hs_instr_is_alias(d, in))
+      say(s, ", what the async transfer runs: one transfer with its start and done, not a kernel of its own");
     else if (!hs_instr_is_alias(d, in)) say(s, ", a kernel of its own writing to %s", hs_mem_space_words(ms));
+  }
+  /* a kernel a transfer overlaps */
+  if (x && x->over && x->over[ix] && !inner && hs_instr_launches_work(d, in)) {
+    const hs_async_pair *p = &x->pairs[x->over[ix] - 1];
+    say(s, "; the %s (%.*s) is in flight while it runs", p->kind, SL(d, d->instrs[p->start].name));
   }
   if (in->is_root) say(s, "; ROOT: this is %.*s's result", c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "");
   hs_slice mark;
@@ -215,7 +290,8 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
   say(s, ".");
 }
 
-static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, remat_matcher *rm, sbuf *s) {
+static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char *bigty, remat_matcher *rm, const xctx *x,
+                          sbuf *s) {
   const hs_line *l = &d->lines[li];
   switch (l->kind) {
     case HS_LINE_BLANK: say(s, "Blank line."); return;
@@ -238,7 +314,13 @@ static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char
       else if (c->role == HS_ROLE_FUSED && c->fused_by >= 0)
         say(s, "%.*s: the body of fusion %.*s; everything inside runs as one kernel and its intermediates never touch memory",
             SL(d, c->name), SL(d, d->instrs[c->fused_by].name));
-      else if (c->inner)
+      else if (c->role == HS_ROLE_ASYNC) {
+        const hs_async_pair *p = x && x->async_of && x->async_of[l->ref] ? &x->pairs[x->async_of[l->ref] - 1] : NULL;
+        say(s, "%.*s: an async computation: what ", SL(d, c->name));
+        if (p) say(s, "%.*s", SL(d, d->instrs[p->start].name));
+        else say(s, "an async-start");
+        say(s, " runs as one transfer, in flight until its done (not control flow)");
+      } else if (c->inner)
         say(s, "%.*s: a small computation applied inside a kernel (a reduction's combiner)", SL(d, c->name));
       else
         say(s, "%.*s: a computation called by control flow (a loop body, a branch or a call)", SL(d, c->name));
@@ -246,7 +328,7 @@ static void note_hlo_line(const hs_doc *d, uint32_t li, bool carries, const char
       say(s, ".");
       return;
     }
-    case HS_LINE_INSTR: note_hlo_instr(d, &d->instrs[l->ref], carries, bigty, rm, s); return;
+    case HS_LINE_INSTR: note_hlo_instr(d, &d->instrs[l->ref], carries, bigty, rm, x, s); return;
     default: say(s, "A line hloscope does not read (skipped; see the warnings)."); return;
   }
 }
@@ -304,6 +386,25 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
   char buf[768];
   remat_matcher rm = {0};
   if (d->format == HS_FORMAT_HLO) remat_open(&rm);
+  xctx x = {0};
+  if (d->format == HS_FORMAT_HLO) {
+    x.pairs = hs_async_pairs(d, &x.n_pairs);
+    xctx_index(d, &x);
+    json_t *un = hs_unread_json(d);
+    x.unread = json_array_size(un) ? malloc(d->n_instrs * sizeof *x.unread) : NULL;
+    if (x.unread) {
+      for (uint32_t i = 0; i < d->n_instrs; i++) x.unread[i] = -1;
+      size_t k;
+      json_t *u;
+      json_array_foreach(un, k, u) {
+        json_int_t line = json_integer_value(json_object_get(u, "line"));
+        if (!json_is_true(json_object_get(u, "workspace")) || line < 1 || (uint32_t)line > d->n_lines) continue;
+        const hs_line *ul = &d->lines[line - 1];
+        if (ul->kind == HS_LINE_INSTR) x.unread[ul->ref] = (int32_t)json_integer_value(json_object_get(u, "index"));
+      }
+    }
+    json_decref(un);
+  }
   for (uint32_t li = 0; li < d->n_lines; li++) {
     const hs_line *l = &d->lines[li];
     int ms = -1;
@@ -320,7 +421,7 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
       cls = C_DIM;
     sbuf s = {buf, sizeof buf, 0};
     buf[0] = 0;
-    if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &rm, &s);
+    if (d->format == HS_FORMAT_HLO) note_hlo_line(d, li, carries, bigty, &rm, &x, &s);
     else note_mlir_line(d, li, carries, bigty, &s);
     json_t *o = json_object();
     json_object_set_new(o, "line", json_integer(li + 1));
@@ -337,7 +438,27 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
     json_array_append_new(arr, o);
   }
   remat_close(&rm);
+  free(x.pairs);
+  free(x.unread);
+  free(x.pair_at);
+  free(x.over);
+  free(x.async_of);
   return arr;
+}
+
+/* null without async pairs; else the overlap sentence (hs_overlap_explain): "3 async transfers,
+ * each start paired with its done: the all-gather is in flight while X runs". */
+static json_t *overlap_summary(const hs_doc *d) {
+  uint32_t n = 0;
+  hs_async_pair *ps = hs_async_pairs(d, &n);
+  if (!n) {
+    free(ps);
+    return json_null();
+  }
+  char buf[600];
+  hs_overlap_explain(d, ps, n, buf, sizeof buf);
+  free(ps);
+  return hs_json_bytes(buf, strlen(buf));
 }
 
 /* Where a side opens: the line of its first computation when frame tables (FileNames,
@@ -418,6 +539,7 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len) {
   char ex[600];
   hs_spills_explain(right, &si, ex, sizeof ex);
   json_object_set_new(sum, "explanation", hs_json_bytes(ex, strlen(ex)));
+  json_object_set_new(sum, "overlap", overlap_summary(right));
   json_object_set_new(o, "summary", sum);
   json_object_set_new(o, "pair", hs_pair_json(left, right));
   json_object_set_new(o, "left", lj);

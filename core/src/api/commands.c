@@ -48,6 +48,10 @@ static const hs_command COMMANDS[] = {
     {"decisions", NULL, "decisions", "decisions FILE",
      "upcasts, downcasts, broadcasts, remat marks, transposes and\nlayout copies in a jaxpr, StableHLO or HLO, by line",
      INPUTS(IN("FILE", DOC, "input"))},
+    {"overlap", NULL, "overlap", "overlap FILE",
+     "async transfers (all-gather, all-reduce, copy, send/recv, async-start\n...): each start with its done, its bytes, "
+     "and the kernels scheduled\nwhile it is in flight (null when the module is not scheduled)",
+     INPUTS(IN("FILE", "hlo", "input"))},
     {"llvm", NULL, "llvm", "llvm FILE [--hlo DUMP]",
      "an XLA LLVM IR file (.ll): kernels, parameters, loops with trip\ncounts, loads/stores, vector widths, ops, calls; with "
      "--hlo (the\nafter_optimizations HLO, or the dump folder holding it) each kernel\nis joined to its fusion and what the "

@@ -205,6 +205,10 @@ static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, hs_unre
     } else if (c->attr == HS_CALL_TO_APPLY && !c->by_call) {
       cp->inner = 1;
     }
+    else if (c->attr == HS_CALL_CALLS && cp->role == HS_ROLE_CALLED) {
+      hs_slice op = d->instrs[c->instr].opcode;
+      if (op.len > 6 && memcmp(hs_sp(d, op), "async-", 6) == 0) cp->role = HS_ROLE_ASYNC;
+    }
   }
   b->n = 0;
 }

@@ -34,7 +34,8 @@ typedef struct {
   uint32_t ref : 28;  /* computation or instruction index, per kind (at most HS_LINE_REF_MAX) */
 } hs_line;
 
-enum { HS_ROLE_ENTRY = 0, HS_ROLE_FUSED, HS_ROLE_CALLED, HS_ROLE_FUNCTION };
+/* HS_ROLE_ASYNC: what an async-start runs (calls=): one transfer with its start and done */
+enum { HS_ROLE_ENTRY = 0, HS_ROLE_FUSED, HS_ROLE_CALLED, HS_ROLE_FUNCTION, HS_ROLE_ASYNC };
 
 typedef struct {
   hs_slice name;

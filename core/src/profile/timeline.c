@@ -431,6 +431,41 @@ static json_t *rows_json(const hs_profile *p, const hs_timeline_options *opt, ui
   return rows;
 }
 
+/* What an async pair moves, from the embedded HloModuleProto: its kind (the start's opcode
+ * without "-start"; an async-start's: its computation's ROOT opcode, as `hloscope overlap` says
+ * it) and bytes (the done's result). null each when the profile carries no HLO for them. */
+static void transfer_of(const hs_profile *p, const hs_prof_async *a, json_t *x) {
+  const hs_prof_hlo *s = hs_prof_find_hlo(p, a->has_pid, a->program_id, a->module, a->start);
+  const hs_prof_hlo *d = hs_prof_find_hlo(p, a->has_pid, a->program_id, a->module, a->done);
+  json_t *kind = json_null(), *bytes = json_null();
+  if (s && s->opcode != HS_NONE) {
+    const char *op = p->strs[s->opcode].s;
+    size_t n = strlen(op);
+    if (n > 6 && strcmp(op + n - 6, "-start") == 0) n -= 6;
+    if (n == 5 && strncmp(op, "async", 5) == 0 && s->called >= 0) {
+      for (uint32_t c = 0; c < p->n_hcomps; c++) {
+        const hs_prof_hcomp *hc = &p->hcomps[c];
+        if (hc->program_id != s->program_id || hc->id != s->called) continue;
+        const hs_prof_hlo *r = hs_prof_find_hlo_id(p, hc->program_id, hc->root);
+        if (r && r->opcode != HS_NONE) op = p->strs[r->opcode].s, n = strlen(op);
+        break;
+      }
+    }
+    kind = json_stringn(op, n);
+  }
+  if (d && d->shape != HS_NONE) {
+    const char *t = p->strs[d->shape].s;
+    hs_arena ar;
+    memset(&ar, 0, sizeof ar);
+    size_t pos = 0;
+    const hs_type *ty = hs_parse_hlo_shape(&ar, t, strlen(t), &pos);
+    if (ty) bytes = json_integer((json_int_t)hs_type_bytes(ty));
+    hs_arena_free(&ar);
+  }
+  json_object_set_new(x, "kind", kind);
+  json_object_set_new(x, "bytes", bytes);
+}
+
 /* The async pairs of the programs kept; in flight and exposed per run summed into *fl, *ex. */
 static json_t *async_json(const hs_profile *p, const hs_timeline_options *opt, uint64_t *fl, uint64_t *ex, uint32_t *n_pairs) {
   json_t *as = json_array();
@@ -451,6 +486,7 @@ static json_t *async_json(const hs_profile *p, const hs_timeline_options *opt, u
     json_t *x = json_object();
     json_object_set_new(x, "start", hs_prof_json_str(p, a->start));
     json_object_set_new(x, "done", hs_prof_json_str(p, a->done));
+    transfer_of(p, a, x);
     json_object_set_new(x, "program_id", hs_prof_json_pid(a->has_pid, a->program_id));
     json_object_set_new(x, "module", hs_prof_json_str(p, a->module));
     json_object_set_new(x, "occurrences", hs_prof_json_ps(a->occurrences));
