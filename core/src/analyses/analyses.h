@@ -69,6 +69,8 @@ json_t *hs_partial_json(const hs_doc *d);
 /* Are a and b (either may be NULL) the same program? {"same_program": true|false|null, "evidence":
  * [sentences]} from their module names and entry signatures (pair.c). */
 json_t *hs_pair_json(const hs_doc *a, const hs_doc *b);
+/* The largest array inside a value (the value itself for arrays; NULL for tokens). */
+const hs_type *hs_largest_array(const hs_type *t);
 /* The spills sentence of a document (results.c), also the x-ray's explanation. */
 void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_t cap);
 #endif

@@ -156,26 +156,26 @@ json_t *hs_unread_json(const hs_doc *d) {
 }
 
 /* The largest array inside a value (the value itself for arrays). */
-static const hs_type *largest_array(const hs_type *t) {
+const hs_type *hs_largest_array(const hs_type *t) {
   if (!t) return NULL;
   if (t->kind == HS_T_ARRAY) return t;
   if (t->kind != HS_T_TUPLE) return NULL;
   const hs_type *best = NULL;
   for (uint32_t i = 0; i < t->n; i++) {
-    const hs_type *e = largest_array(t->elems[i]);
+    const hs_type *e = hs_largest_array(t->elems[i]);
     if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) best = e;
   }
   return best;
 }
 
-/* The element of tuple t that largest_array(t) picks, when that is an element itself (not
+/* The element of tuple t that hs_largest_array(t) picks, when that is an element itself (not
  * inside a nested tuple); -1 otherwise. By position: equal shapes are one object (types.c), so
  * the pick cannot be told by its address. */
 static int32_t largest_top_element(const hs_type *t) {
   const hs_type *best = NULL;
   int32_t at = -1;
   for (uint32_t i = 0; i < t->n; i++) {
-    const hs_type *e = largest_array(t->elems[i]);
+    const hs_type *e = hs_largest_array(t->elems[i]);
     if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) {
       best = e;
       at = t->elems[i] == e ? (int32_t)i : -1;
@@ -350,7 +350,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
       if (op_is(d, in, "parameter") || op_is(d, in, "constant") || op_is(d, in, "bitcast") ||
           op_is(d, in, "tuple") || op_is(d, in, "get-tuple-element") || op_is(d, in, "fusion"))
         continue;
-      const hs_type *a = largest_array(in->type);
+      const hs_type *a = hs_largest_array(in->type);
       uint64_t b = hs_type_bytes(a);
       if (a && b > kept_best) {
         kept_best = b;
@@ -385,7 +385,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
       /* per element: the largest one a kernel reads */
       for (uint32_t e = 0; e < in->type->n; e++) {
         if (!elem_reads[base[i] + e]) continue;
-        const hs_type *x = largest_array(in->type->elems[e]);
+        const hs_type *x = hs_largest_array(in->type->elems[e]);
         if (x && (!a || hs_type_bytes(x) > hs_type_bytes(a))) {
           a = x;
           elem = (int32_t)e;
@@ -393,7 +393,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
         }
       }
     } else {
-      a = largest_array(in->type);
+      a = hs_largest_array(in->type);
     }
     uint64_t b = hs_type_bytes(a);
     if (a && b > best) {

@@ -826,17 +826,6 @@ done:
 }
 
 /* ---- materialized values ---------------------------------------------------------------- */
-static const hs_type *largest_array(const hs_type *t) {
-  if (!t) return NULL;
-  if (t->kind == HS_T_ARRAY) return t;
-  if (t->kind != HS_T_TUPLE) return NULL;
-  const hs_type *best = NULL;
-  for (uint32_t i = 0; i < t->n; i++) {
-    const hs_type *e = largest_array(t->elems[i]);
-    if (e && (!best || hs_type_bytes(e) > hs_type_bytes(best))) best = e;
-  }
-  return best;
-}
 
 /* Marks, per instruction, the values a kernel writes to HBM and another reads: 1 on the
  * instruction outside fused bodies, and on the producer inside a fusion's body (its root,
@@ -861,7 +850,7 @@ static uint8_t *materialized(side *S) {
     const hs_instr *in = &d->instrs[i];
     if (hs_comp_in_fused(d, in->comp) || hs_instr_is_alias(d, in) || !used[i]) continue;
     if (op_is(d, in, "while") || op_is(d, in, "call") || op_is(d, in, "conditional")) continue;
-    const hs_type *t = largest_array(in->type);
+    const hs_type *t = hs_largest_array(in->type);
     if (!t || hs_type_mem_space(t) != 0) continue;
     m[i] = 1;
     if (op_is(d, in, "fusion")) {
@@ -901,7 +890,7 @@ static void materialized_side(differ *D, int s, const uint8_t *mine, const uint8
   if (!v) return;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     if (mine[i] != 1) continue;
-    const hs_type *t = largest_array(d->instrs[i].type);
+    const hs_type *t = hs_largest_array(d->instrs[i].type);
     uint64_t bytes = hs_type_bytes(t);
     if (bytes < BIG_BYTES && (int32_t)i != S->spill.big) continue;
     int32_t p = producer_of(d, i);
@@ -914,7 +903,7 @@ static void materialized_side(differ *D, int s, const uint8_t *mine, const uint8
   for (uint32_t k = 0; k < n; k++) {
     uint32_t i = v[k].idx;
     const hs_instr *in = &d->instrs[i];
-    const hs_type *t = largest_array(in->type);
+    const hs_type *t = hs_largest_array(in->type);
     char ty[256];
     hs_type_format(t, ty, sizeof ty);
     uint64_t bytes = hs_type_bytes(t);
