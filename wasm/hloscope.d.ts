@@ -629,8 +629,9 @@ export interface Diff {
   materialized: { change: "added" | "removed"; value: string; shape: string; bytes: number; side: "a" | "b" }[];
   /** Custom-call targets and fusion backend kinds whose counts differ. */
   calls: { change: "added" | "removed" | "changed"; target: string; a: number; b: number }[];
-  /** `[]` until `hloscope overlap` lands (its entries then). */
-  transfers: { change: string; a: unknown; b: unknown }[];
+  /** Every async transfer of each side in one entry, each side as `hloscope overlap` lists it:
+   * "changed" when its kind, bytes, sync or the number of kernels it overlaps differ. */
+  transfers: { change: "same" | "added" | "removed" | "changed"; a: Transfer | null; b: Transfer | null }[];
   /** The HloModule line's attributes of each side. */
   environment: { key: string; a: string | null; b: string | null }[];
   passes: PassesCompare | null; // two dump folders: not built yet (null)

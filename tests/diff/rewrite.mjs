@@ -1,6 +1,7 @@
 // The same HLO module written differently, for the diff's self-checks (issue 38): every name
 // changed (instructions, computations, header parameters, the module), computations and
-// independent instructions reordered (definitions still before their uses, ROOT last), and with
+// independent instructions reordered (definitions still before their uses, ROOT last; in a
+// scheduled module async starts, updates and dones stay barriers: the schedule is kept), and with
 // { strip: true } names made opaque and every metadata={...} and frame table removed. Written
 // from the text alone (not from our reader), deterministic: the same input gives the same output.
 //
@@ -182,8 +183,11 @@ function reorder(items, depsOf, keepLast) {
   return order;
 }
 
+const ASYNC = /\s[\w-]+-(start|update|done)\(|\s(send|recv)(-done)?\(/;
+
 export function rewriteHlo(text, { strip = false } = {}) {
   const p = parse(text);
+  const scheduled = p.head.some((l) => /^\s*HloModule\s.*\bis_scheduled=true/.test(l));
   const names = definedNames(p);
   const map = new Map();
   let k = 0;
@@ -204,7 +208,19 @@ export function rewriteHlo(text, { strip = false } = {}) {
     const stmtIndex = new Map(c.stmts.map((s, i) => [s.name, i]));
     const local = new Set(c.stmts.map((s) => s.name).filter(Boolean));
     const root = c.stmts.findIndex((s) => s.root);
-    const order = reorder(c.stmts, (i) => [...mentions(c.stmts[i].lines.map((l) => l.replace(/^\s*(ROOT\s+)?%?[A-Za-z_][A-Za-z0-9_.\-]*\s*=/, '')), local)].map((n) => stmtIndex.get(n)), root);
+    // In a scheduled module the order is the schedule: an async start, update or done stays a
+    // barrier (what runs while a transfer is in flight is part of the program), and only the
+    // statements between two barriers are reordered.
+    const barrier = scheduled ? c.stmts.map((st) => ASYNC.test(st.lines[0] || '')) : c.stmts.map(() => false);
+    const prevBarrier = [];
+    for (let i = 0, b = -1; i < c.stmts.length; i++) { prevBarrier.push(b); if (barrier[i]) b = i; }
+    const deps = (i) => {
+      const d = [...mentions(c.stmts[i].lines.map((l) => l.replace(/^\s*(ROOT\s+)?%?[A-Za-z_][A-Za-z0-9_.\-]*\s*=/, '')), local)].map((n) => stmtIndex.get(n));
+      if (prevBarrier[i] >= 0) d.push(prevBarrier[i]);
+      if (barrier[i]) for (let j = prevBarrier[i] + 1; j < i; j++) d.push(j);
+      return d;
+    };
+    const order = reorder(c.stmts, deps, root);
     for (const si of order) for (const l of c.stmts[si].lines) out.push(renameLine(l, map, strip));
     if (c.close !== null) out.push(c.close);
     out.push('');

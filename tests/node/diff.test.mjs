@@ -65,6 +65,7 @@ function selfDiffs(t, files) {
         assertPartition(j, what);
         assert.deepEqual(j.materialized, [], `${what}: materialized`);
         assert.deepEqual(j.calls, [], `${what}: calls`);
+        assert.deepEqual(j.transfers.filter((e) => e.change !== 'same'), [], `${what}: transfers`);
         assert.match(j.verdict, /^Same by meaning/, what);
         n++;
       }
@@ -221,4 +222,48 @@ test('a library kernel that appeared is a call: XNNPACK/YNNPACK fusions of newer
   assert.ok(count(b) > 0, 'the newer compile has ynn fusions');
   assert.deepEqual(ynn, { change: 'added', target: '__ynn_fusion', a: count(a), b: count(b) });
   assert.match(j.verdict, /__ynn_fusion 0 -> \d+/);
+});
+
+// Transfers (issue 38 with issue 35's overlap): on the shared A100 texts whose collectives run
+// under kernels, moving one *-done up to just after its *-start (legal: the done reads only the
+// start) leaves every instruction matched and makes that transfer, and only it, "changed": A
+// overlapped it with kernels, B with none, and the verdict says so. The kernels under each side
+// are what `hloscope overlap` lists for that side.
+function overlapOf(f) {
+  const r = spawnSync(cli, ['overlap', '--json', f], { maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr.toString());
+  return JSON.parse(r.stdout.toString()).transfers;
+}
+
+test('a transfer no longer overlapped is the one changed entry, and the verdict says so (shared A100 texts)', { skip: skip || sharedAbsent('gpu-semantics') }, () => {
+  const files = sharedCaptures('gpu-semantics', (n) => n.endsWith('after_optimizations.txt'))
+    .filter((f) => overlapOf(f).some((t) => t.overlapped?.length && t.done));
+  assert.ok(files.length >= 2, `${files.length} texts with overlapped transfers`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'hloscope-diff-xfer-'));
+  try {
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      const ts = overlapOf(f);
+      const same = diffJson(f, f);
+      assert.equal(same.transfers.length, ts.length);
+      assert.ok(same.transfers.every((e) => e.change === 'same'));
+      const t = ts.find((x) => x.overlapped?.length && x.done);
+      const lines = text.split('\n');
+      const [done] = lines.splice(t.done_line - 1, 1);
+      lines.splice(t.line, 0, done);
+      const out = path.join(dir, 'moved.txt');
+      writeFileSync(out, lines.join('\n'));
+      assert.deepEqual(overlapOf(out).find((x) => x.start === t.start).overlapped, [], `${f}: the moved done leaves nothing under the start`);
+      const j = diffJson(f, out);
+      assert.equal(j.matched.unmatched_a + j.matched.unmatched_b, 0, j.verdict);
+      const changed = j.transfers.filter((e) => e.change !== 'same');
+      assert.equal(changed.length, 1, JSON.stringify(changed));
+      assert.equal(changed[0].a.start, t.start);
+      assert.deepEqual(changed[0].a.overlapped, t.overlapped);
+      assert.deepEqual(changed[0].b.overlapped, []);
+      assert.match(j.verdict, new RegExp(`no longer overlaps the ${t.kind} ${t.start.replace(/\./g, '\\.')} with any kernel \\(A ran ${t.overlapped.length} under it\\)`));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

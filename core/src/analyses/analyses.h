@@ -59,6 +59,10 @@ bool hs_instr_is_async(const hs_doc *d, const hs_instr *in); /* a start, update 
 bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in);
 /* The kernels between the pair's start and done: names, [] when sync, null when unscheduled. */
 json_t *hs_overlapped_json(const hs_doc *d, const hs_async_pair *p);
+/* One transfer as `hloscope overlap` lists it; trips: its computation's trip count (0: unknown). */
+json_t *hs_async_pair_json(const hs_doc *d, const hs_async_pair *p, uint64_t trips);
+/* Per computation: the known_trip_count of the while whose body it is, 0 unknown; malloc'd, NULL on OOM. */
+uint64_t *hs_comp_trip_counts(const hs_doc *d);
 /* "the all-gather is in flight while X runs" for one pair; 0 when it has no done. */
 size_t hs_overlap_sentence(const hs_doc *d, const hs_async_pair *p, char *buf, size_t cap);
 /* The transfers in a sentence: how many, paired or not, and the first overlap the data shows. */

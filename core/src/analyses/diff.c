@@ -825,6 +825,71 @@ done:
   return out;
 }
 
+/* ---- transfers ------------------------------------------------------------------------- */
+/* The kernels a transfer is in flight over: -1 unscheduled (null), else how many. */
+static long overlapped_count(json_t *entry) {
+  json_t *ov = json_object_get(entry, "overlapped");
+  return json_is_array(ov) ? (long)json_array_size(ov) : -1;
+}
+
+static void transfer_entry(json_t *arr, const char *change, json_t *a, json_t *b) {
+  json_t *e = json_object();
+  json_object_set_new(e, "change", json_string(change));
+  json_object_set_new(e, "a", a ? a : json_null());
+  json_object_set_new(e, "b", b ? b : json_null());
+  json_array_append_new(arr, e);
+}
+
+static void cat(char *buf, size_t cap, const char *fmt, ...);
+
+/* Every transfer of A and of B in one entry: "same", "changed" (its kind, bytes, sync or the
+ * number of kernels it overlaps differ), "removed" (A only) or "added" (B only), each side as
+ * `hloscope overlap` lists it. A pair is B's when its start is the instruction A's start matched. */
+static json_t *transfers_json(differ *D, char *said, size_t cap) {
+  json_t *out = json_array();
+  const hs_doc *da = D->A.d, *db = D->B.d;
+  uint32_t na = 0, nb = 0;
+  hs_async_pair *pa = hs_async_pairs(da, &na), *pb = hs_async_pairs(db, &nb);
+  uint64_t *ta = na ? hs_comp_trip_counts(da) : NULL, *tb = nb ? hs_comp_trip_counts(db) : NULL;
+  uint8_t *used = calloc(nb ? nb : 1, 1);
+  unsigned added = 0, removed = 0, lost = 0;
+  for (uint32_t i = 0; used && i < na; i++) {
+    const hs_async_pair *p = &pa[i];
+    json_t *ja = hs_async_pair_json(da, p, ta ? ta[da->instrs[p->start].comp] : 0);
+    int32_t m = D->A.match[p->start];
+    uint32_t k = 0;
+    while (m >= 0 && k < nb && pb[k].start != m) k++;
+    if (m < 0 || k == nb) {
+      transfer_entry(out, "removed", ja, NULL);
+      removed++;
+      continue;
+    }
+    used[k] = 1;
+    json_t *jb = hs_async_pair_json(db, &pb[k], tb ? tb[db->instrs[pb[k].start].comp] : 0);
+    long oa = overlapped_count(ja), ob = overlapped_count(jb);
+    bool same = strcmp(p->kind, pb[k].kind) == 0 && p->bytes == pb[k].bytes && p->sync == pb[k].sync && oa == ob;
+    if (oa > 0 && ob == 0) {
+      lost++;
+      if (lost == 1)
+        cat(said, cap, "%sB no longer overlaps the %s %s with any kernel (A ran %ld under it)", said[0] ? "; " : "", p->kind,
+            json_string_value(json_object_get(ja, "start")), oa);
+    }
+    transfer_entry(out, same ? "same" : "changed", ja, jb);
+  }
+  for (uint32_t k = 0; used && k < nb; k++) {
+    if (used[k]) continue;
+    transfer_entry(out, "added", NULL, hs_async_pair_json(db, &pb[k], tb ? tb[db->instrs[pb[k].start].comp] : 0));
+    added++;
+  }
+  if (added || removed) cat(said, cap, "%s%u transfer%s added, %u removed", said[0] ? "; " : "", added, added == 1 ? "" : "s", removed);
+  free(used);
+  free(pa);
+  free(pb);
+  free(ta);
+  free(tb);
+  return out;
+}
+
 /* ---- materialized values ---------------------------------------------------------------- */
 
 /* Marks, per instruction, the values a kernel writes to HBM and another reads: 1 on the
@@ -1105,8 +1170,9 @@ char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
   json_decref(ca);
   json_decref(cb);
   json_object_set_new(o, "calls", calls);
-  /* transfers: `hloscope overlap`'s entries once that command lands */
-  json_object_set_new(o, "transfers", json_array());
+  /* transfers: each async pair of A with the pair of B whose start its start matched */
+  char xfer_said[600] = "";
+  json_object_set_new(o, "transfers", transfers_json(&D, xfer_said, sizeof xfer_said));
   /* environment: what the module lines carry */
   json_t *ea = json_object(), *eb = json_object(), *env = json_array();
   module_env(a, ea);
@@ -1176,10 +1242,11 @@ char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
     cat(verdict, vcap, "%s (%u the same). ", any ? "" : " none regrouped", fc.same);
   }
   if (calls_said[0]) cat(verdict, vcap, "Library and custom calls: %s. ", calls_said);
+  if (xfer_said[0]) cat(verdict, vcap, "Transfers: %s. ", xfer_said);
   if (env_said[0]) cat(verdict, vcap, "Module config: %s. ", env_said);
   if (ua || ub) cat(verdict, vcap, "%u instructions of A and %u of B have no counterpart. ", ua, ub);
   if (!verdict[0] || (!mc.added && !mc.removed && ta == tb && !fc.added && !fc.removed && !fc.merged && !fc.split &&
-                      !fc.changed && !calls_said[0] && !env_said[0] && !ua && !ub && !pa && !pb)) {
+                      !fc.changed && !calls_said[0] && !xfer_said[0] && !env_said[0] && !ua && !ub && !pa && !pb)) {
     verdict[0] = 0;
     cat(verdict, vcap, "Same by meaning: all %u instructions matched, every fusion (%u) the same.", a->n_instrs - ua, fc.same);
   }

@@ -126,7 +126,7 @@ hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n) {
 
 /* Per computation: the known_trip_count of the while whose body it is; 0 unknown. One pass over
  * the calls. Malloc'd; NULL on OOM. */
-static uint64_t *trip_counts(const hs_doc *d) {
+uint64_t *hs_comp_trip_counts(const hs_doc *d) {
   uint64_t *t = calloc(d->n_comps ? d->n_comps : 1, sizeof *t);
   if (!t) return NULL;
   for (uint32_t k = 0; k < d->n_calls; k++) {
@@ -192,6 +192,25 @@ void hs_overlap_explain(const hs_doc *d, const hs_async_pair *ps, uint32_t n, ch
 #undef MORE
 }
 
+/* One transfer as `hloscope overlap` lists it (trips: its computation's trip count, 0 unknown). */
+json_t *hs_async_pair_json(const hs_doc *d, const hs_async_pair *p, uint64_t trips) {
+  const hs_instr *s = &d->instrs[p->start];
+  json_t *t = json_object();
+  json_object_set_new(t, "kind", json_string(p->kind));
+  json_object_set_new(t, "start", hs_json_slice(d, s->name));
+  json_object_set_new(t, "done", p->done >= 0 ? hs_json_slice(d, d->instrs[p->done].name) : json_null());
+  json_object_set_new(t, "computation", s->comp < d->n_comps ? hs_json_slice(d, d->comps[s->comp].name) : json_null());
+  json_object_set_new(t, "bytes", json_integer((json_int_t)p->bytes));
+  json_object_set_new(t, "sync", json_boolean(p->sync));
+  json_object_set_new(t, "overlapped", hs_overlapped_json(d, p));
+  json_object_set_new(t, "calls", p->calls >= 0 ? hs_json_slice(d, d->comps[p->calls].name) : json_null());
+  json_object_set_new(t, "line", json_integer(s->line));
+  json_object_set_new(t, "done_line", p->done >= 0 ? json_integer(d->instrs[p->done].line) : json_null());
+  json_object_set_new(t, "trip_count", trips ? json_integer((json_int_t)trips) : json_null());
+  json_object_set_new(t, "bytes_per_run", trips ? json_integer((json_int_t)(p->bytes * trips)) : json_null());
+  return t;
+}
+
 char *hs_overlap_json(const hs_doc *d, size_t *len) {
   if (!d) return NULL;
   uint32_t n = 0;
@@ -200,25 +219,12 @@ char *hs_overlap_json(const hs_doc *d, size_t *len) {
   json_t *arr = json_array();
   bool scheduled = false;
   for (uint32_t m = 0; m < d->n_modules && d->format == HS_FORMAT_HLO; m++) scheduled |= hs_module_scheduled(d, m);
-  uint64_t *trips_of = n ? trip_counts(d) : NULL;
+  uint64_t *trips_of = n ? hs_comp_trip_counts(d) : NULL;
   for (uint32_t k = 0; k < n; k++) {
     const hs_async_pair *p = &ps[k];
     const hs_instr *s = &d->instrs[p->start];
-    json_t *t = json_object();
-    json_object_set_new(t, "kind", json_string(p->kind));
-    json_object_set_new(t, "start", hs_json_slice(d, s->name));
-    json_object_set_new(t, "done", p->done >= 0 ? hs_json_slice(d, d->instrs[p->done].name) : json_null());
-    json_object_set_new(t, "computation", s->comp < d->n_comps ? hs_json_slice(d, d->comps[s->comp].name) : json_null());
-    json_object_set_new(t, "bytes", json_integer((json_int_t)p->bytes));
-    json_object_set_new(t, "sync", json_boolean(p->sync));
-    json_object_set_new(t, "overlapped", hs_overlapped_json(d, p));
-    json_object_set_new(t, "calls", p->calls >= 0 ? hs_json_slice(d, d->comps[p->calls].name) : json_null());
-    json_object_set_new(t, "line", json_integer(s->line));
-    json_object_set_new(t, "done_line", p->done >= 0 ? json_integer(d->instrs[p->done].line) : json_null());
     uint64_t trips = trips_of && s->comp < d->n_comps ? trips_of[s->comp] : 0;
-    json_object_set_new(t, "trip_count", trips ? json_integer((json_int_t)trips) : json_null());
-    json_object_set_new(t, "bytes_per_run", trips ? json_integer((json_int_t)(p->bytes * trips)) : json_null());
-    json_array_append_new(arr, t);
+    json_array_append_new(arr, hs_async_pair_json(d, p, trips));
   }
   char ex[600];
   hs_overlap_explain(d, ps, n, ex, sizeof ex);
