@@ -120,7 +120,7 @@ const OPS = {
     progress(id, 'loading core');
     await api.load();
     // The core parses in one call: say which step runs and how big the text is, not "0 B of".
-    const out = analyzeText(api, text, (stage) => progress(id, stage, undefined, text.length));
+    const out = analyzeText(api, text, (stage) => progress(id, stage, undefined, text.length), msg.name || msg.file?.name || '');
     texts.set(msg.key, { text: out.readable ?? text, starts: out.starts, maxLen: out.maxLen });
     // A text read here goes back to the page in slices, one message (one task there) each.
     if (fromFile) {

@@ -196,3 +196,38 @@ test('in the notebook: an optimized HLO dump offers its padding table', { skip, 
     await dist.close();
   }
 });
+
+// Issue 35 item 4: a buffer assignment's backend comes from XLA's dump file name. The page
+// handed the core the text alone, so an uploaded A100 buffer assignment showed no backend; now
+// the file's name goes with its bytes to the core (as the CLI and Python give it), and the view
+// says GPU. What says GPU is XLA's own name for the file (`..._sm_8.0_gpu_after_optimizations-
+// buffer-assignment.txt`), not our reading of the text.
+test('in the notebook: an uploaded buffer assignment is read with its file name, so its backend is said', { skip: skip || sharedAbsent('buffers'), timeout: 180000 }, async () => {
+  const dist = await serveDist();
+  const { page, errors, external, close } = await openPage(chrome.browser, dist.url);
+  try {
+    await waitForNotebook(page);
+    const files = [
+      ['gpu_a100__module_0003.SyncTensorsGraph.5.sm_8.0_gpu_after_optimizations-buffer-assignment.txt', 'GPU'],
+      ['tpu_v6e__module_0004.jit__threefry_seed.cl_804429027.after_optimizations-buffer-assignment.txt', 'TPU'],
+    ];
+    for (const [name, backend] of files) {
+      const d = await addCell(page, 'dump');
+      await page.setInputFiles(`${cell(d)} [data-testid=dump-file]`, sharedPath(`captures/buffers/${name}`));
+      await waitForDump(page, d);
+      const sug = page.locator(`${cell(d)} [data-testid=suggest] button.primary`);
+      assert.equal(await sug.textContent(), 'memory view');
+      await sug.click();
+      const ids = await cellIds(page);
+      const v = `${cell(ids[ids.indexOf(d) + 1])} xla-memory`;
+      await page.locator(`${v} [data-testid="allocation"]`).first().waitFor({ timeout: 15000 });
+      const head = await page.locator(`${v} h3`).textContent();
+      assert.match(head, new RegExp(`· ${backend}\\b`), `${name}: ${head}`);
+    }
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally {
+    await close();
+    await dist.close();
+  }
+});

@@ -184,7 +184,7 @@ export class CodeCell extends Cell {
       const dumps = {};
       for (const c of page.cells) {
         if (c.kind !== 'dump' || !c.name) continue;
-        if (!(c.name in dumps)) dumps[c.name] = new Dump({ name: c.name, key: c.id, text: c.text, analysis: c.analysis });
+        if (!(c.name in dumps)) dumps[c.name] = new Dump({ name: c.name, key: c.id, text: c.text, analysis: c.analysis, fileName: c.fileName });
       }
       await runCode(this.text, { dumps, output: this.output });
       this.el.classList.remove('failed');

@@ -287,7 +287,8 @@ export class DumpCell extends Cell {
     }
     this.setProgress({ stage: file ? 'reading' : 'parsing', total: file ? file.size : this.text.length });
     const t0 = performance.now();
-    const p = engine.analyze({ key: this.id, text: file ? undefined : this.text, file }, (pr) => {
+    // the file's name goes with it: XLA's dump name says the backend of a buffer assignment
+    const p = engine.analyze({ key: this.id, text: file ? undefined : this.text, file, name: this.fileName ?? '' }, (pr) => {
       if (gen === this.gen) this.setProgress(pr);
     }).then((a) => {
       if (gen !== this.gen) return null;

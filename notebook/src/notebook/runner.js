@@ -18,8 +18,9 @@ const AsyncFunction = (async () => {}).constructor;
 
 /** A dump cell as code cells see it: its text and what the core found in it. */
 export class Dump {
-  constructor({ name, key, text, analysis }) {
+  constructor({ name, key, text, analysis, fileName = null }) {
     this.name = name;
+    this.fileName = fileName; // the file the text came from, when it did (XLA's dump names say the backend)
     this.key = key;
     this.text = text;
     const a = analysis || {};
@@ -199,7 +200,7 @@ export async function runCode(code, { dumps, output }) {
     output.append(v);
     if (hlo != null) {
       // joined to the module's optimized HLO: allocations and values gain line and opcode
-      track(api.load().then(() => { v.data = api.readMemory(textOf(d), textOf(hlo)); }));
+      track(api.load().then(() => { v.data = api.readMemory(textOf(d), textOf(hlo), d instanceof Dump ? d.fileName ?? '' : ''); }));
     } else if (d instanceof Dump) {
       if (d.error) throw Object.assign(new Error(`${d.name}: ${d.error.message}`), d.error);
       if (d.memory) v.data = d.memory;

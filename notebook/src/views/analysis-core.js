@@ -124,15 +124,16 @@ export function tooLargeForText(bytes) {
 /**
  * `onStage(stage)` (optional) hears each step as it starts ('parsing', 'counting fusions',
  * 'finding the big intermediate'): the core's calls are synchronous, so that is the progress
- * a page can show for a big text.
+ * a page can show for a big text. `name`: the file's name when the text came from one (XLA's
+ * dump names say a buffer assignment's backend; the core reads it).
  */
-export function analyzeText(api, text, onStage = () => {}) {
+export function analyzeText(api, text, onStage = () => {}, name = '') {
   const { starts, maxLen } = lineStarts(text);
   const out = { format: detectFormat(api, text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
   // An XLA memory text (out-of-memory message, buffer assignment, usage report) is no document:
   // the core reads it into numbers (readMemory), and its dump cell offers the memory view.
   if (out.format === 'memory') {
-    try { out.memory = api.readMemory(text); } catch (e) { out.error = errorInfo(e); }
+    try { out.memory = api.readMemory(text, '', name); } catch (e) { out.error = errorInfo(e); }
     return out;
   }
   if (isLlvm(api, text)) return analyzeLlvm(api, text, out); // LLVM IR: its own reader (llvm-analysis.js)

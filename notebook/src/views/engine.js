@@ -106,21 +106,21 @@ async function sendText(key, text) {
   return true;
 }
 
-export function analyze({ key, text, file }, onProgress) {
+export function analyze({ key, text, file, name = '' }, onProgress) {
   if (text && text.length > SLICE && startWorker()) {
-    return sendText(key, text).then((sent) => analyzeNow({ key, text: sent ? undefined : text, file, sliced: sent, fallbackText: text }, onProgress));
+    return sendText(key, text).then((sent) => analyzeNow({ key, text: sent ? undefined : text, file, name, sliced: sent, fallbackText: text }, onProgress));
   }
-  return analyzeNow({ key, text, file }, onProgress);
+  return analyzeNow({ key, text, file, name }, onProgress);
 }
 
-function analyzeNow({ key, text, file, sliced = false, fallbackText }, onProgress) {
-  return call({ op: 'analyze', key, text, file, sliced, bytesMin: globalThis.hloscopeBytesMin, headBytes: globalThis.hloscopeHeadBytes }, onProgress, async () => {
+function analyzeNow({ key, text, file, name = '', sliced = false, fallbackText }, onProgress) {
+  return call({ op: 'analyze', key, text, file, name, sliced, bytesMin: globalThis.hloscopeBytesMin, headBytes: globalThis.hloscopeHeadBytes }, onProgress, async () => {
     const tooLarge = file && tooLargeForText(file.size);
     if (tooLarge) throw Object.assign(new Error(tooLarge), { code: 'HS_E_TOO_LARGE' });
     const t = file ? await file.text() : (text ?? fallbackText);
     onProgress?.({ stage: 'parsing' });
     await api.load();
-    const out = analyzeText(api, t);
+    const out = analyzeText(api, t, undefined, name || file?.name || '');
     localTexts.set(key, out.readable ?? t);
     if (file) out.text = t;
     if (t.length >= BLOB_MIN) out.blob = file || new Blob([t], { type: 'text/plain;charset=utf-8' });
