@@ -159,8 +159,11 @@ test('in the notebook: an LLVM IR dump says so and suggests its levels with the 
     await pasteInto(page, b, readFileSync(join(dir, 'module_0001.jit_add.ir-with-opt.ll'), 'utf8'));
     assert.match(await waitForDump(page, a), /^LLVM IR · 76 lines/);
     assert.match(await waitForDump(page, b), /^LLVM IR \(optimized\) · 66 lines/);
+    // both .ll levels are in the notebook: each suggests the three-level view with both
     const suggestion = page.locator(`${cell(a)} [data-testid=suggest] button.primary`);
-    assert.equal(await suggestion.textContent(), 'levels add_hlo → add_noopt');
+    assert.equal(await suggestion.textContent(), 'levels add_hlo → add_noopt + add_opt');
+    assert.equal(await page.locator(`${cell(b)} [data-testid=suggest] button.primary`).textContent(), 'levels add_hlo → add_noopt + add_opt');
+    assert.equal(await suggestion.getAttribute('data-code'), 'show.levels(add_hlo, add_noopt, add_opt)');
     await suggestion.click();
     const ids = await cellIds(page);
     const x = ids[ids.indexOf(a) + 1];
@@ -171,7 +174,8 @@ test('in the notebook: an LLVM IR dump says so and suggests its levels with the 
     assert.match(got[0].decided, /^whole tensors/);
     assert.match(got[1].decided, /^loops over buffers: 1 loop \(trip counts 1024\)/);
     assert.equal(got[1].hits, 1);
-    assert.match(got[2].decided, /^not given/);
+    assert.match(got[2].decided, /^vectors: <8 x float>; 1 loop \(trip counts 32\)/);
+    assert.equal(got[2].hits, 4);
     assert.deepEqual(errors, []);
     assert.deepEqual(external, []);
   } finally { await close(); await dist.close(); }
