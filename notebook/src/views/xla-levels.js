@@ -18,6 +18,7 @@
 //   el.op = 'add'                  which HLO opcode to highlight; default: the body's first mapped op
 import { adoptStyles, defineOnce, el, fetchText, theme } from './common.js';
 import * as api from 'hs:api';
+import { nestWords } from './llvm-analysis.js';
 
 // HLO opcode -> the LLVM opcodes, or the dotted parts of intrinsic/callee names
 // (llvm.exp.f32, llvm.vector.reduce.fadd.v8f32), that compute it: what the highlight follows.
@@ -108,45 +109,6 @@ export function pickLevels(files) {
   });
   const best = choices.reduce((x, y) => (y.rank < x.rank ? y : x));
   return { hlo: best.hlo?.text ?? '', noopt: best.noopt, opt: best.opt };
-}
-
-/**
- * The loops of one or more functions (the core's `loops` per function: depth, first_line,
- * last_line, trip_count) as nests: a loop's parent is the enclosing loop one level up. Returns
- * [{ loop, children }] for the outermost loops, in line order.
- */
-export function loopNests(loopLists) {
-  const roots = [];
-  for (const loops of loopLists) {
-    const stack = [];
-    for (const L of [...loops].sort((a, b) => a.first_line - b.first_line || a.depth - b.depth)) {
-      const node = { loop: L, children: [] };
-      while (stack.length && !(stack.at(-1).loop.depth < L.depth && L.first_line >= stack.at(-1).loop.first_line && L.last_line <= stack.at(-1).loop.last_line)) stack.pop();
-      (stack.length ? stack.at(-1).children : roots).push(node);
-      stack.push(node);
-    }
-  }
-  return roots;
-}
-
-/** "1 loop (trip counts 1024)", "3 loop nests, each 2 deep (trip counts 96 × 1152; ...)". */
-export function nestWords(loopLists) {
-  const roots = loopNests(loopLists);
-  if (!roots.length) return 'no loop';
-  const trip = (L) => (L.trip_count == null ? '?' : String(L.trip_count));
-  const words = (n) => trip(n.loop) + (!n.children.length ? ''
-    : n.children.length === 1 ? ` × ${words(n.children[0])}`
-    : ` × (${n.children.map(words).join(', then ')})`);
-  const deep = (n) => 1 + Math.max(0, ...n.children.map(deep));
-  const counts = roots.map(words).join('; ');
-  const k = roots.length;
-  if (roots.every((n) => !n.children.length)) {
-    return k === 1 ? `1 loop (trip counts ${counts})` : `${k} separate loops (trip counts ${counts})`;
-  }
-  const depths = roots.map(deep);
-  const same = depths.every((d) => d === depths[0]);
-  const how = same ? `${k > 1 ? ', each' : ','} ${depths[0]} deep` : `, ${depths.join(', ')} deep`;
-  return `${k} loop nest${k > 1 ? 's' : ''}${how} (trip counts ${counts})`;
 }
 
 /**
