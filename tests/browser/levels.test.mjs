@@ -8,10 +8,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { addCell, cell, cellIds, launch, openPage, pasteInto, repoRoot, distDir, serveDist, setDumpName, skipWithoutChromium, waitForDump, waitForNotebook } from './harness.mjs';
 import { startServer } from '../../notebook/serve.mjs';
-import { levelsFixtures, newestFixtureSet } from '../fixtures.mjs';
+import { levelsFixtures, newestFixtureSet, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
 
 const levels = join(repoRoot, 'fixtures/levels');
 const haveWasm = existsSync(join(repoRoot, 'wasm/gen/hloscope_core.single.mjs')) && existsSync(join(repoRoot, 'wasm/hloscope.mjs'));
@@ -73,7 +73,10 @@ test('the add at three levels: the same add highlighted, loops outlined, one lin
     assert.deepEqual(s.ops, ['add']);
     // what the lowering dropped, from the core's `dropped` (the texts: f32[1024]{0}, [1024 x float])
     assert.match(s.dropped, /^dropped on the way down: shapes f32\[1024\], f32\[1024\], f32\[1024\] → untyped pointers/);
-    assert.match(s.dropped, /layout \{0\} → strides over \[1024 x float\]/);
+    assert.match(s.dropped, /layout \{0\} → strides over \[1024 x float\];/);
+    // the core's dropped list does not say what was folded: unknown, and every op of the body
+    // (the add) is still computed in the optimized IR
+    assert.match(s.dropped, /folded away: unknown \(the core's dropped list does not say\)$/);
     const [hlo, noopt, opt] = s.levels;
     assert.deepEqual(s.levels.map((l) => l.kind), ['tensors', 'loops', 'vectors']);
     assert.equal(hlo.hits.length, 1);
@@ -121,6 +124,13 @@ test('a dump folder feeds it: the softmax of jax 0.4.38 (four .ll parts), kernel
     assert.deepEqual(opt.hits, []);
     assert.equal(noopt.deepest, 2);
     assert.deepEqual(noopt.trips, ['loop depth 1, runs 64×', 'loop depth 2, runs 128×']);
+    assert.match(noopt.decided, /^loops over buffers: 1 loop nest, 2 deep \(trip counts 64 × 128\)/);
+    // the optimized divide: one 64× loop holding two loops side by side (4×, then 128×), the
+    // core's depths: one nest, not "3 loops (64 × 4 × 128)"
+    await page.evaluate(() => { document.getElementById('folder').kernel = 'broadcast_divide_fusion'; });
+    s = await state(page, 'folder');
+    assert.deepEqual(s.levels[2].trips, ['loop depth 1, runs 64×', 'loop depth 2, runs 4×', 'loop depth 2, runs 128×']);
+    assert.match(s.levels[2].decided, /^vectors: [^;]*; 1 loop nest, 2 deep \(trip counts 64 × \(4, then 128\)\);/);
     assert.deepEqual(errors, []);
     assert.deepEqual(external, []);
   } finally { await close(); }
@@ -159,8 +169,11 @@ test('in the notebook: an LLVM IR dump says so and suggests its levels with the 
     await pasteInto(page, b, readFileSync(join(dir, 'module_0001.jit_add.ir-with-opt.ll'), 'utf8'));
     assert.match(await waitForDump(page, a), /^LLVM IR · 76 lines/);
     assert.match(await waitForDump(page, b), /^LLVM IR \(optimized\) · 66 lines/);
+    // both .ll levels are in the notebook: each suggests the three-level view with both
     const suggestion = page.locator(`${cell(a)} [data-testid=suggest] button.primary`);
-    assert.equal(await suggestion.textContent(), 'levels add_hlo → add_noopt');
+    assert.equal(await suggestion.textContent(), 'levels add_hlo → add_noopt + add_opt');
+    assert.equal(await page.locator(`${cell(b)} [data-testid=suggest] button.primary`).textContent(), 'levels add_hlo → add_noopt + add_opt');
+    assert.equal(await suggestion.getAttribute('data-code'), 'show.levels(add_hlo, add_noopt, add_opt)');
     await suggestion.click();
     const ids = await cellIds(page);
     const x = ids[ids.indexOf(a) + 1];
@@ -171,7 +184,8 @@ test('in the notebook: an LLVM IR dump says so and suggests its levels with the 
     assert.match(got[0].decided, /^whole tensors/);
     assert.match(got[1].decided, /^loops over buffers: 1 loop \(trip counts 1024\)/);
     assert.equal(got[1].hits, 1);
-    assert.match(got[2].decided, /^not given/);
+    assert.match(got[2].decided, /^vectors: <8 x float>; 1 loop \(trip counts 32\)/);
+    assert.equal(got[2].hits, 4);
     assert.deepEqual(errors, []);
     assert.deepEqual(external, []);
   } finally { await close(); await dist.close(); }
@@ -189,6 +203,32 @@ test('the element\'s own folder picker reads a dump folder from disk', { skip },
     // the fusion with a reduction: XLA:CPU 0.4.38 emits the reduce as its own kernel
     assert.ok(s.kernels.length >= 1, s.kernels.join());
     assert.equal(s.levels.length, 3);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(external, []);
+  } finally { await close(); }
+});
+
+test('the picker on a shared llvm/ folder: the module with its HLO and both levels, what was folded said as unknown', async (t) => {
+  const files = sharedCaptures('llvm', (n) => /\.ll$|after_optimizations\.txt$/.test(n));
+  if (!files.length) { t.skip(sharedAbsent('llvm')); return; }
+  if (skip) { t.skip(skip); return; }
+  const { page, errors, external, close } = await openPage(chrome.browser, `${server.url}tests/browser/pages/levels.html`);
+  try {
+    // the folder holds module 0010 (its HLO, the no-opt .ll only) and module 0028 (its HLO and
+    // both levels): the picker takes 0028, whose kernel is named after an HLO fusion there
+    await page.locator('#folder input[type=file]').setInputFiles(dirname(files[0]));
+    await ready(page, 'folder');
+    const s = await state(page, 'folder');
+    assert.equal(s.status, '');
+    assert.deepEqual(s.kernels, ['bitcast_concatenate_fusion']);
+    assert.match(s.levels[0].decided, /^whole tensors: s32\[\] → u32\[2\]/);
+    for (const text of [s.dropped, ...s.levels.map((l) => l.decided)]) assert.doesNotMatch(text, /null|undefined/, text);
+    // the optimized IR stores a literal 0 where the HLO shifts right by 32: no lshr is left, and
+    // the core's dropped list does not say it was folded: the facts, and unknown
+    assert.match(s.dropped, /folded away: unknown \(the core's dropped list does not say\); no instruction of the optimized IR computes shift_right_logical\.0 \(shift-right-logical: no lshr\)/);
+    // no array type in this kernel's getelementptr (struct fields, i8 offsets): the layout
+    // sentence ends on what there is, the core's count of them in the no-opt kernel
+    assert.match(s.dropped, /layout \{0\} → index arithmetic in 7 getelementptr \(no array type is left to show the strides\);/);
     assert.deepEqual(errors, []);
     assert.deepEqual(external, []);
   } finally { await close(); }

@@ -2,7 +2,7 @@
 // the view's code cell right after the dump (or re-runs the one already there) and runs it.
 import { button } from './cell.js';
 import { nameProblem } from './runner.js';
-import { formatViews } from './readers.js';
+import { formatViews, VIEWS } from './readers.js';
 import { pairEvidence } from '../core-words.js';
 import { el } from '../dom.js';
 
@@ -28,16 +28,40 @@ export function partnerOf(cell, format, dumps) {
   return best ?? null;
 }
 
+/**
+ * For an LLVM IR dump: the dump of the other level (no-opt for an optimized one and back) in the
+ * notebook, the nearest of the same LLVM module name (one above preferred); null when none.
+ */
+export function otherLevelOf(cell, dumps) {
+  const s = cell.analysis?.summary;
+  if (cell.analysis?.format !== 'llvm' || !s) return null;
+  const at = dumps.indexOf(cell);
+  return dumps
+    .map((d, k) => ({ d, k }))
+    .filter(({ d }) => d !== cell && d.analysis?.format === 'llvm' && !d.analysis.error && usable(d)
+      && !!d.analysis.summary?.optimized !== !!s.optimized
+      && (s.module == null || d.analysis.summary?.module == null || d.analysis.summary.module === s.module))
+    .sort((x, y) => (x.k < at ? at - x.k : x.k - at + dumps.length) - (y.k < at ? at - y.k : y.k - at + dumps.length))[0]?.d ?? null;
+}
+
 /** [{ label, code, note? }] for one dump cell: its format's views, paired views with their partner. */
 export function suggestionsFor(cell, dumps) {
   const out = [];
   const later = [];
   for (const v of formatViews(cell.analysis)) {
     const p = v.pair ? partnerOf(cell, v.pair.format, dumps) : null;
-    const make = (partner) => ({
-      label: typeof v.label === 'function' ? v.label(cell.name, partner) : v.label,
-      code: v.code(cell.name, partner),
-    });
+    // an LLVM IR dump whose other level is in the notebook too: all three levels, no-opt first
+    const other = v === VIEWS.levels ? otherLevelOf(cell, dumps) : null;
+    const make = (partner) => {
+      if (other) {
+        const [noopt, opt] = cell.analysis.summary.optimized ? [other.name, cell.name] : [cell.name, other.name];
+        return { label: `levels ${partner ? `${partner} → ` : 'of '}${noopt} + ${opt}`, code: `show.levels(${partner ?? 'null'}, ${noopt}, ${opt})` };
+      }
+      return {
+        label: typeof v.label === 'function' ? v.label(cell.name, partner) : v.label,
+        code: v.code(cell.name, partner),
+      };
+    };
     if (p && p.verdict === 'different') {
       // Another program: offer this dump's own view first, the pair last and marked.
       out.push(make(null));

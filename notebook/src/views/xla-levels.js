@@ -18,6 +18,7 @@
 //   el.op = 'add'                  which HLO opcode to highlight; default: the body's first mapped op
 import { adoptStyles, defineOnce, el, fetchText, theme } from './common.js';
 import * as api from 'hs:api';
+import { nestWords } from './llvm-analysis.js';
 
 // HLO opcode -> the LLVM opcodes, or the dotted parts of intrinsic/callee names
 // (llvm.exp.f32, llvm.vector.reduce.fadd.v8f32), that compute it: what the highlight follows.
@@ -44,6 +45,12 @@ function llvmNamesFor(op, type) {
 function computes(key, names) {
   const parts = key.split('.');
   return names.some((m) => key === m || (parts.length > 1 && parts.includes(m)));
+}
+/** The functions of one read .ll text that make kernel `name`: its own, and the helpers they call. */
+function kernelFunctions(f, name) {
+  const mine = f.json.functions.filter((fn) => fn.key === name);
+  const callees = f.json.functions.filter((fn) => !fn.key && mine.some((m) => fn.name in m.calls));
+  return [...mine, ...callees];
 }
 const SKIP_OPS = new Set(['parameter', 'constant', 'broadcast', 'bitcast', 'reshape', 'copy', 'tuple', 'get-tuple-element', 'iota', 'slice', 'transpose', 'concatenate']);
 
@@ -79,34 +86,59 @@ const css = theme + `
 
 const lines = (t) => t.split('\n');
 
-/** Which files of a dump folder hold the three levels (the first module with .ll files). */
+/**
+ * Which files of a dump folder hold the three levels: of the modules with .ll files (by their
+ * "module_NNNN." prefix), the first that has its optimized HLO in the folder and both LLVM
+ * levels, else the first with its HLO, else the first with both levels, else the first.
+ */
 export function pickLevels(files) {
   const byName = files.filter((f) => f && typeof f.name === 'string' && typeof f.text === 'string');
   const base = (n) => n.split('/').pop();
-  const ll = byName.filter((f) => /\.ll$/.test(f.name));
-  const noopt = ll.filter((f) => /ir-no-opt/.test(base(f.name)));
-  const opt = ll.filter((f) => /ir-with-opt/.test(base(f.name)));
-  if (!noopt.length && !opt.length) return null;
-  const mod = /module_\d+\./.exec(base((noopt[0] || opt[0]).name))?.[0];
-  const same = (f) => !mod || base(f.name).includes(mod);
-  const hlo = byName.find((f) => /after_optimizations\.txt$/.test(f.name) && same(f));
-  return {
-    hlo: hlo?.text ?? '',
-    noopt: noopt.filter(same).sort((a, b) => (a.name < b.name ? -1 : 1)).map((f) => f.text),
-    opt: opt.filter(same).sort((a, b) => (a.name < b.name ? -1 : 1)).map((f) => f.text),
-  };
+  const ll = byName.filter((f) => /\.ll$/.test(f.name) && /ir-(no|with)-opt/.test(base(f.name)));
+  if (!ll.length) return null;
+  const modOf = (f) => /module_\d+\./.exec(base(f.name))?.[0] ?? null;
+  const mods = [...new Set(ll.map(modOf))].sort((a, b) => (a == null) - (b == null) || (a < b ? -1 : a > b ? 1 : 0));
+  const byPath = (a, b) => (a.name < b.name ? -1 : 1);
+  const choices = mods.map((mod) => {
+    const same = (f) => mod == null || base(f.name).includes(mod);
+    const mine = ll.filter((f) => modOf(f) === mod);
+    const hlo = byName.find((f) => /after_optimizations\.txt$/.test(f.name) && same(f)) ?? null;
+    const noopt = mine.filter((f) => /ir-no-opt/.test(base(f.name))).sort(byPath).map((f) => f.text);
+    const opt = mine.filter((f) => /ir-with-opt/.test(base(f.name))).sort(byPath).map((f) => f.text);
+    return { mod, hlo, noopt, opt, rank: (hlo ? 0 : 2) + (noopt.length && opt.length ? 0 : 1) };
+  });
+  const best = choices.reduce((x, y) => (y.rank < x.rank ? y : x));
+  return { hlo: best.hlo?.text ?? '', noopt: best.noopt, opt: best.opt };
+}
+
+/**
+ * What was folded away: the core's `folded` list of a `dropped` entry where it gives one; else
+ * unknown, with the facts there are: the HLO ops of the body that no instruction of the optimized
+ * IR computes (`absent`: [{ name, opcode, llvm }], from the core's op_lines).
+ */
+function foldedWords(d, absent) {
+  if (Array.isArray(d.folded)) {
+    return d.folded.length ? `folded away: ${d.folded.map((f) => (typeof f === 'string' ? f : f.hlo ?? f.name)).join(', ')}` : 'folded away: nothing';
+  }
+  const none = absent.length
+    ? `; no instruction of the optimized IR computes ${absent.map((a) => `${a.name} (${a.opcode}: no ${a.llvm.join('/')})`).join(', ')}: folded away or computed another way, the texts do not say which`
+    : '';
+  return `folded away: unknown (the core's dropped list does not say)${none}`;
 }
 
 /** "dropped on the way down: ..." for kernel `name` (the core's `dropped` entry), or null. */
-function droppedLine(level, name) {
+function droppedLine(level, name, absent = []) {
   const d = level.flatMap((f) => f.json.dropped).find((x) => x.hlo === name);
   if (!d) return null;
   const ins = d.shapes.hlo_operands.filter(Boolean);
   const bits = [
     `shapes ${[...ins, d.shapes.hlo_result].filter(Boolean).join(', ')} → untyped pointers and ${d.shapes.llvm_getelementptr} getelementptr`,
-    d.layouts.hlo_layouts.length ? `layout ${d.layouts.hlo_layouts.join(' ')} → strides${d.layouts.llvm_array_types.length ? ` over ${d.layouts.llvm_array_types.join(', ')}` : ''}` : null,
+    d.layouts.hlo_layouts.length ? `layout ${d.layouts.hlo_layouts.join(' ')} → ${d.layouts.llvm_array_types.length
+      ? `strides over ${d.layouts.llvm_array_types.join(', ')}`
+      : `index arithmetic in ${d.shapes.llvm_getelementptr} getelementptr (no array type is left to show the strides)`}` : null,
     d.fusion.hlo_body ? `fusion ${d.fusion.hlo_body} (${d.fusion.hlo_body_instructions} instructions) → function @${d.fusion.llvm_function}` : `op → function @${d.fusion.llvm_function}`,
     `names ${d.names.hlo_names.slice(0, 4).join(', ')}${d.names.hlo_names.length > 4 ? ', …' : ''} → ${d.names.llvm_numbered} numbered values (%N)`,
+    foldedWords(d, absent),
   ].filter(Boolean);
   return el('p', { class: 'dropped', text: `dropped on the way down: ${bits.join('; ')}` });
 }
@@ -230,8 +262,14 @@ class XlaLevels extends HTMLElement {
     const sel = el('select', { 'aria-label': 'kernel', onchange: (e) => { this.kernel = e.target.value; } },
       kernels.map((x) => el('option', { value: x.name, text: x.fusion ? `${x.name} (${x.fusion.kind || 'fusion'})` : x.name, selected: x === k })));
     const ops = mapped.map((o) => el('button', { class: 'op', type: 'button', 'aria-pressed': String(o === op), dataset: { op: o }, text: o, onclick: () => { this.op = o; } }));
+    // the body's ops no instruction of the optimized IR computes (only when that level is given)
+    const optKeys = levels.opt.flatMap((f) => kernelFunctions(f, k.name).flatMap((fn) => Object.keys(fn.op_lines)));
+    const absent = !levels.opt.length ? [] : body
+      .filter((i) => !SKIP_OPS.has(i.opcode))
+      .map((i) => ({ name: i.name, opcode: i.opcode, llvm: llvmNamesFor(i.opcode, i.type) }))
+      .filter((a) => a.llvm && !optKeys.some((key) => computes(key, a.llvm)));
     this._bar.replaceChildren(el('label', { text: 'kernel' }), sel, mapped.length ? el('label', { text: 'highlight' }) : null, ...ops,
-      droppedLine(levels.noopt.length ? levels.noopt : levels.opt, k.name));
+      droppedLine(levels.noopt.length ? levels.noopt : levels.opt, k.name, absent));
 
     // level 1: HLO
     const hloHit = (n) => {
@@ -255,13 +293,11 @@ class XlaLevels extends HTMLElement {
       let loads = 0, stores = 0, calls = new Set();
       for (const f of lv) {
         const ls = lines(f.text);
-        const mine = f.json.functions.filter((fn) => fn.key === k.name);
-        const callees = f.json.functions.filter((fn) => !fn.key && mine.some((m) => fn.name in m.calls));
-        for (const fn of [...mine, ...callees]) {
+        for (const fn of kernelFunctions(f, k.name)) {
           const hitLines = new Set();
           const names = op ? llvmNamesFor(op, typeOf.get(op)) : null;
           if (names) for (const [name, at] of Object.entries(fn.op_lines)) if (computes(name, names)) at.forEach((n) => hitLines.add(n));
-          for (const L of fn.loops) loopsAll.push(L);
+          loopsAll.push(fn.loops);
           fn.vector_widths.forEach((w) => widths.add(w));
           loads += fn.loads.count;
           stores += fn.stores.count;
@@ -274,8 +310,7 @@ class XlaLevels extends HTMLElement {
           rows.push({ n: '', text: '', hit: false, depth: 0 });
         }
       }
-      const trips = loopsAll.sort((a, b) => a.first_line - b.first_line).map((L) => (L.trip_count == null ? '?' : L.trip_count));
-      const nest = loopsAll.length ? `${loopsAll.length} loop${loopsAll.length > 1 ? 's' : ''} (trip counts ${trips.join(' × ')})` : 'no loop';
+      const nest = nestWords(loopsAll);
       const vec = widths.size ? [...widths].join(', ') : 'scalars only';
       const decided = kind === 'loops'
         ? `loops over buffers: ${nest}; shapes became pointers and index arithmetic, ${loads} loads, ${stores} stores; ${vec}`
