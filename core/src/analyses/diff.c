@@ -852,14 +852,21 @@ static json_t *transfers_json(differ *D, char *said, size_t cap) {
   hs_async_pair *pa = hs_async_pairs(da, &na), *pb = hs_async_pairs(db, &nb);
   uint64_t *ta = na ? hs_comp_trip_counts(da) : NULL, *tb = nb ? hs_comp_trip_counts(db) : NULL;
   uint8_t *used = calloc(nb ? nb : 1, 1);
+  /* per instruction of B: the pair it starts, -1 (one lookup per pair of A, not a scan of B's) */
+  int32_t *pair_at = malloc((db->n_instrs ? db->n_instrs : 1) * sizeof *pair_at);
+  if (!pair_at) {
+    free(used);
+    used = NULL;
+  }
+  for (uint32_t i = 0; pair_at && i < db->n_instrs; i++) pair_at[i] = -1;
+  for (uint32_t k = 0; pair_at && k < nb; k++) pair_at[pb[k].start] = (int32_t)k;
   unsigned added = 0, removed = 0, lost = 0;
   for (uint32_t i = 0; used && i < na; i++) {
     const hs_async_pair *p = &pa[i];
     json_t *ja = hs_async_pair_json(da, p, ta ? ta[da->instrs[p->start].comp] : 0);
     int32_t m = D->A.match[p->start];
-    uint32_t k = 0;
-    while (m >= 0 && k < nb && pb[k].start != m) k++;
-    if (m < 0 || k == nb) {
+    int32_t k = m >= 0 ? pair_at[m] : -1;
+    if (k < 0) {
       transfer_entry(out, "removed", ja, NULL);
       removed++;
       continue;
@@ -883,6 +890,7 @@ static json_t *transfers_json(differ *D, char *said, size_t cap) {
   }
   if (added || removed) cat(said, cap, "%s%u transfer%s added, %u removed", said[0] ? "; " : "", added, added == 1 ? "" : "s", removed);
   free(used);
+  free(pair_at);
   free(pa);
   free(pb);
   free(ta);
