@@ -200,7 +200,7 @@ hs_type *hs_make_tuple(hs_arena *a, hs_type *const *elems, size_t n) {
   ty->n = (uint32_t)n;
   ty->elems = hs_arena_alloc_raw(a, (n ? n : 1) * sizeof *ty->elems);
   if (!ty->elems) return NULL;
-  memcpy(ty->elems, elems, n * sizeof *elems);
+  if (n) memcpy(ty->elems, elems, n * sizeof *elems); /* tuple<> has no elements (and elems may be NULL) */
   return ty;
 }
 
@@ -504,8 +504,8 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
     return NULL;
   }
   if (end - p >= 6 && memcmp(t + p, "tuple<", 6) == 0) {
-    hs_type *stack[64], **el = stack; /* no cap on the element count */
-    size_t n = 0, cap = 64;
+    hs_type **el = NULL; /* no cap on the element count */
+    uint32_t n = 0, cap = 0;
     p += 6;
     for (;;) {
       p = skip_ws(t, end, p);
@@ -515,24 +515,19 @@ static hs_type *mlir_type(hs_arena *a, const char *t, size_t end, size_t *pos, i
       }
       size_t q = p;
       hs_type *e = mlir_type(a, t, end, &q, depth + 1);
-      hs_type **more = e && n == cap ? malloc(2 * cap * sizeof *more) : NULL;
-      if (!e || (n == cap && !more)) {
-        if (el != stack) free(el);
+      bool ok = false;
+      hs_type **slot = e ? HS_VEC_PUSH(el, n, cap, ok) : NULL;
+      if (!ok) {
+        free(el);
         *pos = q;
         return NULL;
       }
-      if (more) {
-        memcpy(more, el, n * sizeof *el);
-        if (el != stack) free(el);
-        el = more;
-        cap *= 2;
-      }
-      el[n++] = e;
+      *slot = e;
       p = skip_ws(t, end, q);
       if (p < end && t[p] == ',') p++;
     }
     hs_type *ty = hs_make_tuple(a, el, n);
-    if (el != stack) free(el);
+    free(el);
     *pos = p;
     return ty;
   }
