@@ -2,6 +2,7 @@
  * Definitions: ../shared/DESIGN.md "The analyses"; they are restated where they are applied. */
 #include "analyses/analyses.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return hs_slice_is(d, in->opcode, lit); }
@@ -205,7 +206,10 @@ static int param_number(const hs_doc *d, const hs_instr *in) {
   uint32_t p = in->opcode.off + in->opcode.len;
   if (p >= d->len || d->text[p] != '(') return -1;
   int v = 0;
-  for (p++; p < d->len && d->text[p] >= '0' && d->text[p] <= '9'; p++) v = v * 10 + (d->text[p] - '0');
+  for (p++; p < d->len && d->text[p] >= '0' && d->text[p] <= '9'; p++) {
+    if (v > (INT_MAX - 9) / 10) return -1; /* no parameter has that number: a cut or garbled text */
+    v = v * 10 + (d->text[p] - '0');
+  }
   return v;
 }
 
