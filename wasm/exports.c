@@ -60,6 +60,12 @@ char *hsw_error_json(void) {
   return s;
 }
 
+/* The compile diff of two parsed documents (hs_diff_json): the JSON `hloscope diff --json` prints. */
+char *hsw_diff(const hs_doc *a, const hs_doc *b) {
+  last_len = 0;
+  return hs_diff_json(a, b, &last_len);
+}
+
 char *hsw_xray(const char *l, size_t ln, const char *r, size_t rn) {
   last_len = 0;
   last_side = 1;

@@ -260,7 +260,7 @@ export class HloscopeError extends Error {
   readonly line: number;
   readonly column: number;
   readonly offset: number;
-  readonly side?: "left" | "right"; // for xray()
+  readonly side?: "left" | "right" | "a" | "b"; // for xray(): left/right; for diff(): a/b
 }
 
 export interface HloDocument {
@@ -272,6 +272,11 @@ export interface HloDocument {
 
 /** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */
 export function xrayJSON(left: string, right: string): string;
+
+/** What changed between two compiles (optimized HLO texts), by meaning: what `hloscope diff --json A B`
+ *  prints. Throws HloscopeError (side "a" or "b") when a side does not parse. */
+export function diff(a: string, b: string): Diff;
+export function diffJSON(a: string, b: string): string;
 
 // ---- profiles (jax.profiler.trace output) ----------------------------------------------------
 
@@ -624,7 +629,12 @@ export interface Diff {
   /** A's matched instructions (`by`: the round that matched each), and those left on each side. */
   matched: { instructions: number; unmatched_a: number; unmatched_b: number; by: { op_name: number; source: number; structure: number; name: number } };
   /** Every fusion op of each side in exactly one entry; `moved`: op_names (else instruction names). */
-  fusions: { change: DiffChange; a: string[]; b: string[]; moved: string[]; source: string[] }[];
+  /** The matched instructions as [A's line, B's line] pairs (1-based), in A's order: what a
+   * side-by-side view aligns. */
+  pairs: [number, number][];
+  /** Every fusion op of each side in exactly one entry; `moved`: op_names (else instruction names);
+   * `a_lines`/`b_lines`: the lines of the fusion ops named in `a`/`b`, in the same order. */
+  fusions: { change: DiffChange; a: string[]; b: string[]; moved: string[]; source: string[]; a_lines: number[]; b_lines: number[] }[];
   /** Big values in HBM on one side (`side`) that the other keeps in a fusion, off HBM, or lacks. */
   materialized: { change: "added" | "removed"; value: string; shape: string; bytes: number; side: "a" | "b" }[];
   /** Custom-call targets and fusion backend kinds whose counts differ. */

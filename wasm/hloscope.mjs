@@ -272,6 +272,34 @@ export function xrayJSON(left, right) {
 /** The x-ray of a StableHLO (left) / optimized HLO (right) pair. */
 export function xray(left, right) { return JSON.parse(xrayJSON(left, right)); }
 
+/**
+ * The raw JSON of what changed between two compiles (what `hloscope diff --json A B` prints):
+ * a and b are optimized HLO texts (compile().as_text() or a dump's *after_optimizations.txt).
+ * A parse error carries side 'a' or 'b'.
+ */
+export function diffJSON(a, b) {
+  const m = core();
+  const docs = [];
+  try {
+    for (const [text, side] of [[a, 'a'], [b, 'b']]) {
+      try {
+        docs.push(parse(text));
+      } catch (e) {
+        if (e instanceof HloscopeError) e.side = side;
+        throw e;
+      }
+    }
+    const p = m._hsw_diff(docs[0]._handle(), docs[1]._handle()) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the diff' });
+    return takeString(p);
+  } finally {
+    for (const d of docs) d.free();
+  }
+}
+
+/** What changed between two compiles, by meaning (keys: README "What changed between two compiles"). */
+export function diff(a, b) { return JSON.parse(diffJSON(a, b)); }
+
 // ---- profiles ------------------------------------------------------------------------------
 
 const profileRegistry = typeof FinalizationRegistry !== 'undefined'

@@ -207,6 +207,16 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len);
  * library calls whose counts changed; the module config; a verdict. Both documents are only
  * read. NULL on allocation failure or a NULL side. */
 char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len);
+/* What a diff can say beside the two modules, each part optional (NULL): `passes`, the JSON of
+ * the two dump folders' passes compared (hs_dumpset_compare_json's text), becomes the result's
+ * `passes`; `profile_a`/`profile_b`, a profile of each side's runs, give its `time`. */
+typedef struct hs_profile hs_profile;
+typedef struct hs_diff_extra {
+  const char *passes;
+  size_t passes_len;
+  const hs_profile *profile_a, *profile_b;
+} hs_diff_extra;
+char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *x, size_t *len);
 /* The CI check over a diff result (hs_diff_json's text): `list` is comma-separated conditions,
  * `new-spill` (B materializes a big value in HBM that A keeps on chip or does not have),
  * `fusion-count` (B has more fusion ops than A), `traffic+P%` (B's HBM estimate exceeds A's by
@@ -255,7 +265,6 @@ const hs_command *hs_command_find(const char *name, const char *mode);
 int hs_is_blank(const char *text, size_t len);
 
 /* ---- profiles (jax.profiler.trace output) ------------------------------------------------ */
-typedef struct hs_profile hs_profile;
 
 /* Reads an XSpace protobuf (.xplane.pb) or a trace-event JSON text (.trace.json, already
  * gunzipped: a gzip stream is refused with HS_E_FORMAT); detects which from the first byte.

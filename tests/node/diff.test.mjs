@@ -36,6 +36,25 @@ function assertPartition(j, what) {
   }
 }
 
+// What a side-by-side view aligns: `pairs` holds each side's lines once, each a statement's line
+// (`name = ...`) of the same opcode on both sides; a fusion entry's a_lines/b_lines are the lines
+// that define the fusion ops it names.
+const opcodeAt = (line) => /=\s*(?:\S+\s+)*?([a-z][\w-]*)\(/.exec(line.replace(/\{[^{}]*\}/g, ''))?.[1];
+function assertLines(j, aLines, bLines, what) {
+  const seenA = new Set(), seenB = new Set();
+  for (const [la, lb] of j.pairs) {
+    assert.ok(!seenA.has(la) && !seenB.has(lb), `${what}: line ${la}/${lb} paired twice`);
+    seenA.add(la), seenB.add(lb);
+    assert.equal(opcodeAt(aLines[la - 1]), opcodeAt(bLines[lb - 1]), `${what}: pair ${la}/${lb}:\n${aLines[la - 1]}\n${bLines[lb - 1]}`);
+  }
+  for (const f of j.fusions) {
+    for (const [s, lines] of [['a', aLines], ['b', bLines]]) {
+      assert.equal(f[`${s}_lines`].length, f[s].length, `${what}: ${s}_lines`);
+      f[s].forEach((name, k) => assert.ok(lines[f[`${s}_lines`][k] - 1].includes(`${name} = `), `${what}: ${name} not at line ${f[`${s}_lines`][k]}`));
+    }
+  }
+}
+
 const fixtureModules = () => [
   ...fixtureCases().map((c) => c.file('after_optimizations.txt')).filter(Boolean),
   ...levelsFixtures().flatMap((c) => c.files(/after_optimizations\.txt$/)),
@@ -67,6 +86,7 @@ function selfDiffs(t, files) {
         assert.deepEqual(j.calls, [], `${what}: calls`);
         assert.deepEqual(j.transfers.filter((e) => e.change !== 'same'), [], `${what}: transfers`);
         assert.match(j.verdict, /^Same by meaning/, what);
+        assertLines(j, text.split('\n'), rewritten.split('\n'), what);
         n++;
       }
     }
@@ -174,6 +194,20 @@ test('real pairs: each side as XLA counts it, the partition, and the op_names th
     }
   }
   t.diagnostic(`${pairs.length} real pairs`);
+});
+
+test('JS diff() returns the bytes the CLI prints, and its lines hold the pairs', { skip }, async () => {
+  const { load, diffJSON } = await import('../../wasm/hloscope.mjs');
+  await load();
+  for (const p of diffPairs()) {
+    const a = p.file('a.after_optimizations.txt'), b = p.file('b.after_optimizations.txt');
+    const ta = readFileSync(a, 'utf8'), tb = readFileSync(b, 'utf8');
+    const js = diffJSON(ta, tb);
+    assert.equal(js, diff('--json', a, b).stdout.trimEnd(), `${p.label}: JS and CLI differ`);
+    const j = JSON.parse(js);
+    assert.ok(j.pairs.length > 0 && j.pairs.length <= j.matched.instructions, p.label);
+    assertLines(j, ta.split('\n'), tb.split('\n'), p.label);
+  }
 });
 
 test('real pairs: --fail-on exits 3 exactly when a listed condition holds', { skip }, () => {

@@ -747,6 +747,7 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
   for (uint32_t root = 0; root < nn; root++) {
     if (uf_find(parent, (int32_t)root) != (int32_t)root) continue;
     json_t *an = json_array(), *bn = json_array(), *moved = json_array(), *src = json_array();
+    json_t *al = json_array(), *bl = json_array(); /* the fusion ops' lines, for views that scroll to them */
     json_t *seen_m = json_object(), *seen_s = json_object();
     uint32_t ca = 0, cb = 0;
     int32_t one_a = -1, one_b = -1;
@@ -755,9 +756,11 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
       if (k < nfa) {
         ca++, one_a = (int32_t)fa[k];
         json_array_append_new(an, hs_json_slice(a, a->instrs[fa[k]].name));
+        json_array_append_new(al, json_integer(a->instrs[fa[k]].line));
       } else {
         cb++, one_b = (int32_t)fb[k - nfa];
         json_array_append_new(bn, hs_json_slice(b, b->instrs[fb[k - nfa]].name));
+        json_array_append_new(bl, json_integer(b->instrs[fb[k - nfa]].line));
       }
     }
     bool group_same = ca == 1 && cb == 1 && D->A.match[one_a] == one_b && D->A.h[one_a] == D->B.h[one_b];
@@ -808,6 +811,8 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
     json_object_set_new(e, "b", bn);
     json_object_set_new(e, "moved", moved);
     json_object_set_new(e, "source", src);
+    json_object_set_new(e, "a_lines", al);
+    json_object_set_new(e, "b_lines", bl);
     json_array_append_new(out, e);
     json_decref(seen_m);
     json_decref(seen_s);
@@ -1102,7 +1107,9 @@ static void cat(char *buf, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
-char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
+char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) { return hs_diff_json_ex(a, b, NULL, len); }
+
+char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *extra, size_t *len) {
   if (!a || !b) return NULL;
   differ D;
   memset(&D, 0, sizeof D);
@@ -1132,6 +1139,17 @@ char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
   json_object_set_new(bj, "name", json_integer(by[BY_NAME]));
   json_object_set_new(m, "by", bj);
   json_object_set_new(o, "matched", m);
+  /* the matched instructions as line pairs, in A's order: what a side-by-side view aligns */
+  json_t *pairs = json_array();
+  for (uint32_t i = 0; i < a->n_instrs; i++) {
+    int32_t j = D.A.match[i];
+    if (j < 0 || a->instrs[i].synth || b->instrs[j].synth || !a->instrs[i].line || !b->instrs[j].line) continue;
+    json_t *pr = json_array();
+    json_array_append_new(pr, json_integer(a->instrs[i].line));
+    json_array_append_new(pr, json_integer(b->instrs[j].line));
+    json_array_append_new(pairs, pr);
+  }
+  json_object_set_new(o, "pairs", pairs);
   fusion_counts fc;
   json_object_set_new(o, "fusions", fusions_json(&D, &fc));
   json_t *mat = json_array();
@@ -1215,7 +1233,8 @@ char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
   json_decref(ea);
   json_decref(eb);
   json_object_set_new(o, "environment", env);
-  json_object_set_new(o, "passes", json_null());
+  json_t *passes = extra && extra->passes ? json_loadb(extra->passes, extra->passes_len, 0, NULL) : NULL;
+  json_object_set_new(o, "passes", passes ? passes : json_null());
   json_object_set_new(o, "time", json_null());
   /* the verdict, most costly first */
   size_t vcap = 4096;
