@@ -644,7 +644,7 @@ export interface Diff {
   transfers: { change: "same" | "added" | "removed" | "changed"; a: Transfer | null; b: Transfer | null }[];
   /** The HloModule line's attributes of each side. */
   environment: { key: string; a: string | null; b: string | null }[];
-  passes: PassesCompare | null; // two dump folders: not built yet (null)
+  passes: PassesCompare | null; // two dump folders (CLI): their passes compared, as passes --compare gives them; else null
   time: { a_ps: number; b_ps: number; ops: { a: string; b: string; a_ps: number; b_ps: number }[] } | null; // two profiles: not built yet (null)
   verdict: string;
 }

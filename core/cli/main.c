@@ -19,10 +19,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "cli.h"
 #include "hloscope.h"
 
-int hs_cli_passes(int argc, char **argv); /* passes.c */
-char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len); /* passes.c */
 
 /* The usage text, from the core's command table: each row's usage, then its help beside it
  * (from column 22; a usage too long for that ends its line and the help starts the next). */
@@ -75,7 +74,6 @@ static char *read_all(const char *path, size_t *len) {
 }
 
 char *hs_cli_read_all(const char *path, size_t *len) { return read_all(path, len); }
-hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc); /* profiles.c */
 
 typedef struct {
   const char *path;
@@ -826,62 +824,37 @@ static void human_diff(json_t *j, const char *pa, const char *pb) {
     printf("call %s %s: A %lld, B %lld\n", gets(f, "target"), gets(f, "change"), geti(f, "a"), geti(f, "b"));
 }
 
-static int cmp_names(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
-
-/* A side of the diff: an optimized HLO file, or a dump folder, whose *after_optimizations.txt
- * (one per module) are read as one text of several modules (the core pairs modules by name). */
-static int open_side(input *in, const char *path) {
-  DIR *dir = strcmp(path, "-") == 0 ? NULL : opendir(path);
-  if (!dir) return open_input(in, path);
-  char **names = NULL;
-  size_t n = 0, cap = 0, total = 0;
-  struct dirent *e;
-  while ((e = readdir(dir)) != NULL) {
-    size_t l = strlen(e->d_name), k = strlen("after_optimizations.txt");
-    if (l < k || strcmp(e->d_name + l - k, "after_optimizations.txt") != 0) continue;
-    if (n == cap) {
-      char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
-      if (!nn) break;
-      names = nn;
-    }
-    if (!(names[n] = malloc(l + 1))) break;
-    memcpy(names[n++], e->d_name, l + 1);
+/* A side of the diff: an optimized HLO file, or a dump folder or its archive (.tar.gz, .tgz,
+ * .tar, .zip), read by the core's dump-folder reader: its modules' *after_optimizations.txt are
+ * one text of several modules (the core pairs modules by name), and the set stays for `passes`. */
+static int is_archive_name(const char *p) {
+  static const char *const ends[] = {".tar.gz", ".tgz", ".tar", ".zip"};
+  size_t n = strlen(p);
+  for (size_t k = 0; k < sizeof ends / sizeof *ends; k++) {
+    size_t e = strlen(ends[k]);
+    if (n >= e && strcmp(p + n - e, ends[k]) == 0) return 1;
   }
-  closedir(dir);
+  return 0;
+}
+
+static int open_side(input *in, hs_dumpset **set, const char *path) {
+  *set = NULL;
+  DIR *dir = strcmp(path, "-") == 0 ? NULL : opendir(path);
+  if (dir) closedir(dir);
+  if (!dir && !is_archive_name(path)) return open_input(in, path);
   in->path = path;
-  if (!n) {
-    fprintf(stderr, "hloscope: %s holds no *after_optimizations.txt (a dump folder of --xla_dump_to)\n", path);
-    free(names);
+  if (!(*set = hs_dumpset_new())) {
+    fprintf(stderr, "hloscope: out of memory\n");
     return 1;
   }
-  qsort(names, n, sizeof *names, cmp_names);
-  char *text = NULL;
-  int rc = 0;
-  for (size_t i = 0; i < n && !rc; i++) {
-    size_t plen = strlen(path) + strlen(names[i]) + 2, len = 0;
-    char *full = malloc(plen);
-    char *t = full ? (snprintf(full, plen, "%s/%s", path, names[i]), read_all(full, &len)) : NULL;
-    char *grown = t ? realloc(text, total + len + 2) : NULL;
-    if (!grown) {
-      fprintf(stderr, "hloscope: cannot read %s: %s\n", full ? full : path, strerror(errno));
-      rc = 1;
-    } else {
-      text = grown;
-      memcpy(text + total, t, len);
-      total += len;
-      if (total && text[total - 1] != '\n') text[total++] = '\n';
-    }
-    free(t);
-    free(full);
+  int rc = hs_cli_dumpset_add_path(*set, path);
+  if (rc) return rc;
+  uint32_t modules = 0;
+  in->text = hs_dumpset_optimized_hlo(*set, &in->len, &modules);
+  if (!in->text) {
+    fprintf(stderr, "hloscope: %s holds no *after_optimizations.txt that reads as HLO (a dump folder of --xla_dump_to)\n", path);
+    return 1;
   }
-  for (size_t i = 0; i < n; i++) free(names[i]);
-  free(names);
-  if (rc) {
-    free(text);
-    return rc;
-  }
-  in->text = text;
-  in->len = total;
   return parse_input(in);
 }
 
@@ -900,8 +873,9 @@ static int cmd_diff(int argc, char **argv) {
     return 1;
   }
   input a = {0}, b = {0};
-  int rc = open_side(&a, paths[0]);
-  if (!rc) rc = open_side(&b, paths[1]);
+  hs_dumpset *sets[2] = {NULL, NULL};
+  int rc = open_side(&a, &sets[0], paths[0]);
+  if (!rc) rc = open_side(&b, &sets[1], paths[1]);
   for (int s = 0; s < 2 && !rc; s++) {
     const input *x = s ? &b : &a;
     if (hs_doc_format(x->doc) != HS_FORMAT_HLO) {
@@ -910,13 +884,24 @@ static int cmd_diff(int argc, char **argv) {
       rc = 1;
     }
   }
+  /* two dump folders: their passes compared, as `passes --compare` gives them */
+  hs_diff_extra extra = {0};
+  char *passes = NULL;
+  if (!rc && sets[0] && sets[1]) {
+    hs_error perr;
+    passes = hs_dumpset_compare_json(sets[0], sets[1], &perr, &extra.passes_len);
+    extra.passes = passes;
+  }
+  hs_dumpset_free(sets[0]);
+  hs_dumpset_free(sets[1]);
   if (rc) {
     close_input(&a);
     close_input(&b);
     return rc;
   }
   size_t len = 0;
-  char *out = hs_diff_json(a.doc, b.doc, &len);
+  char *out = hs_diff_json_ex(a.doc, b.doc, &extra, &len);
+  hs_free(passes);
   char why[2048] = "";
   int holds = 0;
   if (out && fail_on) {

@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "cli.h"
 #include "hloscope.h"
 
 #define MAX_CONTENT ((size_t)512 << 20)
 
-int hs_cli_passes(int argc, char **argv);
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -60,7 +60,6 @@ static int ends_n(const char *s, size_t n, const char *suf) {
   return n >= b && memcmp(s + n - b, suf, b) == 0;
 }
 
-char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len);
 
 /* Only HLO-bearing names are worth their bytes. */
 static int wants_bytes(const char *name, size_t n) {
@@ -295,7 +294,7 @@ static int add_zip(hs_dumpset *s, const char *path, const unsigned char *z, size
   return 0;
 }
 
-static int add_path(hs_dumpset *s, const char *path) {
+int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path) {
   struct stat st;
   if (stat(path, &st) != 0) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
@@ -423,7 +422,7 @@ int hs_cli_passes(int argc, char **argv) {
   hs_dumpset *sets[2] = {hs_dumpset_new(), compare ? hs_dumpset_new() : NULL};
   int rc = 0;
   if (!sets[0] || (compare && !sets[1])) rc = 1;
-  for (int i = 0; i < np && !rc; i++) rc = add_path(sets[compare ? i : 0], paths[i]);
+  for (int i = 0; i < np && !rc; i++) rc = hs_cli_dumpset_add_path(sets[compare ? i : 0], paths[i]);
   char *out = NULL;
   size_t n = 0;
   hs_error err;

@@ -12,10 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "hloscope.h"
 
-char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len); /* passes.c */
-char *hs_cli_read_all(const char *path, size_t *len);                                          /* main.c */
 
 typedef struct {
   char **v;

@@ -352,6 +352,11 @@ char *hs_dumpset_json(hs_dumpset *s, hs_error *err, size_t *len);
 /* Two folders compared pass by pass (`PassesCompare`): each pass's origin (a, b, both) and, per
  * pipeline, the passes only in A, only in B, in both. */
 char *hs_dumpset_compare_json(hs_dumpset *a, hs_dumpset *b, hs_error *err, size_t *len);
+/* The optimized HLO of the set's modules: each *after_optimizations.txt given with its bytes (that
+ * parsed as HLO), in file-name order (by module id), as one text of several modules, the way
+ * `hloscope diff` reads a dump folder. Malloc'd (free with hs_free); NULL with *len 0 when the set
+ * holds none or memory runs out; *n_modules (may be NULL) says how many files it joined. */
+char *hs_dumpset_optimized_hlo(const hs_dumpset *s, size_t *len, uint32_t *n_modules);
 
 /* ---- layouts and memory (layout.c, memory.c, buffers.c) ----------------------------------- */
 /* One HLO type with its layout, e.g. "bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}", in words and

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { diffPairs, fixtureCases, levelsFixtures, repoRoot, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
+import { diffPairs, fixtureCases, passFixtures, levelsFixtures, repoRoot, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
 import { rewriteHlo } from '../diff/rewrite.mjs';
 
 const cli = path.join(repoRoot, 'build/native/hloscope');
@@ -40,12 +40,16 @@ function assertPartition(j, what) {
 // (`name = ...`) of the same opcode on both sides; a fusion entry's a_lines/b_lines are the lines
 // that define the fusion ops it names.
 const opcodeAt = (line) => /=\s*(?:\S+\s+)*?([a-z][\w-]*)\(/.exec(line.replace(/\{[^{}]*\}/g, ''))?.[1];
+// the result's dimensions alone (element types and layouts dropped): f32[1024,512]{1,0} -> [1024,512]
+const dimsAt = (line) => /=\s*(\(.*?\)|[a-z][a-z0-9]*\[[^\]]*\](?:\{[^}]*\})?|token\[\])\s/.exec(line)?.[1]
+  .replace(/\{[^{}]*\}/g, '').replace(/[a-z][a-z0-9]*\[/g, '[');
 function assertLines(j, aLines, bLines, what) {
   const seenA = new Set(), seenB = new Set();
   for (const [la, lb] of j.pairs) {
     assert.ok(!seenA.has(la) && !seenB.has(lb), `${what}: line ${la}/${lb} paired twice`);
     seenA.add(la), seenB.add(lb);
     assert.equal(opcodeAt(aLines[la - 1]), opcodeAt(bLines[lb - 1]), `${what}: pair ${la}/${lb}:\n${aLines[la - 1]}\n${bLines[lb - 1]}`);
+    assert.equal(dimsAt(aLines[la - 1]), dimsAt(bLines[lb - 1]), `${what}: pair ${la}/${lb} of two shapes:\n${aLines[la - 1]}\n${bLines[lb - 1]}`);
   }
   for (const f of j.fusions) {
     for (const [s, lines] of [['a', aLines], ['b', bLines]]) {
@@ -300,4 +304,25 @@ test('a transfer no longer overlapped is the one changed entry, and the verdict 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Two dump folders (here their archives, as XLA's --xla_dump_to writes them and people attach
+// them): the modules are read by the core's dump-folder reader, and `passes` is the object
+// `passes --compare` prints for the same two, with a verdict sentence naming the passes.
+test('two dump archives: passes as `passes --compare` gives them, named in the verdict', { skip }, () => {
+  const byId = new Map();
+  for (const c of passFixtures()) (byId.get(c.id) || byId.set(c.id, []).get(c.id)).push(c);
+  const [a, b] = [...byId.values()].find((cs) => cs.length >= 2) || [];
+  assert.ok(a && b, 'one program dumped by two jax versions');
+  const fa = a.file('dump.tar.gz'), fb = b.file('dump.tar.gz');
+  const j = diffJson(fa, fb);
+  const compare = spawnSync(cli, ['passes', '--compare', '--json', fa, fb]);
+  assert.equal(compare.status, 0, compare.stderr.toString());
+  assert.deepEqual(j.passes, JSON.parse(compare.stdout.toString()));
+  const only = (o) => j.passes.passes.filter((p) => p.origin === o).length;
+  if (only('a')) assert.match(j.verdict, new RegExp(`Passes: ${only('a')} only in A`));
+  if (only('b')) assert.match(j.verdict, new RegExp(`${only('b')} only in B`));
+  assert.ok(j.a.instructions > 0 && j.b.instructions > 0);
+  assert.equal(diffJson(fa, fa).passes.passes.every((p) => p.origin === 'both'), true, 'a folder against itself: every pass in both');
+  assert.equal(diffJson(fa, fixtureCases().map((c) => c.file('after_optimizations.txt')).find(Boolean)).passes, null, 'a folder against a text: no passes');
 });

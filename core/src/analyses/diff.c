@@ -32,6 +32,7 @@ typedef struct {
   const hs_doc *d;
   uint64_t *h;        /* per instruction: what it is */
   uint64_t *th;       /* per instruction: its type (with layout) */
+  uint64_t *dh;       /* per instruction: its shape's dimensions alone */
   uint64_t *src;      /* per instruction: hash of source_file:line, 0 when none */
   int32_t *match;     /* per instruction: the other side's instruction, -1 */
   uint8_t *by;        /* BY_* of the match */
@@ -194,6 +195,20 @@ static uint64_t type_hash(const hs_type *t) {
   return fnv(0xCBF29CE484222325ull, buf, n);
 }
 
+/* The shape's dimensions alone (no element type, no layout): the metadata rounds pair only
+ * instructions of one shape, so that a renamed or re-sourced op is not paired with another of a
+ * different shape (an element type may change: f32 against bf16 accumulation). */
+static uint64_t dims_hash(const hs_type *t) {
+  if (!t) return 7;
+  uint64_t h = mix(0x9E3779B97F4A7C15ull, (uint64_t)t->kind * 31 + t->n);
+  if (t->kind == HS_T_TUPLE) {
+    for (uint32_t k = 0; k < t->n; k++) h = mix(h, dims_hash(t->elems[k]));
+  } else if (t->dims) {
+    for (uint32_t k = 0; k < t->n; k++) h = mix(h, (uint64_t)t->dims[k]);
+  }
+  return h;
+}
+
 static uint64_t comp_hash(side *S, uint32_t c);
 
 static int32_t body_of(const hs_doc *d, const hs_instr *in) {
@@ -287,6 +302,7 @@ static bool side_init(side *S, const hs_doc *d) {
   size_t n = d->n_instrs ? d->n_instrs : 1, nc = d->n_comps ? d->n_comps : 1;
   S->h = calloc(n, sizeof *S->h);
   S->th = calloc(n, sizeof *S->th);
+  S->dh = calloc(n, sizeof *S->dh);
   S->src = calloc(n, sizeof *S->src);
   S->match = malloc(n * sizeof *S->match);
   S->by = calloc(n, 1);
@@ -295,13 +311,14 @@ static bool side_init(side *S, const hs_doc *d) {
   S->cstate = calloc(nc, 1);
   S->cmatch = malloc(nc * sizeof *S->cmatch);
   S->fusion_of = malloc(nc * sizeof *S->fusion_of);
-  if (!S->h || !S->th || !S->src || !S->match || !S->by || !S->state || !S->ch || !S->cstate || !S->cmatch || !S->fusion_of)
+  if (!S->h || !S->th || !S->dh || !S->src || !S->match || !S->by || !S->state || !S->ch || !S->cstate || !S->cmatch || !S->fusion_of)
     return false;
   for (uint32_t i = 0; i < d->n_instrs; i++) S->match[i] = -1;
   for (uint32_t c = 0; c < d->n_comps; c++) S->cmatch[c] = S->fusion_of[c] = -1;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
     S->th[i] = type_hash(in->type);
+    S->dh[i] = dims_hash(in->type);
     S->src[i] = source_of(d, in, NULL, 0);
     if (op_is(d, in, "fusion")) {
       int32_t b = body_of(d, in);
@@ -317,6 +334,7 @@ static bool side_init(side *S, const hs_doc *d) {
 static void side_free(side *S) {
   free(S->h);
   free(S->th);
+  free(S->dh);
   free(S->src);
   free(S->match);
   free(S->by);
@@ -468,14 +486,14 @@ static uint64_t key_op_name(side *S, uint32_t i, side *O) {
     if (!(q - p == 9 && memcmp(t + p, "jit(main)", 9) == 0)) h = fnv(fnv(h, t + p, q - p), "/", 1);
     p = q + 1;
   }
-  return mix(fnv(h, hs_sp(d, in->opcode), in->opcode.len), 1) | 1;
+  return mix(mix(fnv(h, hs_sp(d, in->opcode), in->opcode.len), S->dh[i]), 1) | 1;
 }
 static uint64_t key_source(side *S, uint32_t i, side *O) {
   (void)O;
   const hs_doc *d = S->d;
   const hs_instr *in = &d->instrs[i];
   if (!S->src[i]) return 0;
-  return mix(fnv(S->src[i], hs_sp(d, in->opcode), in->opcode.len), 2) | 1;
+  return mix(mix(fnv(S->src[i], hs_sp(d, in->opcode), in->opcode.len), S->dh[i]), 2) | 1;
 }
 /* opcode, type and operands: each operand named by its partner's index on side A (so both sides
  * compute the same key); 0 when an operand has no partner yet. */
@@ -499,7 +517,7 @@ static uint64_t key_name(side *S, uint32_t i, side *O) {
   const hs_doc *d = S->d;
   const hs_instr *in = &d->instrs[i];
   if (!in->name.len) return 0;
-  return mix(fnv(fnv(0xCBF29CE484222325ull, hs_sp(d, in->name), in->name.len), hs_sp(d, in->opcode), in->opcode.len), 4) | 1;
+  return mix(mix(fnv(fnv(0xCBF29CE484222325ull, hs_sp(d, in->name), in->name.len), hs_sp(d, in->opcode), in->opcode.len), S->dh[i]), 4) | 1;
 }
 
 static uint32_t *comp_list(const hs_doc *d, uint32_t c, uint32_t *n) {
@@ -924,6 +942,20 @@ static uint8_t *materialized(side *S) {
       if (t >= 0) used[t] = 1;
     }
   }
+  /* a used `call`'s value is its callee's root (XLA:CPU 0.4.38 wraps its parallel kernels in
+     calls): the root is what a kernel writes; calls in calls are followed by going again */
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (uint32_t j = 0; j < d->n_instrs; j++) {
+      const hs_instr *u = &d->instrs[j];
+      if (!used[j] || !op_is(d, u, "call") || u->synth == HS_SYNTH_GTE) continue;
+      for (uint32_t k = 0; k < u->call_count; k++) {
+        int32_t c = d->calls[u->call_first + k].target;
+        int32_t r = c >= 0 ? d->comps[c].root : -1;
+        if (r >= 0 && !used[r]) used[r] = 1, grew = true;
+      }
+    }
+  }
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
     if (hs_comp_in_fused(d, in->comp) || hs_instr_is_alias(d, in) || !used[i]) continue;
@@ -1235,6 +1267,19 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
   json_object_set_new(o, "environment", env);
   json_t *passes = extra && extra->passes ? json_loadb(extra->passes, extra->passes_len, 0, NULL) : NULL;
   json_object_set_new(o, "passes", passes ? passes : json_null());
+  char passes_said[600] = ""; /* "3 only in A (a, b, c), 1 only in B (d)" */
+  for (int s = 0; s < 2 && passes; s++) {
+    const char *want = s ? "b" : "a";
+    size_t k, n = 0;
+    json_t *e;
+    char names[300] = "";
+    json_array_foreach(json_object_get(passes, "passes"), k, e) {
+      const char *origin = json_string_value(json_object_get(e, "origin"));
+      if (!origin || strcmp(origin, want) != 0) continue;
+      if (n++ < 3) cat(names, sizeof names, "%s%s", n > 1 ? ", " : "", json_string_value(json_object_get(e, "pass")));
+    }
+    if (n) cat(passes_said, sizeof passes_said, "%s%zu only in %s (%s%s)", passes_said[0] ? ", " : "", n, s ? "B" : "A", names, n > 3 ? ", ..." : "");
+  }
   json_object_set_new(o, "time", json_null());
   /* the verdict, most costly first */
   size_t vcap = 4096;
@@ -1271,9 +1316,10 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
   if (calls_said[0]) cat(verdict, vcap, "Library and custom calls: %s. ", calls_said);
   if (xfer_said[0]) cat(verdict, vcap, "Transfers: %s. ", xfer_said);
   if (env_said[0]) cat(verdict, vcap, "Module config: %s. ", env_said);
+  if (passes_said[0]) cat(verdict, vcap, "Passes: %s. ", passes_said);
   if (ua || ub) cat(verdict, vcap, "%u instructions of A and %u of B have no counterpart. ", ua, ub);
   if (!verdict[0] || (!mc.added && !mc.removed && ta == tb && !fc.added && !fc.removed && !fc.merged && !fc.split &&
-                      !fc.changed && !calls_said[0] && !xfer_said[0] && !env_said[0] && !ua && !ub && !pa && !pb)) {
+                      !fc.changed && !calls_said[0] && !xfer_said[0] && !env_said[0] && !passes_said[0] && !ua && !ub && !pa && !pb)) {
     verdict[0] = 0;
     cat(verdict, vcap, "Same by meaning: all %u instructions matched, every fusion (%u) the same.", a->n_instrs - ua, fc.same);
   }

@@ -134,6 +134,7 @@ void hs_dumpset_free(hs_dumpset *s) {
     free(f->pipeline);
     free(f->after);
     free(f->before);
+    free(f->text);
     counts_free(&f->counts);
   }
   free(s->files);
@@ -382,6 +383,10 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
   } else if (data && hlo_kind) {
     int rc = count_doc(&f->counts, data, len);
     if (rc) return rc;
+    if (f->kind == DS_AFTER_OPT && !f->counts.error) {
+      if (!(f->text = dup_n(data, len))) return HS_E_NOMEM;
+      f->text_len = len;
+    }
     if (f->counts.error)
       warn(s, HS_W_DUMP_STEP_UNREADABLE, 0, "%s: not read as HLO (%s)", f->name, f->counts.error);
   }
@@ -467,4 +472,43 @@ int hs_detect_pass_listing(const char *text, size_t len, size_t first) {
     lines++;
   }
   return 0;
+}
+
+/* The optimized HLO of every module (its *after_optimizations.txt given with its bytes), in the
+ * order of the files' names (module_NNNN first, so by module id), one text of several modules. */
+static int cmp_text_file(const void *x, const void *y) {
+  return strcmp((*(const ds_file *const *)x)->name, (*(const ds_file *const *)y)->name);
+}
+
+char *hs_dumpset_optimized_hlo(const hs_dumpset *s, size_t *len, uint32_t *n_modules) {
+  *len = 0;
+  if (n_modules) *n_modules = 0;
+  if (!s) return NULL;
+  uint32_t n = 0;
+  size_t total = 0;
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->files[i].text) n++, total += s->files[i].text_len + 1;
+  if (!n) return NULL;
+  const ds_file **list = malloc(n * sizeof *list);
+  char *out = malloc(total + 1);
+  if (!list || !out) {
+    free(list);
+    free(out);
+    return NULL;
+  }
+  n = 0;
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->files[i].text) list[n++] = &s->files[i];
+  qsort(list, n, sizeof *list, cmp_text_file);
+  size_t at = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    memcpy(out + at, list[i]->text, list[i]->text_len);
+    at += list[i]->text_len;
+    if (at && out[at - 1] != '\n') out[at++] = '\n';
+  }
+  out[at] = 0;
+  free(list);
+  *len = at;
+  if (n_modules) *n_modules = n;
+  return out;
 }

@@ -102,6 +102,8 @@ typedef struct {
   char *pipeline, *after, *before;
   ds_counts counts;
   uint32_t line;       /* listing line, 0 for files */
+  char *text;          /* an after_optimizations file's bytes, kept for hs_dumpset_optimized_hlo */
+  size_t text_len;
 } ds_file;
 
 struct hs_dumpset {

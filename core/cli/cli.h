@@ -1,0 +1,21 @@
+/* What the CLI's files share (main.c, passes.c, profiles.c): reading files, inflating gzip and
+ * deflate streams, reading dump folders and archives, loading profiles. Private to core/cli. */
+#ifndef HS_CLI_H
+#define HS_CLI_H
+#include <stddef.h>
+
+#include "hloscope.h"
+
+/* main.c: a whole file ("-": stdin), malloc'd; NULL with errno set */
+char *hs_cli_read_all(const char *path, size_t *len);
+/* passes.c: `hloscope passes ...` */
+int hs_cli_passes(int argc, char **argv);
+/* passes.c: all of `in` inflated (window as zlib's inflateInit2 takes it: -15 raw deflate,
+ * 15 + 32 gzip or zlib); `hint` the expected size or 0. Malloc'd, NULL on damage or no memory. */
+char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint, size_t *out_len);
+/* passes.c: a dump folder, its .tar.gz/.tgz/.tar/.zip, or an `ls` listing file into `s`; the set's
+ * label is the path's base name. 0, or 1 after saying why on stderr. */
+int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path);
+/* profiles.c: profile files and log folders read as one; *rc the exit status on NULL */
+hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc);
+#endif
