@@ -15,6 +15,8 @@
 //   hs:worker-source  { workerUrl, workerSource }: how views start the analysis worker
 //                     (a URL next to the page, or the bundled worker source for a Blob URL)
 //   hs:example        the example notebook's fixture texts, or nulls when they are not captured yet
+//   hs:diff-pairs     GYM·14's real pairs: every fixtures/diff-pairs/<set>/<pair>/ the fixture walker
+//                     lists, each file a lazy import (drills/pairs.js)
 //
 // .txt and .mlir files import as text. Flags: --dev (no minify, inline source maps).
 import * as esbuild from 'esbuild';
@@ -66,7 +68,7 @@ function virtualPlugin({ worker, inWorker = false }) {
   return {
     name: 'hloscope-virtual',
     setup(build) {
-      build.onResolve({ filter: /^hs:(api|worker-source|example|pass-listings)$/ }, (args) => ({
+      build.onResolve({ filter: /^hs:(api|worker-source|example|pass-listings|diff-pairs)$/ }, (args) => ({
         path: args.path,
         namespace: 'hs',
       }));
@@ -103,6 +105,7 @@ function virtualPlugin({ worker, inWorker = false }) {
           };
         }
         if (args.path === 'hs:pass-listings') return passListingsModule();
+        if (args.path === 'hs:diff-pairs') return diffPairsModule();
         // hs:example
         const have = existsSync(exampleFiles.stablehlo) && existsSync(exampleFiles.hlo);
         return {
@@ -133,6 +136,22 @@ function passListingsModule() {
     source: 'shawnwang18/xla (b.sh, commit 4fe5a3476cfe4f51dbc58bba43765eae6a4ee37e)',
   } : null;
   return { contents: `export const gpuListing = ${JSON.stringify(gpu)};\n`, loader: 'js' };
+}
+
+// hs:diff-pairs: the pairs of compiles GYM·14 drills on, listed by the fixture walker
+// (tests/fixtures.mjs diffPairs: the one place that lists fixtures/), in its order. Each file is a
+// lazy import (text, or JSON for MANIFEST.json); a pair without both sides is left out.
+async function diffPairsModule() {
+  const { diffPairs } = await import('../tests/fixtures.mjs');
+  const files = { a: 'a.after_optimizations.txt', b: 'b.after_optimizations.txt', manifest: 'MANIFEST.json', source: 'source.py' };
+  const rows = [];
+  for (const c of diffPairs()) {
+    if (!c.file(files.a) || !c.file(files.b)) continue;
+    const loaders = Object.entries(files).filter(([, name]) => c.file(name)).map(([k, name]) =>
+      `${k}: () => import(${JSON.stringify(c.file(name))}, { with: { type: ${JSON.stringify(k === 'manifest' ? 'json' : 'text')} } })`);
+    rows.push(`  { set: ${JSON.stringify(c.set)}, pair: ${JSON.stringify(c.id)}, files: { ${loaders.join(', ')} } },`);
+  }
+  return { contents: `export const PAIRS = [\n${rows.join('\n')}\n];\n`, resolveDir: root, loader: 'js' };
 }
 
 const common = {

@@ -1,5 +1,5 @@
 // dist/hloscope-drills.js: one classic script for course pages. It registers
-//   <xla-drill skill="fusioncount|xray|...">   every drill kind (notebook/src/drills/kinds/)
+//   <xla-drill skill="fusioncount|xray|...">   every drill kind (notebook/src/drills/kinds/), whatchanged (GYM·14) too
 //   <xla-xray>                                 the notebook's fusion x-ray view
 //   <xla-pipeline>                             a dump folder's pass stepper (GYM·12's folder view)
 //   <xla-timeline>                             a profile's timeline (data = { timeline })

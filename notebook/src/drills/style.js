@@ -76,6 +76,14 @@ textarea { width: 100%; box-sizing: border-box; min-height: 6rem; background: va
 .ln.extra { background: color-mix(in srgb, var(--xd-fail) 16%, transparent); }
 .explain { min-height: 2.6em; font-size: 0.78rem; margin: 0.5rem 0 0; color: var(--xd-ink); }
 .legend { font-size: 0.72rem; color: var(--xd-mute); margin: 0.4rem 0 0; }
+.sides { list-style: none; margin: 0; padding: 0; font-size: 0.8rem; }
+.sides li::before { content: '· '; color: var(--xd-mute); }
+pre.src { margin: 0.4rem 0 0; font-size: 0.75rem; white-space: pre-wrap; color: var(--xd-copper); }
+details.source { margin-top: 0.2rem; }
+.context-box { margin-top: 0.6rem; display: flex; flex-direction: column; gap: 0.3rem; }
+button.choice .clabel { display: block; }
+button.choice .cnote { display: block; font-size: 0.7rem; color: var(--xd-mute); }
+.core-verdict { color: var(--xd-ink); }
 .sources { display: flex; gap: 0.4rem; flex-wrap: wrap; margin-bottom: 0.5rem; }
 .sources button[aria-pressed="true"] { border-color: var(--xd-copper); color: var(--xd-copper); }
 `;
