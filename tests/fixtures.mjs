@@ -211,13 +211,14 @@ function main(argv) {
   if (what === 'fixtures' && a) files = fixtureCases().map((c) => c.file(a)).filter(Boolean);
   else if (what === 'files' && a) files = caseOf('', a, join(fixturesDir, a)).files((n) => n.endsWith(b));
   else if (what === 'levels' && a) files = levelsFixtures().flatMap((c) => c.files((n) => n.endsWith(a)));
+  else if (what === 'diff-pairs' && a) files = diffPairs().map((c) => c.file(a)).filter(Boolean);
   else if (what === 'shared' && a) {
     absent = sharedAbsent(a);
     files = sharedCaptures(a, (f) => f.endsWith(b));
     if (absent && !json) console.error(absent);
   } else if (what === 'oracle' && a && b) files = [oracleFile(a, b)];
   else {
-    console.error('usage: node tests/fixtures.mjs (fixtures NAME | files REL [SUFFIX] | levels SUFFIX | shared SUB [SUFFIX] | oracle AREA NAME) [--json]');
+    console.error('usage: node tests/fixtures.mjs (fixtures NAME | files REL [SUFFIX] | levels SUFFIX | diff-pairs NAME | shared SUB [SUFFIX] | oracle AREA NAME) [--json]');
     return 2;
   }
   if (json) console.log(JSON.stringify({ absent, files }));

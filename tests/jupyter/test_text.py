@@ -428,10 +428,49 @@ class PassesReprs(unittest.TestCase):
             self.assertEqual(steps, len(pass_files), (steps, sorted(pass_files)[:5]))
 
 
+@unittest.skipUnless(os.access(CLI, os.X_OK), f"no native CLI at {CLI} (npm run build:native)")
+class Diff(unittest.TestCase):
+    """hloscope.diff prints what `hloscope diff` prints: on the real pairs (files), on jax objects
+    of one program (the same by meaning), on two dump archives (the passes compared)."""
+
+    def test_real_pairs_print_what_the_cli_prints(self):
+        pairs = [Path(f).parent for f in walker("diff-pairs", "a.after_optimizations.txt")["files"]]
+        self.assertGreaterEqual(len(pairs), 12)
+        for d in pairs:
+            want = cli("diff", "a.after_optimizations.txt", "b.after_optimizations.txt", cwd=d)
+            for backend in ("cli", "node"):
+                with self.subTest(pair=d.name, backend=backend), text_backend(backend):
+                    got = hloscope.diff(d / "a.after_optimizations.txt", d / "b.after_optimizations.txt")
+                    self.assertEqual(printed(got), want)
+            with text_backend("cli"):
+                self.assertEqual(hloscope.diff((d / "a.after_optimizations.txt").read_text(), d / "b.after_optimizations.txt").json(),
+                                 __import__("json").loads(cli("diff", "--json", d / "a.after_optimizations.txt", d / "b.after_optimizations.txt")))
+
+    def test_a_compiled_against_its_lowered_is_the_same(self):
+        import jax
+        import jax.numpy as jnp
+
+        f = jax.jit(lambda x: jnp.tanh(x @ x.T).sum(axis=0))
+        lowered = f.lower(jnp.ones((64, 32), jnp.float32))
+        with text_backend("cli"):
+            got = hloscope.diff(lowered.compile(), lowered).json()
+        self.assertTrue(got["verdict"].startswith("Same by meaning"), got["verdict"])
+        self.assertEqual(got["matched"]["unmatched_a"], 0)
+
+    def test_two_dump_archives_compare_their_passes(self):
+        archives = [Path(f) for f in walker("files", "passes/cpu-jax-0.4.38/mlp", "dump.tar.gz")["files"]][:1] + \
+                   [Path(f) for f in walker("files", "passes/cpu-jax-0.12.0.1/mlp", "dump.tar.gz")["files"]][:1]
+        self.assertEqual(len(archives), 2, archives)
+        with text_backend("cli"):
+            got = hloscope.diff(*archives).json()
+        want = __import__("json").loads(cli("passes", "--compare", "--json", *archives))
+        self.assertEqual(got["passes"], want)
+
+
 class Missing(unittest.TestCase):
     def test_every_entry_is_on(self):
         self.assertEqual(sorted(k for k, a in hloscope.ANALYSES.items() if a.missing), [])
-        self.assertEqual(sorted(hloscope.ANALYSES), ["decisions", "fusions", "memory", "passes", "spills", "timeline", "xray"])
+        self.assertEqual(sorted(hloscope.ANALYSES), ["decisions", "diff", "fusions", "memory", "passes", "spills", "timeline", "xray"])
 
     def test_an_entry_without_its_core_analysis_raises(self):
         from dataclasses import replace

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { fixtureCases, passFixtures, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
+import { diffPairs, fixtureCases, passFixtures, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
@@ -31,6 +31,10 @@ function cases() {
     const dump = c.file('dump');
     if (dump) out.push(['passes', dump]);
     for (const f of c.files(/-(buffer-assignment|memory-usage-report)\.txt$/, 'dump')) out.push(['memory', f], ['memory', f, hlo]);
+  }
+  for (const p of diffPairs()) {
+    const [a, b] = [p.file('a.after_optimizations.txt'), p.file('b.after_optimizations.txt')];
+    out.push(['diff', a, b], ['diff', '--json', a, b], ['diff', b, path.join(root, 'tests/jupyter/test_text.py')]);
   }
   out.push(['fusions', path.join(root, 'tests/jupyter/test_text.py')]); // not a dump: the same error
   out.push(['memory', path.join(root, 'tests/jupyter/test_text.py')]); // not a memory text: the same error

@@ -7,6 +7,7 @@
     hloscope.memory(err)                     # an out-of-memory XlaRuntimeError read into numbers
     hloscope.decisions(jax.make_jaxpr(f)(x)) # upcasts, broadcasts, remat marks, transposes
     hloscope.passes("/tmp/dump")             # an --xla_dump_to folder: the pass pipeline, step by step
+    hloscope.diff(compiled_a, compiled_b)    # what changed between two compiles, by meaning
 
 Each call returns a Result: a widget in a notebook (the wasm core runs in the browser; nothing
 is fetched), readable text in a terminal (``str()``: the native CLI, else the wasm under Node),
@@ -23,7 +24,7 @@ from . import _inputs, _text
 from ._text import HloscopeError
 
 __version__ = "0.1.0"
-__all__ = ["xray", "fusions", "spills", "timeline", "memory", "passes", "decisions", "Result", "HloscopeError",
+__all__ = ["xray", "fusions", "spills", "timeline", "memory", "passes", "decisions", "diff", "Result", "HloscopeError",
            "ANALYSES"]
 
 
@@ -92,6 +93,21 @@ def _passes_files(dump_dir):
     return {}, [str(path)]
 
 
+def _diff_files(a, b):
+    # A dump folder or its archive is read by the CLI where it is (its own path); anything else
+    # (a Compiled, a Lowered, which is compiled, the text or its file) is its optimized HLO.
+    files, args = {}, []
+    for side, x in (("a", a), ("b", b)):
+        folder = _inputs.dump_folder_path(x)
+        if folder is not None:
+            args.append(str(folder))
+        else:
+            name = f"{side}.after_optimizations.txt"
+            files[name] = _inputs.optimized_hlo(x)
+            args.append(name)
+    return files, args
+
+
 # THE TABLE. To switch an entry on when its core analysis lands: name its CLI command and the
 # widget kind (and add that kind to src/widget.js), and delete `missing`. `files` returns the
 # files the command reads ({name: text or bytes}, the arguments in that order), or (files,
@@ -104,6 +120,7 @@ ANALYSES = {
     "memory": Analysis(cli="memory", widget="memory", files=_memory_files),
     "decisions": Analysis(cli="decisions", widget="decisions", files=_decisions_file),
     "passes": Analysis(cli="passes", widget="passes", files=lambda dump_dir: _passes_files(dump_dir)),
+    "diff": Analysis(cli="diff", widget=None, files=_diff_files),
 }
 
 
@@ -180,6 +197,8 @@ class Result:
         return self._widget
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        if self.analysis.widget is None:  # no view of its own in the widget: the text
+            return {"text/plain": str(self)}, {}
         try:
             got = self.widget()._repr_mimebundle_(include=include, exclude=exclude)
         except ImportError:  # no anywidget here: the text is all there is
@@ -248,3 +267,13 @@ def decisions(what, *args, **kwargs) -> Result:
     jaxpr), a Lowered (its StableHLO), a Compiled (its optimized HLO), or the text of any of the
     three (or its file)."""
     return _call("decisions", what, *args, **kwargs)
+
+
+def diff(a, b) -> Result:
+    """What changed between two compiles, by meaning (``hloscope diff``): instructions matched by
+    what they are (never by name or order), fusions same, added, removed, merged, split or changed,
+    values newly in HBM, library calls, transfers, module config, and a verdict. ``a``, ``b``: each a
+    jax Compiled, a Lowered (compiled here), the optimized HLO text or its file, or an
+    ``--xla_dump_to`` folder (or its .tar.gz/.zip; with a folder on both sides the passes are
+    compared too). ``.json()`` gives the CLI's ``--json``."""
+    return _call("diff", a, b)

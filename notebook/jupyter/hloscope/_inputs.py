@@ -71,6 +71,22 @@ def optimized_hlo(what, *args, **kwargs) -> str:
     return right
 
 
+def dump_folder_path(x):
+    """The path of an ``--xla_dump_to`` folder or of its archive (.tar.gz, .tgz, .tar, .zip) when
+    ``x`` names one (a path, or a one-line string that is an existing path), else None."""
+    if isinstance(x, str) and ("\n" in x or len(x) > 4096):
+        return None
+    if not isinstance(x, (str, os.PathLike)):
+        return None
+    p = Path(x)
+    try:
+        if p.is_dir() or (p.is_file() and p.name.endswith((".tar.gz", ".tgz", ".tar", ".zip"))):
+            return p.resolve()
+    except OSError:
+        return None
+    return None
+
+
 def profile_file(log_dir) -> Path:
     """The profile file of a ``jax.profiler.trace(log_dir)`` folder (or the file itself):
     ``plugins/profile/<newest run>/<host>.xplane.pb``, else ``<host>.trace.json.gz``."""

@@ -14,7 +14,7 @@
 // Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
 import { existsSync, opendirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HloscopeError, gunzip, load, parse, parseProfile, passesJSON, passesWantsBytes, readArchive, readMemoryJSON, xrayJSON } from '../../../wasm/hloscope.mjs';
+import { HloscopeError, gunzip, load, parse, parseProfile, passesJSON, passesWantsBytes, readArchive, readMemoryJSON, xrayJSON, diffJSON } from '../../../wasm/hloscope.mjs';
 
 let out = [];
 let err = [];
@@ -251,7 +251,7 @@ function humanXray(j, paths, texts) {
   });
 }
 
-const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|decisions|xray|profile|timeline|memory|passes> [--json] FILE...\n';
+const USAGE = 'usage: node cli.mjs <summary|fusions|spills|computations|decisions|xray|diff|profile|timeline|memory|passes> [--json] FILE...\n';
 
 function readBytes(path) {
   return path === '-' ? readFileSync(0) : readFileSync(path);
@@ -453,6 +453,32 @@ async function passesCmd(args) {
   }
 }
 
+// `hloscope diff A B` as core/cli/main.c human_diff prints it (two optimized HLO files; dump
+// folders and --fail-on need the native CLI).
+function humanDiff(j, pa, pb) {
+  const names = (a) => (a.length ? a.join(', ') : '-');
+  line(j.verdict);
+  [['A', j.a, pa], ['B', j.b, pb]].forEach(([s, x, p]) => {
+    let t = `\n${s}: ${p}: ${x.instructions} instructions, ${x.fusion_ops} fusion ops, ${x.fusion_computations} fusion computations`;
+    if (Number.isInteger(x.hbm_bytes?.read)) t += `, HBM read ${x.hbm_bytes.read} written ${x.hbm_bytes.written} bytes`;
+    if (x.partial !== null) t += ' (cut short)';
+    write(t);
+  });
+  const m = j.matched, by = m.by;
+  line(`\n\nmatched ${m.instructions} instructions (structure ${by.structure}, op_name ${by.op_name}, source ${by.source}, name ${by.name}); unmatched: A ${m.unmatched_a}, B ${m.unmatched_b}`);
+  let same = 0;
+  for (const f of j.fusions) {
+    if (f.change === 'same') { same++; continue; }
+    let t = `  ${f.change.padEnd(8)} A: ${names(f.a)}  B: ${names(f.b)}`;
+    if (f.moved.length) t += `\n           moved: ${names(f.moved)}`;
+    if (f.source.length) t += `\n           source: ${names(f.source)}`;
+    line(t);
+  }
+  line(`  ${same} fusion groups the same`);
+  for (const f of j.materialized) line(`materialized ${f.change} on ${f.side === 'b' ? 'B' : 'A'}: ${f.value} ${f.shape} (${f.bytes} bytes)`);
+  for (const f of j.calls) line(`call ${f.target} ${f.change}: A ${f.a}, B ${f.b}`);
+}
+
 async function main(argv) {
   if (argv[0] === 'timeline') return timelineCmd(argv);
   const json = argv.includes('--json');
@@ -471,8 +497,12 @@ async function main(argv) {
     if (json) line(r.text); else humanMemory(JSON.parse(r.text));
     return 0;
   }
-  const want = cmd === 'xray' ? 3 : 2;
-  if (!(cmd in human) && cmd !== 'xray' && cmd !== 'profile') { stderr.write(USAGE); return 1; }
+  const want = cmd === 'xray' || cmd === 'diff' ? 3 : 2;
+  if (!(cmd in human) && cmd !== 'xray' && cmd !== 'diff' && cmd !== 'profile') { stderr.write(USAGE); return 1; }
+  if (cmd === 'diff' && args.slice(1).some((p) => { try { return statSync(p).isDirectory(); } catch { return false; } })) {
+    stderr.write('hloscope diff: dump folders need the native CLI (npm run build:native); give two *after_optimizations.txt files\n');
+    return 1;
+  }
   if (args.length !== want) { stderr.write(USAGE); return 1; }
   const files = [];
   for (const p of args.slice(1)) {
@@ -498,6 +528,18 @@ async function main(argv) {
       const text = prof.json();
       prof.free();
       if (json) line(text); else humanProfile(JSON.parse(text), path);
+      return 0;
+    }
+    if (cmd === 'diff') {
+      const [at, bt] = files.map((b) => b.toString('utf8'));
+      let text;
+      try {
+        text = diffJSON(at, bt);
+      } catch (e) {
+        if (e instanceof HloscopeError && e.side) path = e.side === 'a' ? args[1] : args[2];
+        throw e;
+      }
+      if (json) line(text); else humanDiff(JSON.parse(text), args[1], args[2]);
       return 0;
     }
     if (cmd === 'xray') {
