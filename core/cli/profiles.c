@@ -68,6 +68,7 @@ static int list(const char *dir, const char *suf, names *out) {
   if (!d) return -1;
   struct dirent *e;
   int rc = 0;
+  size_t start = out->n; /* sort what this folder adds, not the files of earlier arguments */
   while (rc == 0 && (e = readdir(d)) != NULL) {
     if (e->d_name[0] == '.') continue;
     char *p = join(dir, e->d_name);
@@ -79,7 +80,7 @@ static int list(const char *dir, const char *suf, names *out) {
     else free(p);
   }
   closedir(d);
-  if (out->n > 1) qsort(out->v, out->n, sizeof *out->v, cmp_str);
+  if (out->n - start > 1) qsort(out->v + start, out->n - start, sizeof *out->v, cmp_str);
   return rc;
 }
 
@@ -99,7 +100,8 @@ static int folder_files(const char *dir, names *out) {
   const char *from = use ? use : dir;
   static const char *const SUFFIX[] = {".xplane.pb", ".trace.json.gz", ".trace.json"};
   int rc = 0;
-  for (size_t k = 0; rc == 0 && k < 3 && !out->n; k++) rc = list(from, SUFFIX[k], out);
+  size_t before = out->n; /* the files of earlier arguments are already in `out` */
+  for (size_t k = 0; rc == 0 && k < 3 && out->n == before; k++) rc = list(from, SUFFIX[k], out);
   free(use);
   return rc;
 }

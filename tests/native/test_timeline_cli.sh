@@ -26,5 +26,18 @@ check "not a profile exits 2 with file:line:col" $([ $rc = 2 ] && grep -q "^$tmp
 check "no profile: usage, exit 1" $([ $rc = 1 ]; echo $?)
 "$H" timeline "$F/profile.xplane.pb" --program >/dev/null 2>&1; rc=$?
 check "option without value: exit 1" $([ $rc = 1 ]; echo $?)
+# Several processes' log_dirs (multiprocess.py writes one per process, each file named
+# <hostname>.xplane.pb): read together, in the order given, as their files are.
+M=$SRC/fixtures/profiles/multiprocess-cpu-jax-0.10.2
+for k in 0 1 2; do
+  mkdir -p "$tmp/p$k/plugins/profile/2026_12_03_13_05_49" && cp "$M/process_$k.xplane.pb" "$tmp/p$k/plugins/profile/2026_12_03_13_05_49/vm.xplane.pb"
+done
+pids() { grep -o '"pid":[0-9]*' | tr '\n' ' '; }
+want=$("$H" timeline --json "$M/process_0.xplane.pb" "$M/process_1.xplane.pb" "$M/process_2.xplane.pb" | pids)
+out=$("$H" timeline --json "$tmp/p0" "$tmp/p1" "$tmp/p2" 2>"$tmp/err" | pids); rc=$?
+check "three log_dirs: three hosts, as their files ($out)" $([ $rc = 0 ] && [ -n "$want" ] && [ "$out" = "$want" ]; echo $?)
+out=$("$H" timeline --json "$tmp/p2" "$M/process_0.xplane.pb" "$tmp/p1" | pids)
+want=$("$H" timeline --json "$M/process_2.xplane.pb" "$M/process_0.xplane.pb" "$M/process_1.xplane.pb" | pids)
+check "folders and files: in the order given ($out)" $([ -n "$want" ] && [ "$out" = "$want" ]; echo $?)
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
