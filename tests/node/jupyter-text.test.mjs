@@ -3,11 +3,12 @@
 // and on the shared captures when they are there. Skips with a message when a build is missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { diffPairs, fixtureCases, passFixtures, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
+import { diffPairs, filesBeside, fixtureCases, fixtureSubfolders, passFixtures, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/hloscope');
@@ -43,9 +44,44 @@ function cases() {
   const right = sharedPath('captures/tpu-v6e/jit_naive_attention.after_optimizations.trimmed.txt');
   if (left && right) out.push(['xray', left, right], ['spills', right], ['fusions', right]);
   for (const f of sharedCaptures('profiles', (n) => n.endsWith('.xplane.pb'))) out.push(['profile', f], ['timeline', f]);
+  for (const f of sharedCaptures('profiles-multidevice', (n) => n.endsWith('.xplane.pb'))) out.push(['profile', f], ['timeline', f]);
+  out.push(...severalProfiles());
   for (const c of passFixtures()) if (c.file('dump.tar.gz')) out.push(['passes', c.file('dump.tar.gz')]);
   for (const f of sharedCaptures('pass-names', (n) => n.endsWith('.txt'))) out.push(['passes', f]);
   for (const f of sharedCaptures('memory', (n) => n.endsWith('.txt'))) out.push(['memory', f]);
+  return out;
+}
+
+/** A multi-process job's profiles (fixtures/profiles/<capture>/, one .xplane.pb per process): the
+ * files, their folder, one log_dir per process as jax.profiler writes them (each file
+ * <hostname>.xplane.pb), a log_dir of two runs (the newest read, the CLI says so on stderr), and a
+ * folder without a profile (the same error). */
+function severalProfiles() {
+  const out = [];
+  const tmp = mkdtempSync(path.join(tmpdir(), 'hloscope-profiles-'));
+  process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+  for (const name of fixtureSubfolders('profiles')) {
+    const dir = path.join(root, 'fixtures/profiles', name);
+    const files = filesBeside(path.join(dir, 'MANIFEST.json'), (n) => n.endsWith('.xplane.pb'));
+    if (files.length < 2) continue;
+    const logDirs = files.map((f, k) => {
+      const d = path.join(tmp, name, `process_${k}`);
+      mkdirSync(path.join(d, 'plugins/profile/2026_12_03_13_05_49'), { recursive: true });
+      copyFileSync(f, path.join(d, 'plugins/profile/2026_12_03_13_05_49/vm.xplane.pb'));
+      return d;
+    });
+    const twoRuns = path.join(tmp, name, 'two-runs');
+    for (const [run, f] of [['2026_12_03_13_05_49', files[0]], ['2026_12_03_13_07_02', files.at(-1)]]) {
+      mkdirSync(path.join(twoRuns, 'plugins/profile', run), { recursive: true });
+      copyFileSync(f, path.join(twoRuns, 'plugins/profile', run, 'vm.xplane.pb'));
+    }
+    out.push(['timeline', ...files], ['timeline', '--json', ...files], ['timeline', dir], ['timeline', ...files, '--program', 'jit_step'],
+      ['timeline', ...logDirs], ['timeline', '--json', logDirs[1], files[0], logDirs[2]], ['timeline', twoRuns],
+      ['profile', ...files], ['profile', '--json', dir], ['profile', ...logDirs]);
+  }
+  const empty = path.join(tmp, 'empty-run');
+  mkdirSync(path.join(empty, 'plugins/profile/2026_12_03_13_05_49'), { recursive: true });
+  out.push(['timeline', empty], ['profile', path.join(root, 'tests/jupyter')]);
   return out;
 }
 

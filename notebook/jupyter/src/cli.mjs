@@ -6,15 +6,16 @@
 //
 //   node cli.mjs summary|fusions|spills|computations|decisions [--json] FILE
 //   node cli.mjs xray [--json] LEFT RIGHT        (a blank LEFT x-rays RIGHT alone)
-//   node cli.mjs profile [--json] FILE           (.xplane.pb, .trace.json, or gzipped: .gz)
-//   node cli.mjs timeline [--json] PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
+//   node cli.mjs profile [--json] PROFILE...     (.xplane.pb, .trace.json, or gzipped: .gz; or folders)
+//   node cli.mjs timeline [--json] PROFILE... [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID]
+//                                                (several files or folders: one job's, read as one)
 //   node cli.mjs memory [--json] FILE [HLO]      (a dump's report joins the HLO beside it)
 //   node cli.mjs passes [--json] PATH            (a dump folder, its .tar.gz/.tar/.zip, or an `ls` listing)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
 // Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
 import { existsSync, opendirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HloscopeError, gunzip, load, parse, parseProfile, passesJSON, passesWantsBytes, readArchive, readMemoryJSON, xrayJSON, diffJSON } from '../../../wasm/hloscope.mjs';
+import { HloscopeError, gunzip, load, parse, parseProfile, parseProfiles, passesJSON, passesWantsBytes, readArchive, readMemoryJSON, xrayJSON, diffJSON } from '../../../wasm/hloscope.mjs';
 
 let out = [];
 let err = [];
@@ -257,21 +258,89 @@ function readBytes(path) {
   return path === '-' ? readFileSync(0) : readFileSync(path);
 }
 
-/** Reads and parses a profile (gunzipping .gz), as load_profile of core/cli/main.c. */
-async function loadProfile(path) {
-  let bytes;
-  try { bytes = readBytes(path); } catch (e) {
-    stderr.write(`hloscope: cannot read ${path}: ${e.message}\n`);
-    return { rc: 1 };
+/** The entries of a folder whose names end with `suf`, or its sub-folders (suf null), in byte
+ * order of their paths (list of core/cli/profiles.c). */
+function listFolder(dir, suf) {
+  const out = [];
+  const d = opendirSync(dir);
+  try {
+    for (let e = d.readSync(); e; e = d.readSync()) {
+      if (e.name.startsWith('.')) continue;
+      const p = `${dir}/${e.name}`;
+      let isDir = false;
+      try { isDir = statSync(p).isDirectory(); } catch { /* as stat(2) failing: not a folder */ }
+      if (suf ? e.name.endsWith(suf) && !isDir : isDir) out.push(p);
+    }
+  } finally {
+    d.closeSync();
   }
-  await load();
-  if (path.length > 3 && path.endsWith('.gz')) {
-    try { bytes = await gunzip(bytes); } catch {
-      stderr.write(`${path}:0:0: HS_E_FORMAT: not a readable gzip stream\n`);
-      return { rc: 2 };
+  return out.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
+/** The profile files of a folder (folder_files of core/cli/profiles.c): its newest
+ * plugins/profile/<run>/ when it is a jax.profiler log_dir, else the folder itself; every
+ * .xplane.pb in it, else every .trace.json.gz, else every .trace.json. */
+function folderProfiles(dir) {
+  let from = dir;
+  const runsDir = `${dir}/plugins/profile`;
+  let isDir = false;
+  try { isDir = statSync(runsDir).isDirectory(); } catch { /* no log_dir */ }
+  if (isDir) {
+    let runs = [];
+    try { runs = listFolder(runsDir, null); } catch { /* as the CLI: read the folder itself */ }
+    if (runs.length) {
+      from = runs[runs.length - 1]; // runs are named by their start time: the newest sorts last
+      if (runs.length > 1) stderr.write(`hloscope: ${dir} holds ${runs.length} runs: reading the newest, ${from}\n`);
     }
   }
-  return { prof: parseProfile(bytes) };
+  for (const suf of ['.xplane.pb', '.trace.json.gz', '.trace.json']) {
+    const found = listFolder(from, suf);
+    if (found.length) return found;
+  }
+  return [];
+}
+
+/** Reads profile files and folders as one profile (hs_cli_load_profiles of core/cli/profiles.c):
+ * { prof } or { rc } after saying why on stderr. A .gz file is gunzipped; several files are
+ * named by their paths (the core keeps the base names), one is named by the profile itself. */
+async function loadProfiles(paths) {
+  const files = [];
+  for (const path of paths) {
+    let isDir = false;
+    try { isDir = path !== '-' && statSync(path).isDirectory(); } catch { /* read below, and fail there */ }
+    if (!isDir) { files.push(path); continue; }
+    let found;
+    try { found = folderProfiles(path); } catch (e) {
+      stderr.write(`hloscope: cannot read the folder ${path}: ${e.message}\n`);
+      return { rc: 1 };
+    }
+    if (!found.length) {
+      stderr.write(`${path}:0:0: HS_E_EMPTY: no .xplane.pb or .trace.json(.gz) in this folder (jax.profiler.trace writes them under plugins/profile/<run>/)\n`);
+      return { rc: 2 };
+    }
+    files.push(...found);
+  }
+  const inputs = [];
+  for (const f of files) {
+    let bytes;
+    try { bytes = readBytes(f); } catch (e) {
+      stderr.write(`hloscope: cannot read ${f}: ${e.message}\n`);
+      return { rc: 1 };
+    }
+    await load();
+    if (f.length > 3 && f.endsWith('.gz')) {
+      try { bytes = await gunzip(bytes); } catch {
+        stderr.write(`${f}:0:0: HS_E_FORMAT: not a readable gzip stream\n`);
+        return { rc: 2 };
+      }
+    }
+    inputs.push({ name: files.length > 1 ? f : null, bytes });
+  }
+  try {
+    return { prof: inputs.length === 1 ? parseProfile(inputs[0].bytes) : parseProfiles(inputs) };
+  } catch (e) {
+    return { rc: reportError(e, files.length === 1 ? files[0] : paths[0]) }; // several: the message names the file
+  }
 }
 
 /** A file's text, parsed once to report a parse error with its path ({ rc } on failure). */
@@ -297,20 +366,22 @@ function reportError(e, path) {
   return e.code === 'HS_E_NOMEM' ? 1 : 2;
 }
 
-/** timeline PROFILE [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] (cmd_timeline). */
+/** timeline PROFILE... [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json] (cmd_timeline;
+ * PROFILE: files, or folders). */
 async function timelineCmd(argv) {
-  let path = null;
+  const paths = [];
   const opt = {};
   let json = false;
   for (let i = 1; i < argv.length; i++) {
     const key = { '--hlo': 'hlo', '--stablehlo': 'stablehlo', '--program': 'program' }[argv[i]];
     if (key && i + 1 < argv.length) opt[key] = argv[++i];
     else if (argv[i] === '--json') json = true;
-    else if (!key && path === null && !argv[i].startsWith('-')) path = argv[i];
+    else if (!key && !argv[i].startsWith('-')) paths.push(argv[i]);
     else { stderr.write(USAGE); return 1; }
   }
-  if (path === null) { stderr.write(USAGE); return 1; }
-  const { prof, rc } = await loadProfile(path).catch((e) => ({ rc: reportError(e, path) }));
+  if (!paths.length) { stderr.write(USAGE); return 1; }
+  const path = paths[0];
+  const { prof, rc } = await loadProfiles(paths);
   if (!prof) return rc;
   try {
     const o = { program: opt.program ?? null };
@@ -479,8 +550,31 @@ function humanDiff(j, pa, pb) {
   for (const f of j.calls) line(`call ${f.target} ${f.change}: A ${f.a}, B ${f.b}`);
 }
 
+/** profile PROFILE... [--json] (cmd_profile; PROFILE: files, folders, or - for standard input). */
+async function profileCmd(argv) {
+  let json = false;
+  const paths = [];
+  let bad = false;
+  for (const a of argv.slice(1)) {
+    if (a === '--json') json = true;
+    else if (!a.startsWith('-') || a === '-') paths.push(a);
+    else bad = true; // an unknown option
+  }
+  if (bad || !paths.length) { stderr.write(USAGE); return 1; }
+  const { prof, rc } = await loadProfiles(paths);
+  if (!prof) return rc;
+  try {
+    const text = prof.json();
+    if (json) line(text); else humanProfile(JSON.parse(text), paths[0]);
+    return 0;
+  } finally {
+    prof.free();
+  }
+}
+
 async function main(argv) {
   if (argv[0] === 'timeline') return timelineCmd(argv);
+  if (argv[0] === 'profile') return profileCmd(argv);
   const json = argv.includes('--json');
   const args = argv.filter((a) => a !== '--json');
   const cmd = args[0];
@@ -498,7 +592,7 @@ async function main(argv) {
     return 0;
   }
   const want = cmd === 'xray' || cmd === 'diff' ? 3 : 2;
-  if (!(cmd in human) && cmd !== 'xray' && cmd !== 'diff' && cmd !== 'profile') { stderr.write(USAGE); return 1; }
+  if (!(cmd in human) && cmd !== 'xray' && cmd !== 'diff') { stderr.write(USAGE); return 1; }
   if (cmd === 'diff' && args.slice(1).some((p) => { try { return statSync(p).isDirectory(); } catch { return false; } })) {
     stderr.write('hloscope diff: dump folders need the native CLI (npm run build:native); give two *after_optimizations.txt files\n');
     return 1;
@@ -516,20 +610,6 @@ async function main(argv) {
   await load();
   let path = args[1];
   try {
-    if (cmd === 'profile') {
-      let bytes = files[0];
-      if (path.length > 3 && path.endsWith('.gz')) {
-        try { bytes = await gunzip(bytes); } catch {
-          stderr.write(`${path}:0:0: HS_E_FORMAT: not a readable gzip stream\n`);
-          return 2;
-        }
-      }
-      const prof = parseProfile(bytes);
-      const text = prof.json();
-      prof.free();
-      if (json) line(text); else humanProfile(JSON.parse(text), path);
-      return 0;
-    }
     if (cmd === 'diff') {
       const [at, bt] = files.map((b) => b.toString('utf8'));
       let text;
