@@ -1,7 +1,8 @@
 """The text reprs in plain Python (run by tests/jupyter/jupyter.test.mjs with the venv's python,
 against the installed wheel): print(hloscope.fusions(compiled)) prints what the native CLI prints,
 with the native CLI and with the wasm under Node; jax inputs of every accepted kind; the timeline
-of a fixture profile and of a fresh jax.profiler folder; the memory report of every real message
+of a fixture profile, of a fresh jax.profiler folder and of a multi-process job's profiles
+(files, folders, one log_dir per process); the memory report of every real message
 in ../shared/captures/memory (read in place), of an XlaRuntimeError and of a dump's buffer
 assignment; the decisions of a jaxpr, Lowered and Compiled (counted against jax's own
 equations); the passes of a dump folder, its archive and its listing; every entry is on, and
@@ -213,6 +214,144 @@ class TextReprs(unittest.TestCase):
             s = str(hloscope.fusions(self.compiled))
         self.assertIn("no text here", s)
         self.assertIn("npm run build:native", s)
+
+
+MULTI = [Path(f) for f in walker("files", "profiles/multiprocess-cpu-jax-0.10.2", ".xplane.pb")["files"]]
+TPU4 = walker("shared", "profiles-multidevice", ".xplane.pb")  # ../shared: the four-chip TPU v6e profile
+
+
+@unittest.skipUnless(os.access(CLI, os.X_OK), f"no native CLI at {CLI} (npm run build:native)")
+class SeveralProfiles(unittest.TestCase):
+    """hloscope.timeline of several profiles (a multi-process job: one .xplane.pb per process) prints
+    and gives what `hloscope timeline FILES...` does, with the native CLI and with the wasm under
+    Node: the files, their folder, one log_dir per process (as jax.profiler writes them, every file
+    named <hostname>.xplane.pb); the slowest host is the one the capture slowed on purpose (its
+    MANIFEST, written by fixtures/capture/multiprocess.py); the widget is handed the files the CLI
+    reads; a folder without a profile is refused at once, as the CLI refuses it."""
+
+    @classmethod
+    def setUpClass(cls):
+        import json
+
+        assert len(MULTI) == 3, f"three processes' profiles in fixtures/profiles/multiprocess-cpu-jax-0.10.2: {MULTI}"
+        cls.manifest = json.loads((MULTI[0].parent / "MANIFEST.json").read_text())
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.log_dirs = []
+        for k, f in enumerate(MULTI):  # process_k/plugins/profile/<run>/vm.xplane.pb, as written
+            written = Path(cls.tmp.name) / cls.manifest["processes"][k]["written_as"]
+            written.parent.mkdir(parents=True)
+            written.write_bytes(f.read_bytes())
+            cls.log_dirs.append(written.parents[3])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def equal_in_both(self, given, cli_args, **kw):
+        """text and .json() of hloscope.timeline(given) against the CLI's on cli_args, both runners."""
+        import json
+
+        want = cli("timeline", *cli_args, *(["--program", kw["program"]] if "program" in kw else []))
+        self.assertIsInstance(want, str, want)
+        want_json = json.loads(cli("timeline", "--json", *cli_args, *(["--program", kw["program"]] if "program" in kw else [])))
+        for backend in ("cli", "node"):
+            with self.subTest(backend=backend), text_backend(backend):
+                r = hloscope.timeline(given, **kw)
+                self.assertEqual(printed(r), want)
+                self.assertEqual(r.json(), want_json)
+        return want, want_json
+
+    def test_the_files_print_what_the_cli_prints(self):
+        text, j = self.equal_in_both(MULTI, MULTI)
+        self.equal_in_both(tuple(str(f) for f in MULTI), MULTI, program="jit_step")
+        self.assertEqual([h["file"] for h in j["hosts"]], [f.name for f in MULTI])
+        self.assertIn("\nhosts (per run):\n", text)
+
+    def test_the_folder_reads_every_process(self):
+        folder = MULTI[0].parent
+        _, j = self.equal_in_both(folder, [folder])
+        self.assertEqual(j, __import__("json").loads(cli("timeline", "--json", *MULTI)))
+
+    def test_one_log_dir_per_process_names_the_slowed_process_slowest(self):
+        _, j = self.equal_in_both(self.log_dirs, self.log_dirs)
+        pids = [p["pid"] for p in self.manifest["processes"]]
+        self.assertEqual([h["pid"] for h in j["hosts"]], pids, "one row per process, in the order given")
+        slow = self.manifest["processes"][self.manifest["slow_process"]]
+        self.assertTrue(slow["slow"])
+        self.assertEqual([h["pid"] for h in j["hosts"] if h["slowest"]], [slow["pid"]])
+        self.assertEqual(j["programs"][0]["device_count"], len(pids))
+
+    def test_the_widget_is_handed_the_files_the_cli_reads(self):
+        import json
+        import sys
+        import types
+
+        got = {}
+
+        class Fake:  # the widget's model, without anywidget: what the Result hands it
+            def __init__(self, **kw):
+                got.update(kw)
+
+        saved = sys.modules.get("hloscope._widget")
+        sys.modules["hloscope._widget"] = types.SimpleNamespace(HloscopeWidget=Fake)
+        try:
+            for given in (self.log_dirs, MULTI[0].parent, MULTI):
+                got.clear()
+                r = hloscope.timeline(given)
+                r.widget()
+                with self.subTest(given=str(given)):
+                    self.assertEqual(got["kind"], "timeline")
+                    self.assertEqual([p["data"] for p in got["profiles"]], [f.read_bytes() for f in MULTI])
+                    self.assertTrue(got["profile_name"].startswith("3 files: "), got["profile_name"])
+                    # the CLI on the very files the widget reads gives what it gives on the arguments
+                    files = hloscope._inputs.profile_files(r.args)
+                    self.assertEqual(json.loads(cli("timeline", "--json", *files)), json.loads(cli("timeline", "--json", *r.args)))
+            got.clear()
+            hloscope.timeline([MULTI[1]]).widget()  # one file: its bytes, as before
+            self.assertEqual((got["profile"], got["profile_name"]), (MULTI[1].read_bytes(), MULTI[1].name))
+            self.assertNotIn("profiles", got)
+        finally:
+            if saved is None:
+                sys.modules.pop("hloscope._widget", None)
+            else:
+                sys.modules["hloscope._widget"] = saved
+
+    def test_a_log_dir_of_two_runs_reads_the_newest(self):
+        import json
+
+        with tempfile.TemporaryDirectory() as tmp:
+            for run, f in (("2026_12_03_13_05_49", MULTI[0]), ("2026_12_03_13_07_02", MULTI[2])):
+                d = Path(tmp) / "plugins" / "profile" / run
+                d.mkdir(parents=True)
+                (d / "vm.xplane.pb").write_bytes(f.read_bytes())
+            self.assertEqual(hloscope._inputs.profile_files([tmp]), [Path(tmp) / "plugins/profile/2026_12_03_13_07_02/vm.xplane.pb"])
+            with text_backend("cli"):
+                self.assertEqual(hloscope.timeline(tmp).json(), json.loads(cli("timeline", "--json", MULTI[2])))
+
+    def test_a_folder_without_a_profile_is_refused_as_the_cli_refuses_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "plugins" / "profile" / "2026_12_03_13_05_49").mkdir(parents=True)
+            (Path(tmp) / "notes.txt").write_text("not a profile\n")
+            rc, err = cli("timeline", tmp)
+            self.assertEqual(rc, 2)
+            with self.assertRaises(FileNotFoundError) as e:
+                hloscope.timeline([MULTI[0], tmp])
+            self.assertEqual(str(e.exception), err.strip().replace(":0:0: HS_E_EMPTY:", ":"))
+            with self.assertRaisesRegex(FileNotFoundError, "no such file or folder"):
+                hloscope.timeline(Path(tmp) / "missing")
+        with self.assertRaisesRegex(ValueError, "give a profile"):
+            hloscope.timeline([])
+        with self.assertRaisesRegex(TypeError, "cannot read a int as a profile"):
+            hloscope.timeline([MULTI[0], 3])
+
+    @unittest.skipIf(TPU4["absent"], TPU4["absent"] or "")
+    def test_the_four_chip_tpu_profile_prints_what_the_cli_prints(self):
+        self.assertTrue(TPU4["files"], "profiles-multidevice holds .xplane.pb files")
+        for f in map(Path, TPU4["files"]):
+            with self.subTest(profile=f.name):
+                _, j = self.equal_in_both(f, [f])
+                if "x4" in f.name:
+                    self.assertEqual(max(p["device_count"] for p in j["programs"]), 4, "four TPU chips")
 
 
 def jaxpr_equations(jaxpr):

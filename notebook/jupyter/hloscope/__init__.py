@@ -4,6 +4,7 @@
     hloscope.xray(jax.jit(f).lower(x))       # StableHLO beside optimized HLO, fusion ops in copper
     print(hloscope.fusions(compiled))        # the fusion census, as `hloscope fusions` prints it
     hloscope.timeline("/tmp/trace")          # a jax.profiler.trace folder: time per run, per op
+    hloscope.timeline([log0, log1])          # several processes' profiles read as one: per host
     hloscope.memory(err)                     # an out-of-memory XlaRuntimeError read into numbers
     hloscope.decisions(jax.make_jaxpr(f)(x)) # upcasts, broadcasts, remat marks, transposes
     hloscope.passes("/tmp/dump")             # an --xla_dump_to folder: the pass pipeline, step by step
@@ -49,10 +50,11 @@ def _hlo_file(what, *args, **kwargs):
     return {"after_optimizations.txt": _inputs.optimized_hlo(what, *args, **kwargs)}
 
 
-def _timeline_files(log_dir, hlo=None, program=None):
-    path = _inputs.profile_file(log_dir)
-    files = {path.name: path.read_bytes()}
-    args = [path.name]
+def _timeline_files(log_dir_or_files, hlo=None, program=None):
+    # The profiles are read by the CLI where they are (several: one per process or host, read
+    # as one); a folder's files are found by the CLI, and by the widget with the same rule.
+    args = [str(p) for p in _inputs.profile_paths(log_dir_or_files)]
+    files = {}
     if hlo is not None:  # a Compiled, a Lowered, the optimized HLO text or its file: ops get their lines
         files["after_optimizations.txt"] = _inputs.optimized_hlo(hlo)
         args += ["--hlo", "after_optimizations.txt"]
@@ -177,7 +179,15 @@ class Result:
             kw = {"kind": self.analysis.widget}
             first = self.args[0]
             if self.analysis.widget == "timeline":
-                kw.update(profile=self.files[first], profile_name=first, right=texts.get("after_optimizations.txt", ""),
+                # The files the CLI reads for these arguments (the profiles come before the options).
+                paths = _inputs.profile_files(a for a in self.args[:next(
+                    (i for i, a in enumerate(self.args) if a.startswith("--")), len(self.args))])
+                if len(paths) == 1:
+                    kw.update(profile=paths[0].read_bytes(), profile_name=paths[0].name)
+                else:  # one job's files, read as one by the core, each named (the core keeps a path's base name)
+                    kw.update(profiles=[{"name": p.name, "data": p.read_bytes()} for p in paths],
+                              profile_name=f"{len(paths)} files: " + ", ".join(p.name for p in paths))
+                kw.update(right=texts.get("after_optimizations.txt", ""),
                           program=self.args[self.args.index("--program") + 1] if "--program" in self.args else "")
             elif self.analysis.widget == "passes":
                 path = Path(self.args[0])
@@ -236,13 +246,16 @@ def spills(what, *args, **kwargs) -> Result:
     return _call("spills", what, *args, **kwargs)
 
 
-def timeline(log_dir, hlo=None, program=None) -> Result:
-    """Where each run of a program spent its device time, from a ``jax.profiler.trace(log_dir)``
-    folder (its newest run; or one .xplane.pb / .trace.json.gz file): per program, runs and the
-    time per run; per op, time per run, share, kind, who wrote it; async copies hidden or exposed
-    (``hloscope timeline``). ``hlo``: the program's optimized HLO (a Compiled, a Lowered, the text
-    or its file) gives each op its line; ``program``: one program's name or id."""
-    return _call("timeline", log_dir, hlo=hlo, program=program)
+def timeline(log_dir_or_files, hlo=None, program=None) -> Result:
+    """Where each run of a program spent its device time (``hloscope timeline PROFILE...``), from a
+    ``jax.profiler.trace(log_dir)`` folder (its newest run: every .xplane.pb in it, one per
+    process), a run folder, one .xplane.pb / .trace.json.gz file, or a list of any of these (a
+    multi-process job's files or log_dirs, read as one): per program, runs and the time per run on
+    each device; per op, time per run, share, kind, who wrote it; async copies hidden or exposed;
+    with several processes, one row per host and the slowest named. ``hlo``: the program's
+    optimized HLO (a Compiled, a Lowered, the text or its file) gives each op its line;
+    ``program``: one program's name or id. A folder without a profile raises FileNotFoundError."""
+    return _call("timeline", log_dir_or_files, hlo=hlo, program=program)
 
 
 def memory(exc_or_text, hlo=None) -> Result:

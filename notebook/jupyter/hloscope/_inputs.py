@@ -87,20 +87,60 @@ def dump_folder_path(x):
     return None
 
 
-def profile_file(log_dir) -> Path:
-    """The profile file of a ``jax.profiler.trace(log_dir)`` folder (or the file itself):
-    ``plugins/profile/<newest run>/<host>.xplane.pb``, else ``<host>.trace.json.gz``."""
-    p = Path(log_dir)
-    if p.is_file():
-        return p
-    if not p.is_dir():
-        raise FileNotFoundError(f"{p}: no such folder (give the log_dir passed to jax.profiler.trace)")
-    for pattern in ("*.xplane.pb", "*.trace.json.gz", "*.trace.json"):
-        runs = sorted({f.parent for f in p.glob(f"**/{pattern}")}, key=lambda d: d.name)
+def profile_paths(what) -> list:
+    """The profiles named by ``what`` (one path, or a list or tuple of them: files, or folders),
+    resolved, in the order given: what ``hloscope timeline PROFILE...`` is given. Raises
+    FileNotFoundError for a path that is not there, or a folder that holds no profile."""
+    items = list(what) if isinstance(what, (list, tuple)) else [what]
+    if not items:
+        raise ValueError("give a profile: a jax.profiler.trace folder, a .xplane.pb / .trace.json.gz file, "
+                         "or a list of them (one per process or host)")
+    out = []
+    for x in items:
+        if not isinstance(x, (str, os.PathLike)):
+            raise TypeError(f"hloscope cannot read a {type(x).__name__} as a profile: give the path of a "
+                            "jax.profiler.trace folder or of a .xplane.pb / .trace.json.gz file (or a list of them)")
+        p = Path(x)
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no such file or folder (give the log_dir passed to jax.profiler.trace, "
+                                    "a run folder under its plugins/profile/, or a profile file)")
+        if p.is_dir():
+            _folder_profiles(p)  # the CLI's error, here and now: a folder without a profile
+        out.append(p.resolve())
+    return out
+
+
+_PROFILE_SUFFIXES = (".xplane.pb", ".trace.json.gz", ".trace.json")
+
+
+def _folder_profiles(folder: Path) -> list:
+    """The profile files the CLI reads from a folder (core/cli/profiles.c, folder_files): a
+    log_dir's newest ``plugins/profile/<run>/`` (runs are named by their start time), else the
+    folder itself; in it every ``.xplane.pb``, else every ``.trace.json.gz``, else every
+    ``.trace.json``, in byte order of their names."""
+    runs_dir = folder / "plugins" / "profile"
+    src = folder
+    if runs_dir.is_dir():
+        runs = sorted(str(d) for d in runs_dir.iterdir() if not d.name.startswith(".") and d.is_dir())
         if runs:
-            return sorted(runs[-1].glob(pattern))[0]
-    raise FileNotFoundError(f"{p}: no .xplane.pb or .trace.json.gz under it "
-                            "(jax.profiler.trace writes them under plugins/profile/<date>/)")
+            src = Path(runs[-1])
+    names = sorted(e.name for e in src.iterdir() if not e.name.startswith("."))
+    for suffix in _PROFILE_SUFFIXES:
+        found = [src / n for n in names if n.endswith(suffix) and not (src / n).is_dir()]
+        if found:
+            return found
+    raise FileNotFoundError(f"{folder}: no .xplane.pb or .trace.json(.gz) in this folder (jax.profiler.trace writes "
+                            "them under plugins/profile/<run>/)")
+
+
+def profile_files(paths) -> list:
+    """The files the CLI reads for ``hloscope timeline PATHS...`` (core/cli/profiles.c,
+    hs_cli_load_profiles): a file as given, a folder's profiles (``_folder_profiles``)."""
+    out = []
+    for p in paths:
+        p = Path(p)
+        out.extend(_folder_profiles(p) if p.is_dir() else [p])
+    return out
 
 
 def memory_text(exc_or_text) -> str:

@@ -16,6 +16,7 @@ class HloscopeWidget(anywidget.AnyWidget):
     right = traitlets.Unicode("").tag(sync=True)
     profile = traitlets.Bytes(b"").tag(sync=True)
     profile_name = traitlets.Unicode("").tag(sync=True)
+    profiles = traitlets.List([]).tag(sync=True)  # timeline: several profiles read as one [{name, data: bytes}]
     program = traitlets.Unicode("").tag(sync=True)  # timeline: one program's name or id
     sibling = traitlets.Bool(False).tag(sync=True)
     entries = traitlets.List([]).tag(sync=True)  # passes: a dump folder's files [{name, data}]  # memory: `right` is the dump's own HLO (joined if it parses)

@@ -8,6 +8,7 @@
 // right (texts: StableHLO and optimized HLO; for memory, the message or report and the optimized
 // HLO to join it to, `sibling` when that is the dump's own and joined only if it parses); profile
 // (bytes of an .xplane.pb or trace JSON), profile_name (its file name; a .gz is gunzipped here),
+// profiles (several profiles of one job read as one: [{ name, data }], profile_name their label),
 // program (the timeline of one program: its name or id).
 import * as bundledApi from 'hs:api';
 import { tokensCss } from '../../src/design.js';
@@ -74,7 +75,7 @@ function core() {
 }
 
 async function show(model, box) {
-  const { gunzip, parse, parseProfile, readArchive, readMemory, readPasses, xray } = await core();
+  const { gunzip, parse, parseProfile, parseProfiles, readArchive, readMemory, readPasses, xray } = await core();
   const kind = model.get('kind');
   const left = model.get('left') || null;
   const right = model.get('right') || null;
@@ -120,11 +121,18 @@ async function show(model, box) {
       doc.free();
     }
   } else if (kind === 'timeline') {
-    // `hloscope timeline PROFILE [--hlo DUMP] [--program P]`, read here by the same core.
-    const dv = model.get('profile');
-    let bytes = new Uint8Array(dv.buffer, dv.byteOffset, dv.byteLength);
-    if (/\.gz$/.test(model.get('profile_name') || '')) bytes = await gunzip(bytes);
-    const prof = parseProfile(bytes);
+    // `hloscope timeline PROFILE... [--hlo DUMP] [--program P]`, read here by the same core: one
+    // file, or a multi-process job's files (profiles: [{ name, data }]) read as one, as the CLI
+    // reads them (a .gz is gunzipped; the core tells the hosts apart).
+    const u8 = (dv) => new Uint8Array(dv.buffer, dv.byteOffset, dv.byteLength);
+    const unzip = async (name, bytes) => (/\.gz$/.test(name || '') ? gunzip(bytes) : bytes);
+    const several = model.get('profiles') || [];
+    let prof;
+    if (several.length) {
+      const files = [];
+      for (const f of several) files.push({ name: f.name, bytes: await unzip(f.name, u8(f.data)) });
+      prof = parseProfiles(files);
+    } else prof = parseProfile(await unzip(model.get('profile_name'), u8(model.get('profile'))));
     let timeline;
     try {
       timeline = prof.timeline({ hlo: right, program: model.get('program') || null });
@@ -158,9 +166,9 @@ function render({ model, el: host }) {
     const where = e.line ? ` (${e.side ? `${e.side} side, ` : ''}line ${e.line}, column ${e.column})` : '';
     box.replaceChildren(el('pre', { 'data-testid': 'hloscope-error', style: 'color:#b3261e;white-space:pre-wrap', text: `hloscope: ${e.message}${where}` }));
   });
-  model.on('change:left change:right change:profile change:program change:entries', run);
+  model.on('change:left change:right change:profile change:profiles change:program change:entries', run);
   run();
-  return () => model.off('change:left change:right change:profile change:program change:entries', run);
+  return () => model.off('change:left change:right change:profile change:profiles change:program change:entries', run);
 }
 
 export default { render };
