@@ -22,6 +22,7 @@ import { CHROMIUM_ARGS, chromiumPath, repoRoot, sharedAbsent, skipWithoutChromiu
 
 const CLI = join(repoRoot, 'build/native/hloscope');
 const MATMUL = join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul');
+const MULTI = join(repoRoot, 'fixtures/profiles/multiprocess-cpu-jax-0.10.2'); // three processes' profiles
 const BUFFERS = 'module_0001.jit_matmul.cpu_after_optimizations-buffer-assignment.txt';
 import { tokensCss } from '../../notebook/src/design.js';
 
@@ -168,6 +169,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
           'hloscope.decisions(closed)',
         ],
         [`hloscope.passes(Path(${JSON.stringify(join(repoRoot, 'fixtures/passes/cpu-jax-0.4.38/mlp/dump.tar.gz'))}))`],
+        [`hloscope.timeline(${JSON.stringify(MULTI)})  # a multi-process job's folder: one profile per process, read as one`],
       ].map((lines, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source: lines.join('\n') })),
     };
     writeFileSync(join(work, 'xray.ipynb'), JSON.stringify(nb));
@@ -222,7 +224,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     await page.waitForFunction(() => {
       const w = window.jupyterapp?.shell?.currentWidget;
       const k = w?.sessionContext?.session?.kernel;
-      return w?.content?.widgets?.length === 9 && k?.connectionStatus === 'connected' && k?.status === 'idle';
+      return w?.content?.widgets?.length === 10 && k?.connectionStatus === 'connected' && k?.status === 'idle';
     }, null, { timeout: 120000 });
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
     const stat = await page.waitForFunction(() => {
@@ -298,6 +300,19 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
       return /jit_mlp/.test(t) ? t.slice(0, 300) : null;
     }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
     console.log(`passes: ${pipe.replace(/\s+/g, ' ').slice(0, 120)}`);
+    // The multi-process job: one row per process (the MANIFEST's files and pids, written by the
+    // capture), and the process it slowed on purpose named slowest.
+    const hosts = await page.waitForFunction(() => {
+      const tl = document.querySelectorAll('.jp-OutputArea xla-timeline')[1];
+      const rows = [...(tl?.shadowRoot?.querySelectorAll('table.hosts tbody tr') ?? [])];
+      return rows.length ? { status: tl.shadowRoot.querySelector('.status')?.textContent ?? '',
+        rows: rows.map((r) => ({ file: r.dataset.file, slowest: r.dataset.slowest === 'true', pid: r.children[2].textContent })) } : null;
+    }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
+    const manifest = JSON.parse(readFileSync(join(MULTI, 'MANIFEST.json'), 'utf8'));
+    console.log(`hosts: ${hosts.rows.map((h) => `${h.file} pid ${h.pid}${h.slowest ? ' slowest' : ''}`).join('; ')}`);
+    assert.deepEqual(hosts.rows.map((h) => [h.file, h.pid]), manifest.processes.map((p) => [p.file, String(p.pid)]), 'one row per process');
+    assert.deepEqual(hosts.rows.map((h) => h.slowest), manifest.processes.map((p) => p.index === manifest.slow_process), 'the slowed process is slowest');
+    assert.match(hosts.status, /^timeline of 3 files: /);
     // For a person to look at (build/ is git-ignored).
     await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
     await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });
