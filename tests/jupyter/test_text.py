@@ -247,13 +247,15 @@ class SeveralProfiles(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def equal_in_both(self, given, cli_args, **kw):
-        """text and .json() of hloscope.timeline(given) against the CLI's on cli_args, both runners."""
+    def equal_in_both(self, given, cli_args, cwd, **kw):
+        """text and .json() of hloscope.timeline(given) against the CLI's on cli_args (as typed in
+        the folder cwd: the text names the files so), with both runners."""
         import json
 
-        want = cli("timeline", *cli_args, *(["--program", kw["program"]] if "program" in kw else []))
+        opts = ["--program", kw["program"]] if "program" in kw else []
+        want = cli("timeline", *cli_args, *opts, cwd=cwd)
         self.assertIsInstance(want, str, want)
-        want_json = json.loads(cli("timeline", "--json", *cli_args, *(["--program", kw["program"]] if "program" in kw else [])))
+        want_json = json.loads(cli("timeline", "--json", *cli_args, *opts, cwd=cwd))
         for backend in ("cli", "node"):
             with self.subTest(backend=backend), text_backend(backend):
                 r = hloscope.timeline(given, **kw)
@@ -262,18 +264,22 @@ class SeveralProfiles(unittest.TestCase):
         return want, want_json
 
     def test_the_files_print_what_the_cli_prints(self):
-        text, j = self.equal_in_both(MULTI, MULTI)
-        self.equal_in_both(tuple(str(f) for f in MULTI), MULTI, program="jit_step")
+        names = [f.name for f in MULTI]
+        text, j = self.equal_in_both(MULTI, names, MULTI[0].parent)
+        self.equal_in_both(tuple(str(f) for f in MULTI), names, MULTI[0].parent, program="jit_step")
         self.assertEqual([h["file"] for h in j["hosts"]], [f.name for f in MULTI])
         self.assertIn("\nhosts (per run):\n", text)
 
     def test_the_folder_reads_every_process(self):
         folder = MULTI[0].parent
-        _, j = self.equal_in_both(folder, [folder])
+        _, j = self.equal_in_both(folder, [folder.name], folder.parent)
         self.assertEqual(j, __import__("json").loads(cli("timeline", "--json", *MULTI)))
 
     def test_one_log_dir_per_process_names_the_slowed_process_slowest(self):
-        _, j = self.equal_in_both(self.log_dirs, self.log_dirs)
+        _, j = self.equal_in_both(self.log_dirs, [d.name for d in self.log_dirs], self.tmp.name)
+        # their files, all named vm.xplane.pb: each under the shortest tail of its path that is its own
+        files = [Path(self.tmp.name) / p["written_as"] for p in self.manifest["processes"]]
+        self.equal_in_both(files, [p["written_as"] for p in self.manifest["processes"]], self.tmp.name)
         pids = [p["pid"] for p in self.manifest["processes"]]
         self.assertEqual([h["pid"] for h in j["hosts"]], pids, "one row per process, in the order given")
         slow = self.manifest["processes"][self.manifest["slow_process"]]
@@ -304,8 +310,9 @@ class SeveralProfiles(unittest.TestCase):
                     self.assertEqual([p["data"] for p in got["profiles"]], [f.read_bytes() for f in MULTI])
                     self.assertTrue(got["profile_name"].startswith("3 files: "), got["profile_name"])
                     # the CLI on the very files the widget reads gives what it gives on the arguments
-                    files = hloscope._inputs.profile_files(r.args)
-                    self.assertEqual(json.loads(cli("timeline", "--json", *files)), json.loads(cli("timeline", "--json", *r.args)))
+                    files = hloscope._inputs.profile_files(r.files[a] for a in r.args)
+                    self.assertEqual(json.loads(cli("timeline", "--json", *files)),
+                                     json.loads(cli("timeline", "--json", *(given if isinstance(given, list) else [given]))))
             got.clear()
             hloscope.timeline([MULTI[1]]).widget()  # one file: its bytes, as before
             self.assertEqual((got["profile"], got["profile_name"]), (MULTI[1].read_bytes(), MULTI[1].name))
@@ -349,7 +356,7 @@ class SeveralProfiles(unittest.TestCase):
         self.assertTrue(TPU4["files"], "profiles-multidevice holds .xplane.pb files")
         for f in map(Path, TPU4["files"]):
             with self.subTest(profile=f.name):
-                _, j = self.equal_in_both(f, [f])
+                _, j = self.equal_in_both(f, [f.name], f.parent)
                 if "x4" in f.name:
                     self.assertEqual(max(p["device_count"] for p in j["programs"]), 4, "four TPU chips")
 

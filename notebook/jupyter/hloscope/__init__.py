@@ -52,9 +52,11 @@ def _hlo_file(what, *args, **kwargs):
 
 def _timeline_files(log_dir_or_files, hlo=None, program=None):
     # The profiles are read by the CLI where they are (several: one per process or host, read
-    # as one); a folder's files are found by the CLI, and by the widget with the same rule.
-    args = [str(p) for p in _inputs.profile_paths(log_dir_or_files)]
-    files = {}
+    # as one), each linked under a short name (a Path value); a folder's files are found by the
+    # CLI, and by the widget with the same rule.
+    paths = _inputs.profile_paths(log_dir_or_files)
+    args = _inputs.profile_names(paths)
+    files = dict(zip(args, paths))
     if hlo is not None:  # a Compiled, a Lowered, the optimized HLO text or its file: ops get their lines
         files["after_optimizations.txt"] = _inputs.optimized_hlo(hlo)
         args += ["--hlo", "after_optimizations.txt"]
@@ -141,7 +143,10 @@ class Result:
         with tempfile.TemporaryDirectory(prefix="hloscope-") as tmp:
             for fname, data in self.files.items():
                 p = Path(tmp) / fname
-                if isinstance(data, str):
+                p.parent.mkdir(parents=True, exist_ok=True)
+                if isinstance(data, Path):  # a file or folder read where it is, under this name
+                    p.symlink_to(data, target_is_directory=data.is_dir())
+                elif isinstance(data, str):
                     p.write_text(data, encoding="utf-8")
                 else:
                     p.write_bytes(data)
@@ -180,7 +185,7 @@ class Result:
             first = self.args[0]
             if self.analysis.widget == "timeline":
                 # The files the CLI reads for these arguments (the profiles come before the options).
-                paths = _inputs.profile_files(a for a in self.args[:next(
+                paths = _inputs.profile_files(self.files[a] for a in self.args[:next(
                     (i for i, a in enumerate(self.args) if a.startswith("--")), len(self.args))])
                 if len(paths) == 1:
                     kw.update(profile=paths[0].read_bytes(), profile_name=paths[0].name)

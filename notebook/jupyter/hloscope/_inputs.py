@@ -110,6 +110,26 @@ def profile_paths(what) -> list:
     return out
 
 
+def profile_names(paths) -> list:
+    """The names the CLI is given for ``paths`` (each linked under it, so its text names the files
+    as a user in their folder would: ``profile.xplane.pb``, ``process_0``): the base name, else
+    the shortest tail of the path no other argument shares (jax names every process's file
+    ``<hostname>.xplane.pb``); never one that reads as an option."""
+    parts = [Path(p).parts[1:] or (Path(p).name,) for p in paths]
+
+    def tail(ps, k):
+        return "/".join(ps[-k:])
+
+    names = []
+    for i, ps in enumerate(parts):
+        k = 1
+        while k < len(ps) and any(j != i and parts[j] != ps and tail(parts[j], k) == tail(ps, k) for j in range(len(parts))):
+            k += 1
+        name = tail(ps, k)
+        names.append("./" + name if name.startswith("-") else name)
+    return names
+
+
 _PROFILE_SUFFIXES = (".xplane.pb", ".trace.json.gz", ".trace.json")
 
 
