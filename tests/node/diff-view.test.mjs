@@ -77,7 +77,7 @@ function checkLayout(what, d, L, nA, nB) {
 }
 
 function checkMarks(what, d, L, nA, nB) {
-  const m = lineMarks(d, nA, nB, L);
+  const m = lineMarks(d, nA, nB);
   const code = (x) => MARKS.indexOf(x);
   for (const s of ['a', 'b']) for (const l of d.unmatched[s]) assert.ok(m[s][l] >= code('unmatched'), `${what}: unmatched ${s} ${l} not coloured`);
   for (const v of d.materialized) assert.equal(m[v.side][v.line], code('spill'), `${what}: ${v.value} not coloured`);

@@ -4,7 +4,7 @@
 // lines on rows:
 //
 //   alignRows(pairs, nA, nB, solo)  -> rows where matched lines sit side by side
-//   lineMarks(diff, nA, nB, layout) -> per line of each side, the change it shows (a colour)
+//   lineMarks(diff, nA, nB)         -> per line of each side, the change it shows (a colour)
 //   changeEntries(diff)             -> the list of changes, each with its lines on each side
 //   diffTexts(api, a, b, known)     -> all of the above for two texts (what the worker returns)
 //
@@ -18,7 +18,7 @@
 // sides have some.
 
 /** What a line of one side shows, by code (index = the code in lineMarks' arrays). */
-export const MARKS = ['none', 'elsewhere', 'unmatched', 'moved', 'fusion', 'spill'];
+export const MARKS = ['none', 'unmatched', 'moved', 'fusion', 'spill'];
 const M = Object.fromEntries(MARKS.map((m, i) => [m, i]));
 
 /** The pairs as a flat Int32Array [a0, b0, a1, b1, ...] (from [[a, b]] or a flat array). */
@@ -143,21 +143,15 @@ export function alignRows(pairs, nA, nB, solo = {}) {
 /**
  * What each line of each side shows: a code of MARKS per line (index = line, 0 unused), the
  * strongest change a line takes part in: a new (B) or gone (A) spill, a fusion op of an entry
- * that is not `same`, an op that moved between fusions, an unmatched instruction, a matched
- * line whose partner sits on another row (`elsewhere`, from the layout).
+ * that is not `same`, an op that moved between fusions, an unmatched instruction. (A matched
+ * line whose partner sits on another row is the layout's to say: partnerA/partnerB, rowOf.)
  */
-export function lineMarks(diff, nA, nB, layout = null) {
+export function lineMarks(diff, nA, nB) {
   const marks = { a: new Uint8Array(nA + 1), b: new Uint8Array(nB + 1) };
   const mark = (side, line, code) => {
     const m = marks[side];
     if (line >= 1 && line < m.length && m[line] < code) m[line] = code;
   };
-  if (layout) {
-    for (let l = 1; l <= nA && l < layout.partnerA.length; l++) {
-      const p = layout.partnerA[l];
-      if (p && layout.rowOfA[l] !== layout.rowOfB[p]) { mark('a', l, M.elsewhere); mark('b', p, M.elsewhere); }
-    }
-  }
   for (const s of ['a', 'b']) for (const l of diff.unmatched?.[s] ?? []) mark(s, l, M.unmatched);
   for (const f of diff.fusions ?? []) {
     if (f.change === 'same') continue;
@@ -242,7 +236,7 @@ export function diffTexts(api, a, b, known = {}) {
   const nA = known.a ?? countLines(a);
   const nB = known.b ?? countLines(b);
   const layout = alignRows(diff.pairs, nA, nB, diff.unmatched);
-  const marks = lineMarks(diff, layout.rowOfA.length - 1, layout.rowOfB.length - 1, layout);
+  const marks = lineMarks(diff, layout.rowOfA.length - 1, layout.rowOfB.length - 1);
   diff.pairs_count = diff.pairs.length;
   delete diff.pairs;
   return { diff, layout, marks, lines: { a: layout.rowOfA.length - 1, b: layout.rowOfB.length - 1 } };

@@ -34,7 +34,7 @@ const MARK_WORDS = {
   fusion: 'a fusion op of a fusion that changed, merged, split, appeared or went',
   moved: 'an op that moved into or out of a fusion',
   unmatched: 'an instruction with no counterpart on the other side',
-  elsewhere: 'matched with a line on another row (the two modules order it differently): click to see it',
+  far: 'matched with a line on another row (the two modules order it differently): click to see it',
 };
 
 const css = theme + `
@@ -90,13 +90,13 @@ const css = theme + `
   .m-fusion .tx { color: var(--copper); font-weight: 600; }
   .m-spill { background: var(--bad-bg); box-shadow: inset 3px 0 0 var(--bad); }
   .m-spill .tx { color: var(--bad); font-weight: 600; }
-  .m-elsewhere .tx { font-style: italic; }
-  .m-elsewhere { cursor: pointer; }
+  .far .tx { font-style: italic; }
+  .far { cursor: pointer; }
   .sw-unmatched { background: var(--surface-2); color: var(--ink); box-shadow: inset 3px 0 0 var(--accent); }
   .sw-fusion { background: var(--copper-bg); color: var(--copper); font-weight: 600; }
   .sw-moved { color: var(--copper); text-decoration: underline dotted; }
   .sw-spill { background: var(--bad-bg); color: var(--bad); font-weight: 600; }
-  .sw-elsewhere { font-style: italic; color: var(--ink); }
+  .sw-far { font-style: italic; color: var(--ink); }
   .row.hl { box-shadow: inset 0 0 0 2px var(--accent); }
   .row.hl .ln { color: var(--ink); font-weight: 600; }
 `;
@@ -124,8 +124,8 @@ class XlaDiff extends HTMLElement {
     this._stat = el('p', { class: 'stat' });
     this._partial = el('p', { class: 'partial', hidden: true });
     this._legend = el('div', { class: 'legend' },
-      ...['spill', 'fusion', 'moved', 'unmatched', 'elsewhere'].map((m) => el('span', { class: `sw-${m}`, title: MARK_WORDS[m],
-        text: { spill: 'value in HBM on one side', fusion: 'fusion that changed', moved: 'op that moved', unmatched: 'no counterpart', elsewhere: 'matched on another row' }[m] })));
+      ...['spill', 'fusion', 'moved', 'unmatched', 'far'].map((m) => el('span', { class: `sw-${m}`, title: MARK_WORDS[m],
+        text: { spill: 'value in HBM on one side', fusion: 'fusion that changed', moved: 'op that moved', unmatched: 'no counterpart', far: 'italic: matched on another row' }[m] })));
     this._status = el('div', { class: 'status', role: 'status' });
     this._list = el('ol', { class: 'list' });
     this._more = el('div', { class: 'more', hidden: true });
@@ -441,6 +441,8 @@ class XlaDiff extends HTMLElement {
     while (c.pool.length > count) c.pool.pop().remove();
     const lines = side === 'a' ? L.a : L.b;
     const marks = this._out.marks[side];
+    const partners = side === 'a' ? L.partnerA : L.partnerB;
+    const otherRow = side === 'a' ? L.rowOfB : L.rowOfA;
     const s = this._sides[side];
     const hl = this._hl[side];
     for (let k = 0; k < count; k++) {
@@ -457,7 +459,9 @@ class XlaDiff extends HTMLElement {
         continue;
       }
       const m = marks[line] ?? 0;
-      row.className = `row${m ? ` m-${MARKS[m]}` : ''}${hl.has(line) ? ' hl' : ''}`;
+      const partner = partners[line];
+      const far = partner && otherRow[partner] !== r; // matched with a line on another row
+      row.className = `row${m ? ` m-${MARKS[m]}` : ''}${far ? ' far' : ''}${hl.has(line) ? ' hl' : ''}`;
       row.dataset.line = line;
       ln.textContent = line;
       if (line > s.n) { tx.textContent = ''; continue; }
