@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { diffPairs, fixtureCases, repoRoot, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
 import { rewriteHlo } from '../diff/rewrite.mjs';
-import { MARKS, alignRows, changeEntries, diffTexts, lineMarks } from '../../notebook/src/views/diff-core.js';
+import { MARKS, alignRows, changeEntries, diffTexts, lineKinds, lineMarks } from '../../notebook/src/views/diff-core.js';
 
 const haveWasm = existsSync(path.join(repoRoot, 'wasm/gen/hloscope_core.mjs'));
 const skip = haveWasm ? false : 'SKIPPED: the wasm core is not built (npm run build:wasm)';
@@ -101,7 +101,7 @@ async function checkPair(what, ta, tb) {
   const d = api.diff(ta, tb);
   const nA = lineCount(ta);
   const nB = lineCount(tb);
-  const L = alignRows(d.pairs, nA, nB, d.unmatched);
+  const L = alignRows(d.pairs, nA, nB, d.unmatched, { a: lineKinds(ta, nA), b: lineKinds(tb, nB) });
   checkLayout(what, d, L, nA, nB);
   const entries = checkMarks(what, d, L, nA, nB);
   // what the worker returns is the same layout

@@ -14,8 +14,9 @@
 // A's order) is aligned, and the pairs left out are "matched elsewhere" (`partner` says where;
 // a view links them). Between two aligned pairs, the lines of unmatched instructions and of pairs
 // matched elsewhere get rows of their own (the other side blank); the other lines of the gap
-// (computation headers, braces, blank lines) are zipped, one of each side per row, while both
-// sides have some.
+// (computation headers, braces, blank lines) are zipped, one of each side per row, from the top
+// (the braces that close what the pair above ends) and from the bottom (the headers that open
+// what the pair below starts); what is left between gets rows of its own.
 
 /** What a line of one side shows, by code (index = the code in lineMarks' arrays). */
 export const MARKS = ['none', 'unmatched', 'moved', 'fusion', 'spill'];
@@ -63,14 +64,16 @@ function increasingRun(flat) {
 
 /**
  * Rows for two texts of nA and nB lines. `pairs`: the core's matched lines ([[a, b]] or flat);
- * `solo`: { a, b } lines (iterables) that get rows of their own (the unmatched instructions).
+ * `solo`: { a, b } lines (iterables) that get rows of their own (the unmatched instructions);
+ * `kinds`: { a, b } (optional, lineKinds of each text): filler lines share a row only with one
+ * of their kind (a blank line with a blank line, a brace with a brace, a header with a header).
  * Returns { rows, a, b, rowOfA, rowOfB, partnerA, partnerB, aligned, elsewhere }:
  * a[r] / b[r] the line (1-based) of each side on row r, 0 for a blank; rowOfA[line] /
  * rowOfB[line] the row of a line (index 0 unused); partnerA[line] the B line matched with an A
  * line, 0 for none (partnerB the other way); aligned: how many pairs share a row; elsewhere: how
  * many do not (crossing pairs).
  */
-export function alignRows(pairs, nA, nB, solo = {}) {
+export function alignRows(pairs, nA, nB, solo = {}, kinds = {}) {
   const flat = flatPairs(pairs);
   const np = flat.length / 2;
   // a pair past a side's last line (a text without its final lines) widens that side
@@ -107,6 +110,10 @@ export function alignRows(pairs, nA, nB, solo = {}) {
     aligned++;
   }
   for (let a = 1; a <= nA; a++) if (partnerA[a] && !inRunA[a]) { soloA[a] = 1; soloB[partnerA[a]] = 1; }
+  // two filler lines (no instruction of either side on its own row) that may share a row
+  const kA = kinds.a;
+  const kB = kinds.b;
+  const fits = (a, b) => !soloA[a] && !soloB[b] && (!kA || !kB || kA[a] === kB[b]);
   const cap = nA + nB;
   const ra = new Int32Array(cap);
   const rb = new Int32Array(cap);
@@ -125,13 +132,18 @@ export function alignRows(pairs, nA, nB, solo = {}) {
   for (let s = 0; s <= stops.length; s += 2) {
     const ea = s < stops.length ? stops[s] : nA + 1;
     const eb = s < stops.length ? stops[s + 1] : nB + 1;
-    while (pa < ea || pb < eb) {
-      if (pa < ea && soloA[pa]) put(pa++, 0);
-      else if (pb < eb && soloB[pb]) put(0, pb++);
-      else if (pa < ea && pb < eb) put(pa++, pb++);
-      else if (pa < ea) put(pa++, 0);
-      else put(0, pb++);
+    // the gap's last lines zipped while both are fillers of one kind (the headers opening what
+    // the pair below starts), then its first ones (the braces closing what the pair above ends)
+    let ta = ea;
+    let tb = eb;
+    while (ta > pa && tb > pb && fits(ta - 1, tb - 1)) { ta--; tb--; }
+    while (pa < ta && pb < tb && fits(pa, pb)) put(pa++, pb++);
+    while (pa < ta || pb < tb) {
+      if (pa < ta && (soloA[pa] || pb >= tb)) put(pa++, 0);
+      else if (pb < tb && (soloB[pb] || pa >= ta)) put(0, pb++);
+      else { put(pa++, 0); }
     }
+    while (pa < ea) put(pa++, pb++);
     if (s < stops.length) { put(ea, eb); pa = ea + 1; pb = eb + 1; }
   }
   return {
@@ -217,6 +229,28 @@ export function changeEntries(diff) {
   return out;
 }
 
+/**
+ * The kind of each line of a text, for zipping filler lines: 0 blank, 1 a closing brace, 2 a
+ * line that opens a block (ends with "{"), 3 anything else. Index = line (1-based; 0 unused).
+ */
+export function lineKinds(text, n) {
+  const k = new Uint8Array(n + 2);
+  let line = 1;
+  let at = 0;
+  while (at <= text.length && line <= n) {
+    let e = text.indexOf('\n', at);
+    if (e === -1) e = text.length;
+    let a = at;
+    let b = e;
+    while (a < b && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9)) a++;
+    while (b > a && (text.charCodeAt(b - 1) === 32 || text.charCodeAt(b - 1) === 13 || text.charCodeAt(b - 1) === 9)) b--;
+    k[line] = a === b ? 0 : b - a === 1 && text.charCodeAt(a) === 125 ? 1 : text.charCodeAt(b - 1) === 123 ? 2 : 3;
+    line++;
+    at = e + 1;
+  }
+  return k;
+}
+
 /** Line counts of a text as lineStarts counts them (a final newline ends the last line). */
 function countLines(text) {
   if (!text.length) return 0;
@@ -235,7 +269,7 @@ export function diffTexts(api, a, b, known = {}) {
   const diff = api.diff(a, b);
   const nA = known.a ?? countLines(a);
   const nB = known.b ?? countLines(b);
-  const layout = alignRows(diff.pairs, nA, nB, diff.unmatched);
+  const layout = alignRows(diff.pairs, nA, nB, diff.unmatched, { a: lineKinds(a, nA), b: lineKinds(b, nB) });
   const marks = lineMarks(diff, layout.rowOfA.length - 1, layout.rowOfB.length - 1);
   diff.pairs_count = diff.pairs.length;
   delete diff.pairs;
