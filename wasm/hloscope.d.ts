@@ -632,13 +632,17 @@ export interface Diff {
   /** The matched instructions as [A's line, B's line] pairs (1-based), in A's order: what a
    * side-by-side view aligns. */
   pairs: [number, number][];
+  /** The lines of the instructions of each side left unmatched (what a side-by-side view colours). */
+  unmatched: { a: number[]; b: number[] };
   /** Every fusion op of each side in exactly one entry; `moved`: op_names (else instruction names);
-   * `a_lines`/`b_lines`: the lines of the fusion ops named in `a`/`b`, in the same order. */
-  fusions: { change: DiffChange; a: string[]; b: string[]; moved: string[]; source: string[]; a_lines: number[]; b_lines: number[] }[];
+   * `a_lines`/`b_lines`: the lines of the fusion ops named in `a`/`b`, in the same order;
+   * `a_moved_lines`/`b_moved_lines`: the lines of each side's ops that moved (inside its fused bodies). */
+  fusions: { change: DiffChange; a: string[]; b: string[]; moved: string[]; source: string[]; a_lines: number[]; b_lines: number[]; a_moved_lines: number[]; b_moved_lines: number[] }[];
   /** Big values in HBM on one side (`side`) that the other keeps in a fusion, off HBM, or lacks. */
-  materialized: { change: "added" | "removed"; value: string; shape: string; bytes: number; side: "a" | "b" }[];
-  /** Custom-call targets and fusion backend kinds whose counts differ. */
-  calls: { change: "added" | "removed" | "changed"; target: string; a: number; b: number }[];
+  materialized: { change: "added" | "removed"; value: string; shape: string; bytes: number; side: "a" | "b"; line: number }[]; // line: where `side` defines it
+  /** Custom-call targets and fusion backend kinds whose counts differ; `a_lines`/`b_lines`: the
+   * lines of the instructions calling it on each side. */
+  calls: { change: "added" | "removed" | "changed"; target: string; a: number; b: number; a_lines: number[]; b_lines: number[] }[];
   /** Every async transfer of each side in one entry, each side as `hloscope overlap` lists it:
    * "changed" when its kind, bytes, sync or the number of kernels it overlaps differ. */
   transfers: { change: "same" | "added" | "removed" | "changed"; a: Transfer | null; b: Transfer | null }[];

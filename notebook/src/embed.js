@@ -7,6 +7,7 @@
 //   <xla-path-progress>                        "the xla path · N/M", ticking itself
 //   <xla-memory>                               an XLA out-of-memory message or memory report in numbers
 //   <xla-padding>                              a module's padding table (layouts in words)
+//   <xla-diff>                                 what changed between two compiles (src-a, src-b), side by side
 // and exposes `window.hloscope.drills` (streaks: get, export, import; registerKind).
 // Everything (the wasm core, the captures) is inside the script: no request leaves the page.
 import { defineDrill, XlaDrill } from './drills/xla-drill.js';
@@ -19,6 +20,7 @@ import './views/xla-memory.js';
 import './views/xla-padding.js';
 import './views/xla-timeline.js';
 import './views/xla-levels.js';
+import './views/xla-diff.js';
 
 defineDrill();
 definePathProgress();

@@ -12,6 +12,8 @@
 //                                   BLOB_MIN or longer); a text read from a file or Blob comes
 //                                   first, as { id, textPart } messages
 //   xray    { left, right }       -> xrayTexts() result; left/right are { key } or { text } or null
+//   diff    { a, b }              -> diffTexts() result (diff-core.js: the core's diff and the rows of
+//                                   <xla-diff>, typed arrays transferred); a/b are { key } or { text }
 //   note    { ref: { id, side }, index } -> a note held back from a big x-ray (see NOTES_INLINE)
 //   forget  { key }
 //   keys    {}                    -> the keys of the texts held (for tests: views release theirs)
@@ -22,6 +24,7 @@
 import * as api from 'hs:api';
 import { BLOB_MIN, MAX_TEXT, NOTES_INLINE, analyzeBytes, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './views/profile-core.js';
+import { diffBuffers, diffTexts } from './views/diff-core.js';
 
 const texts = new Map(); // key -> { text, starts, maxLen }
 const SLICE = 4_000_000;
@@ -161,6 +164,18 @@ const OPS = {
     }
     while (held.size > 8) held.delete(held.keys().next().value);
     return { result: out, transfer: [...sideBuffers(out.left), ...sideBuffers(out.right)] };
+  },
+
+  async diff(msg) {
+    progress(msg.id, 'loading core');
+    await api.load();
+    const A = textOf(msg.a);
+    const B = textOf(msg.b);
+    if (!A || !B) throw new Error('a diff needs two texts (A and B)');
+    progress(msg.id, 'diff');
+    const known = { a: A.known ? A.known.starts.length - 1 : undefined, b: B.known ? B.known.starts.length - 1 : undefined };
+    const out = diffTexts(api, A.text, B.text, known);
+    return { result: out, transfer: diffBuffers(out) };
   },
 
   note(msg) {

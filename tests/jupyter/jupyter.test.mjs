@@ -19,11 +19,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, repoRoot, sharedAbsent, skipWithoutChromium } from '../browser/harness.mjs';
+import { diffPairs } from '../fixtures.mjs';
 
 const CLI = join(repoRoot, 'build/native/hloscope');
 const MATMUL = join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul');
 const MULTI = join(repoRoot, 'fixtures/profiles/multiprocess-cpu-jax-0.10.2'); // three processes' profiles
 const BUFFERS = 'module_0001.jit_matmul.cpu_after_optimizations-buffer-assignment.txt';
+// hloscope.diff's widget: an MLP's gradient without and with jax.checkpoint (a real pair)
+const REMAT = diffPairs().find((c) => c.label === 'cpu-jax-0.12.0.1/mlp_grad-remat');
 import { tokensCss } from '../../notebook/src/design.js';
 
 // --copper of the design tokens (notebook/src/design.js), light scheme, as getComputedStyle gives it.
@@ -170,6 +173,7 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
         ],
         [`hloscope.passes(Path(${JSON.stringify(join(repoRoot, 'fixtures/passes/cpu-jax-0.4.38/mlp/dump.tar.gz'))}))`],
         [`hloscope.timeline(${JSON.stringify(MULTI)})  # a multi-process job's folder: one profile per process, read as one`],
+        [`hloscope.diff(Path(${JSON.stringify(REMAT.file('a.after_optimizations.txt'))}), Path(${JSON.stringify(REMAT.file('b.after_optimizations.txt'))}))`],
       ].map((lines, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source: lines.join('\n') })),
     };
     writeFileSync(join(work, 'xray.ipynb'), JSON.stringify(nb));
@@ -313,6 +317,16 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     assert.deepEqual(hosts.rows.map((h) => [h.file, h.pid]), manifest.processes.map((p) => [p.file, String(p.pid)]), 'one row per process');
     assert.deepEqual(hosts.rows.map((h) => h.slowest), manifest.processes.map((p) => p.index === manifest.slow_process), 'the slowed process is slowest');
     assert.match(hosts.status, /^timeline of 3 files: /);
+    // hloscope.diff: the same <xla-diff> as the notebook, with the core's verdict (the JS API in Node)
+    const shownDiff = await page.waitForFunction(() => {
+      const d = document.querySelector('.jp-OutputArea xla-diff');
+      return d?.diff ? { verdict: d.shadowRoot.querySelector('[data-testid=verdict]').textContent, rows: d.shadowRoot.querySelectorAll('.col.b .row').length } : null;
+    }, null, { timeout: 60000, polling: 200 }).then((h) => h.jsonValue());
+    const hs = await import(join(repoRoot, 'wasm/hloscope.mjs'));
+    await hs.load();
+    const remat = hs.diff(readFileSync(REMAT.file('a.after_optimizations.txt'), 'utf8'), readFileSync(REMAT.file('b.after_optimizations.txt'), 'utf8'));
+    assert.equal(shownDiff.verdict, remat.verdict, 'the diff widget shows the core\'s verdict');
+    assert.ok(shownDiff.rows > 10, `the diff widget draws its rows (${shownDiff.rows})`);
     // For a person to look at (build/ is git-ignored).
     await page.evaluate(() => document.querySelector('.jp-OutputArea xla-xray').scrollIntoView());
     await page.screenshot({ path: join(repoRoot, 'build/jupyter-xray.png') });

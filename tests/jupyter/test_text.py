@@ -603,6 +603,19 @@ class Diff(unittest.TestCase):
         self.assertTrue(got["verdict"].startswith("Same by meaning"), got["verdict"])
         self.assertEqual(got["matched"]["unmatched_a"], 0)
 
+    def test_the_widget_view_takes_both_texts_and_a_folder_side_prints_its_text(self):
+        d = Path(walker("diff-pairs", "a.after_optimizations.txt")["files"][0]).parent
+        texts = [(d / f"{s}.after_optimizations.txt").read_text() for s in "ab"]
+        got = hloscope.diff(d / "a.after_optimizations.txt", texts[1])
+        self.assertEqual(got.analysis.widget, "diff")
+        self.assertTrue(got._has_view())
+        self.assertEqual([got.files[a] for a in got.args], texts)  # what the widget's `left`, `right` carry
+        archives = [Path(f) for f in walker("files", "passes/cpu-jax-0.4.38/mlp", "dump.tar.gz")["files"]][:1] * 2
+        folders = hloscope.diff(*archives)
+        self.assertFalse(folders._has_view())
+        with text_backend("cli"):
+            self.assertEqual(folders._repr_mimebundle_(), ({"text/plain": str(folders)}, {}))
+
     def test_two_dump_archives_compare_their_passes(self):
         archives = [Path(f) for f in walker("files", "passes/cpu-jax-0.4.38/mlp", "dump.tar.gz")["files"]][:1] + \
                    [Path(f) for f in walker("files", "passes/cpu-jax-0.12.0.1/mlp", "dump.tar.gz")["files"]][:1]

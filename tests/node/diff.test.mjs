@@ -55,7 +55,30 @@ function assertLines(j, aLines, bLines, what) {
     for (const [s, lines] of [['a', aLines], ['b', bLines]]) {
       assert.equal(f[`${s}_lines`].length, f[s].length, `${what}: ${s}_lines`);
       f[s].forEach((name, k) => assert.ok(lines[f[`${s}_lines`][k] - 1].includes(`${name} = `), `${what}: ${name} not at line ${f[`${s}_lines`][k]}`));
+      // the ops that moved are statements of their side, none of them a fusion op of the entry
+      for (const l of f[`${s}_moved_lines`]) {
+        assert.ok(opcodeAt(lines[l - 1]), `${what}: ${s}_moved_lines ${l} is no statement: ${lines[l - 1]}`);
+        assert.ok(!f[`${s}_lines`].includes(l), `${what}: ${s}_moved_lines ${l} is one of the entry's fusion ops`);
+      }
     }
+  }
+  // the unmatched lines: statements, none of them paired, as many as the counts say
+  for (const [s, lines, k] of [['a', aLines, 0], ['b', bLines, 1]]) {
+    const paired = new Set(j.pairs.map((p) => p[k]));
+    assert.equal(j.unmatched[s].length, j.matched[`unmatched_${s}`], `${what}: unmatched.${s} against matched.unmatched_${s}`);
+    for (const l of j.unmatched[s]) {
+      assert.ok(opcodeAt(lines[l - 1]) && !paired.has(l), `${what}: unmatched ${s} line ${l}: ${lines[l - 1]}`);
+    }
+  }
+  // a new or gone value's line defines it; a call's lines are as many as its count
+  for (const m of j.materialized) {
+    const lines = m.side === 'a' ? aLines : bLines;
+    assert.ok(lines[m.line - 1].includes(`${m.value} = `), `${what}: ${m.value} not at line ${m.line}`);
+  }
+  for (const c of j.calls) {
+    assert.equal(c.a_lines.length, c.a, `${what}: ${c.target}: a_lines`);
+    assert.equal(c.b_lines.length, c.b, `${what}: ${c.target}: b_lines`);
+    for (const [l, lines] of [...c.a_lines.map((l) => [l, aLines]), ...c.b_lines.map((l) => [l, bLines])]) assert.ok(lines[l - 1].includes(c.target), `${what}: ${c.target} not on line ${l}`);
   }
 }
 
@@ -254,11 +277,12 @@ test('a library kernel that appeared is a call: XNNPACK/YNNPACK fusions of newer
   const a = pick('cpu-jax-0.4.38'), b = pick('cpu-jax-0.10.2');
   assert.ok(a && b, 'the attention fixtures');
   // the count as the text states it: fusions whose backend_config names the kind
-  const count = (f) => (readFileSync(f, 'utf8').match(/ fusion\([^\n]*"fusion_config":\{"kind":"__ynn_fusion"\}/g) || []).length;
+  const linesOf = (f) => readFileSync(f, 'utf8').split('\n').flatMap((l, k) => (/ fusion\([^\n]*"fusion_config":\{"kind":"__ynn_fusion"\}/.test(l) ? [k + 1] : []));
+  const count = (f) => linesOf(f).length;
   const j = diffJson(a, b);
   const ynn = j.calls.find((c) => c.target === '__ynn_fusion');
   assert.ok(count(b) > 0, 'the newer compile has ynn fusions');
-  assert.deepEqual(ynn, { change: 'added', target: '__ynn_fusion', a: count(a), b: count(b) });
+  assert.deepEqual(ynn, { change: 'added', target: '__ynn_fusion', a: count(a), b: count(b), a_lines: linesOf(a), b_lines: linesOf(b) });
   assert.match(j.verdict, /__ynn_fusion 0 -> \d+/);
 });
 

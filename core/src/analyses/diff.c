@@ -766,6 +766,7 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
     if (uf_find(parent, (int32_t)root) != (int32_t)root) continue;
     json_t *an = json_array(), *bn = json_array(), *moved = json_array(), *src = json_array();
     json_t *al = json_array(), *bl = json_array(); /* the fusion ops' lines, for views that scroll to them */
+    json_t *mvl[2] = {json_array(), json_array()}; /* the lines of the ops that moved, per side (views colour them) */
     json_t *seen_m = json_object(), *seen_s = json_object();
     uint32_t ca = 0, cb = 0;
     int32_t one_a = -1, one_b = -1;
@@ -808,6 +809,7 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
           }
           if (held && (group_same || same_mates(S, O, j, (uint32_t)m))) continue;
           append_unique(moved, seen_m, op_label(d, in));
+          if (!in->synth && in->line) json_array_append_new(mvl[s], json_integer(in->line));
           char buf[600];
           if (source_of(d, in, buf, sizeof buf)) append_unique(src, seen_s, json_string(buf));
         }
@@ -831,6 +833,8 @@ static json_t *fusions_json(differ *D, fusion_counts *fc) {
     json_object_set_new(e, "source", src);
     json_object_set_new(e, "a_lines", al);
     json_object_set_new(e, "b_lines", bl);
+    json_object_set_new(e, "a_moved_lines", mvl[0]);
+    json_object_set_new(e, "b_moved_lines", mvl[1]);
     json_array_append_new(out, e);
     json_decref(seen_m);
     json_decref(seen_s);
@@ -1023,6 +1027,7 @@ static void materialized_side(differ *D, int s, const uint8_t *mine, const uint8
     json_object_set_new(e, "shape", json_string(ty));
     json_object_set_new(e, "bytes", json_integer((json_int_t)bytes));
     json_object_set_new(e, "side", json_string(s ? "b" : "a"));
+    json_object_set_new(e, "line", json_integer(in->line)); /* where `side` defines the value: views scroll to it */
     json_array_append_new(out, e);
     int32_t p = producer_of(d, i);
     int32_t mp = S->match[p] >= 0 ? S->match[p] : S->match[i];
@@ -1082,6 +1087,23 @@ static void count_calls(const hs_doc *d, json_t *counts) {
     if (k) json_object_set_new(counts, k, json_integer(json_integer_value(json_object_get(counts, k)) + 1));
     json_decref(name);
   }
+}
+
+/* The lines of the instructions that call `target` (a custom call's target, a fusion's backend
+ * kind), in text order: where a view scrolls for a `calls` entry. */
+static json_t *call_lines(const hs_doc *d, const char *target) {
+  json_t *out = json_array();
+  size_t n = strlen(target);
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    char buf[200];
+    bool in_buf;
+    hs_slice s = call_target(d, &d->instrs[i], buf, sizeof buf, &in_buf);
+    if (!s.len || !d->instrs[i].line) continue;
+    const char *t = in_buf ? buf : hs_sp(d, s);
+    size_t len = in_buf ? strlen(buf) : s.len;
+    if (len == n && !memcmp(t, target, n)) json_array_append_new(out, json_integer(d->instrs[i].line));
+  }
+  return out;
 }
 
 /* The HloModule line's attributes (is_scheduled, num_partitions, entry_computation_layout, ...). */
@@ -1182,6 +1204,17 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
     json_array_append_new(pairs, pr);
   }
   json_object_set_new(o, "pairs", pairs);
+  /* the lines of the instructions left unmatched on each side (what a view colours) */
+  json_t *um = json_object();
+  for (int s = 0; s < 2; s++) {
+    const hs_doc *d = s ? b : a;
+    const int32_t *match = s ? D.B.match : D.A.match;
+    json_t *ls = json_array();
+    for (uint32_t i = 0; i < d->n_instrs; i++)
+      if (match[i] < 0 && !d->instrs[i].synth && d->instrs[i].line) json_array_append_new(ls, json_integer(d->instrs[i].line));
+    json_object_set_new(um, s ? "b" : "a", ls);
+  }
+  json_object_set_new(o, "unmatched", um);
   fusion_counts fc;
   json_object_set_new(o, "fusions", fusions_json(&D, &fc));
   json_t *mat = json_array();
@@ -1211,6 +1244,8 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
       json_object_set_new(e, "target", json_string(k));
       json_object_set_new(e, "a", json_integer(x));
       json_object_set_new(e, "b", json_integer(y));
+      json_object_set_new(e, "a_lines", call_lines(a, k));
+      json_object_set_new(e, "b_lines", call_lines(b, k));
       json_array_append_new(calls, e);
       cat(calls_said, sizeof calls_said, "%s%s %lld -> %lld", calls_said[0] ? "; " : "", k, (long long)x, (long long)y);
     }
@@ -1221,6 +1256,8 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
       json_object_set_new(e, "target", json_string(k));
       json_object_set_new(e, "a", json_integer(0));
       json_object_set_new(e, "b", json_integer(json_integer_value(v)));
+      json_object_set_new(e, "a_lines", json_array());
+      json_object_set_new(e, "b_lines", call_lines(b, k));
       json_array_append_new(calls, e);
       cat(calls_said, sizeof calls_said, "%s%s 0 -> %lld", calls_said[0] ? "; " : "", k, (long long)json_integer_value(v));
     }

@@ -124,7 +124,7 @@ ANALYSES = {
     "memory": Analysis(cli="memory", widget="memory", files=_memory_files),
     "decisions": Analysis(cli="decisions", widget="decisions", files=_decisions_file),
     "passes": Analysis(cli="passes", widget="passes", files=lambda dump_dir: _passes_files(dump_dir)),
-    "diff": Analysis(cli="diff", widget=None, files=_diff_files),
+    "diff": Analysis(cli="diff", widget="diff", files=_diff_files),
 }
 
 
@@ -175,9 +175,21 @@ class Result:
     def __repr__(self):
         return str(self)
 
+    def _has_view(self):
+        """False when the result has no widget view: no kind, or a diff with a dump folder side (the
+        CLI reads a folder where it is; the view takes two texts)."""
+        if self.analysis.widget is None:
+            return False
+        if self.analysis.widget == "diff":
+            return all(isinstance(self.files.get(a), str) for a in self.args)
+        return True
+
     def widget(self):
         """The anywidget (created once)."""
         if self._widget is None:
+            if not self._has_view():
+                raise ValueError(f"hloscope.{self.name}: no widget view for this input (a dump folder is read by the "
+                                 "CLI where it is: print() the result for its text)")
             from ._widget import HloscopeWidget
 
             texts = {k: v for k, v in self.files.items() if isinstance(v, str)}
@@ -202,6 +214,9 @@ class Result:
                     kw.update(profile=path.read_bytes(), profile_name=path.name)
             elif self.analysis.widget == "decisions":
                 kw.update(left=self.files[first], profile_name=first)
+            elif self.analysis.widget == "diff":
+                # <xla-diff>: A's and B's optimized HLO, diffed in the browser by the same core
+                kw.update(left=self.files[self.args[0]], right=self.files[self.args[1]])
             elif self.analysis.widget == "memory":
                 # The HLO it is joined to: the one given, else the dump's own (the CLI's choice).
                 hlo = [self.files[a] for a in self.args[1:2]] or [v for k, v in texts.items() if k != first]
@@ -212,7 +227,7 @@ class Result:
         return self._widget
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        if self.analysis.widget is None:  # no view of its own in the widget: the text
+        if not self._has_view():  # no view of its own in the widget: the text
             return {"text/plain": str(self)}, {}
         try:
             got = self.widget()._repr_mimebundle_(include=include, exclude=exclude)

@@ -4,7 +4,7 @@
 // nothing is fetched. Dump text reaches the page through the views, which set textContent only.
 //
 // Model (hloscope/_widget.py): kind 'xray' | 'fusions' | 'spills' | 'timeline' | 'memory' |
-// 'decisions' (left: the jaxpr, StableHLO or HLO); left,
+// 'decisions' (left: the jaxpr, StableHLO or HLO) | 'diff' (left, right: A's and B's optimized HLO); left,
 // right (texts: StableHLO and optimized HLO; for memory, the message or report and the optimized
 // HLO to join it to, `sibling` when that is the dump's own and joined only if it parses); profile
 // (bytes of an .xplane.pb or trace JSON), profile_name (its file name; a .gz is gunzipped here),
@@ -18,6 +18,8 @@ import '../../src/views/xla-summary.js';
 import '../../src/views/xla-timeline.js';
 import '../../src/views/xla-memory.js';
 import '../../src/views/xla-pipeline.js';
+import '../../src/views/xla-diff.js';
+import { diffTexts } from '../../src/views/diff-core.js';
 
 function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -142,6 +144,12 @@ async function show(model, box) {
     const t = el('xla-timeline', { 'data-testid': 'hloscope-timeline' });
     box.replaceChildren(t);
     t.data = { timeline, name: model.get('profile_name') };
+  } else if (kind === 'diff') {
+    // `hloscope diff A B`: the core's diff and the rows of <xla-diff>, computed here
+    const out = diffTexts(await core(), left ?? '', right ?? '');
+    const d = el('xla-diff', { height: '24rem', 'data-testid': 'hloscope-diff' });
+    box.replaceChildren(d);
+    d.data = { ...out, a: left ?? '', b: right ?? '' };
   } else if (kind === 'memory') {
     // `hloscope memory FILE [HLO]`: the dump's own HLO (sibling) is joined only when it parses.
     let data;

@@ -14,7 +14,10 @@ import { dumpLabel, kernelsDecided } from '../core-words.js';
 // A view entry: { label, code(name) } makes the code cell `code(name)` for the dump named
 // `name`; an x-ray-like view that pairs two dumps has `pair: { format, side }` and
 // `code(name, partner)`, `pairLabel(name, partner)`: the partner is the dump of `format` the
-// evidence ties to this one (suggest.js), or null for a one-sided view.
+// evidence ties to this one (suggest.js), or null for a one-sided view. `pair.decided` takes only
+// partners whose kernels are decided (optimized HLO, not HLO before optimizations); `pair.required`
+// offers the view only with a partner. `code(name, partner, partnerFirst)`: partnerFirst is true
+// when the partner's cell is above this one.
 
 export const VIEWS = {
   summary: { label: 'summary', code: (n) => `show.summary(${n})` },
@@ -33,6 +36,12 @@ export const VIEWS = {
     label: (n, p) => (p ? `levels ${p} → ${n}` : `levels of ${n}`),
     code: (n, p) => `show.levels(${p ?? 'null'}, ${n})`,
   },
+  /** Two compiles compared (`hloscope diff`): A is the cell above (the reference), B the one below. */
+  diff: {
+    pair: { format: 'hlo', decided: true, required: true },
+    label: (n, p) => `diff with ${p}`,
+    code: (n, p, partnerFirst) => (partnerFirst ? `show.diff(${p}, ${n})` : `show.diff(${n}, ${p})`),
+  },
   /** This dump is the program XLA received (left); the partner is the HLO it became. */
   xrayIn: {
     pair: { format: 'hlo', side: 'right' },
@@ -49,7 +58,7 @@ export const VIEWS = {
 export const DUMP_FORMATS = {
   hlo: {
     label: (a) => dumpLabel('hlo', a?.summary?.stage, a?.format_label),
-    views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.fusions, VIEWS.summary, VIEWS.padding] : [VIEWS.summary]),
+    views: (a) => (kernelsDecided(a?.summary?.stage) ? [VIEWS.xrayOut, VIEWS.diff, VIEWS.fusions, VIEWS.summary, VIEWS.padding] : [VIEWS.summary]),
   },
   stablehlo: { label: 'StableHLO', views: [VIEWS.xrayIn, VIEWS.summary] },
   jaxpr: { label: 'jaxpr', views: [VIEWS.summary] },

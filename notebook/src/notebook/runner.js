@@ -12,6 +12,7 @@ import '../views/xla-summary.js';
 import '../views/xla-memory.js';
 import '../views/xla-padding.js';
 import '../views/xla-levels.js';
+import '../views/xla-diff.js';
 import { splitLevels } from '../views/llvm-analysis.js';
 
 const AsyncFunction = (async () => {}).constructor;
@@ -77,7 +78,7 @@ function jsonText(x) {
 export function isViewOnly(code) {
   const lines = code.split('\n').map((l) => l.replace(/\/\/.*$/, '').trim()).filter(Boolean);
   if (!lines.length) return false;
-  return lines.every((l) => /^show(\.(xray|fusions|summary|memory|padding))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
+  return lines.every((l) => /^show(\.(xray|fusions|summary|memory|padding|diff))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
 }
 
 /**
@@ -224,6 +225,25 @@ export async function runCode(code, { dumps, output }) {
     const v = document.createElement('xla-levels');
     output.append(v);
     v.texts = { hlo: textOf(hlo) ?? '', ...splitLevels(texts) };
+    return v;
+  };
+  /** What changed between two compiles: the core's diff of two optimized HLO dumps (or texts),
+   * side by side (<xla-diff>), computed in the worker. A is the reference, B the new compile. */
+  show.diff = (a, b) => {
+    if (a == null || b == null) throw new Error('show.diff(a, b) needs two optimized HLO dumps (A: the reference, B: the new compile)');
+    const refs = { a: refOf(a), b: refOf(b) };
+    const v = document.createElement('xla-diff');
+    output.append(v);
+    v.progress({ stage: 'diff' });
+    const name = (x) => (x instanceof Dump ? x.name : null);
+    track(engine.diff(refs, (p) => v.progress(p)).then((out) => {
+      v.data = { ...out, a: textOf(a), b: textOf(b), names: { a: name(a), b: name(b) } };
+    }, (e) => {
+      v.progress(null);
+      const d = e.side === 'a' ? a : e.side === 'b' ? b : null;
+      if (d instanceof Dump) e.message = `${d.name} (side ${e.side.toUpperCase()}): ${e.message}`;
+      throw e;
+    }));
     return v;
   };
   show.text = (s) => show(String(s));

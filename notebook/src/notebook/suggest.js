@@ -3,7 +3,7 @@
 import { button } from './cell.js';
 import { nameProblem } from './runner.js';
 import { formatViews, VIEWS } from './readers.js';
-import { pairEvidence } from '../core-words.js';
+import { kernelsDecided, pairEvidence } from '../core-words.js';
 import { el } from '../dom.js';
 
 const usable = (c) => c.name && !nameProblem(c.name);
@@ -14,12 +14,13 @@ const usable = (c) => c.name && !nameProblem(c.name);
  * reasons } or null when there is no dump of that format. A 'different' verdict means the best
  * candidate is another program: the caller does not offer that pair first.
  */
-export function partnerOf(cell, format, dumps) {
+export function partnerOf(cell, format, dumps, { decided = false } = {}) {
   const at = dumps.indexOf(cell);
   const WEIGHT = { same: 0, unknown: 1, different: 2 };
   const best = dumps
     .map((d, k) => ({ d, k }))
-    .filter(({ d }) => d !== cell && d.analysis?.format === format && !d.analysis.error && usable(d))
+    .filter(({ d }) => d !== cell && d.analysis?.format === format && !d.analysis.error && usable(d)
+      && (!decided || kernelsDecided(d.analysis.summary?.stage)))
     .map(({ d, k }) => {
       const ev = pairEvidence(cell.analysis.evidence, d.analysis.evidence);
       return { dump: d, ...ev, cost: WEIGHT[ev.verdict] * 1e6 + (k < at ? at - k : (k - at) + dumps.length) };
@@ -49,7 +50,8 @@ export function suggestionsFor(cell, dumps) {
   const out = [];
   const later = [];
   for (const v of formatViews(cell.analysis)) {
-    const p = v.pair ? partnerOf(cell, v.pair.format, dumps) : null;
+    const p = v.pair ? partnerOf(cell, v.pair.format, dumps, v.pair) : null;
+    if (v.pair?.required && !p) continue; // a view of two dumps, and no second one
     // an LLVM IR dump whose other level is in the notebook too: all three levels, no-opt first
     const other = v === VIEWS.levels ? otherLevelOf(cell, dumps) : null;
     const make = (partner) => {
@@ -59,12 +61,12 @@ export function suggestionsFor(cell, dumps) {
       }
       return {
         label: typeof v.label === 'function' ? v.label(cell.name, partner) : v.label,
-        code: v.code(cell.name, partner),
+        code: v.code(cell.name, partner, partner != null && dumps.indexOf(p.dump) < dumps.indexOf(cell)),
       };
     };
     if (p && p.verdict === 'different') {
       // Another program: offer this dump's own view first, the pair last and marked.
-      out.push(make(null));
+      if (!v.pair.required) out.push(make(null));
       later.push({ ...make(p.dump.name), note: `looks like a different program: ${p.reasons.join('; ')}` });
     } else out.push(make(p ? p.dump.name : null));
   }

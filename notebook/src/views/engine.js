@@ -5,12 +5,14 @@
 //
 //   analyze({ key, text | file }, onProgress) -> Promise<analysis>
 //   xray({ left, right }, onProgress)         -> Promise<{ summary, left, right }> (compact sides)
+//   diff({ a, b }, onProgress)                -> Promise<{ diff, layout, marks, lines }> (diff-core.js diffTexts)
 //   forget(key)                               the text held under key is released
 //   keys()                                    -> Promise<string[]> the keys held (tests)
 import { workerSource, workerUrl } from 'hs:worker-source';
 import * as api from 'hs:api';
 import { BLOB_MIN, analyzeText, lineStarts, tooLargeForText, xrayTexts } from './analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './profile-core.js';
+import { diffTexts } from './diff-core.js';
 
 let worker = null;
 let workerFailed = false;
@@ -137,6 +139,22 @@ export function xray({ left, right }, onProgress) {
     if (left?.key) out.left.text = null;
     if (right?.key) out.right.text = null;
     return out;
+  });
+}
+
+/**
+ * What changed between two compiles: the core's diff of A and B (each { key } of an analysed
+ * dump or { text }) with the rows of <xla-diff> (diff-core.js diffTexts), computed in the worker.
+ */
+export function diff({ a, b }, onProgress) {
+  return call({ op: 'diff', a, b }, onProgress, async () => {
+    await api.load();
+    const t = (r, side) => {
+      const x = r?.text ?? localTexts.get(r?.key);
+      if (x == null) throw Object.assign(new Error(`no text for side ${side.toUpperCase()} of the diff`), { code: 'HS_E_NOTFOUND', side });
+      return x;
+    };
+    return diffTexts(api, t(a, 'a'), t(b, 'b'));
   });
 }
 
