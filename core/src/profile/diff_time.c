@@ -29,20 +29,26 @@
 #define OP_NOISE_PCT 1.0   /* of the slower side's time per run */
 
 typedef struct {
+  const char *s; /* the name, in the document's text */
+  uint32_t len, instr;
+} name_ref;
+
+typedef struct {
   const hs_doc *d;
-  uint32_t *by_name; /* instruction indices of the chosen module, sorted by name */
+  name_ref *by_name;    /* the chosen module's instructions, sorted by name */
   uint32_t n;
   int32_t module;    /* the side's module, -1 when none */
   uint32_t prog;     /* the program, HS_NONE when unknown */
   char why[700];     /* why the time is unknown */
 } side_time;
 
-static const hs_doc *sort_doc;
-static int by_name_cmp(const void *x, const void *y) {
-  const hs_instr *a = &sort_doc->instrs[*(const uint32_t *)x], *b = &sort_doc->instrs[*(const uint32_t *)y];
-  size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
-  int c = memcmp(hs_sp(sort_doc, a->name), hs_sp(sort_doc, b->name), n);
-  return c ? c : (a->name.len > b->name.len) - (a->name.len < b->name.len);
+static int name_cmp(const char *a, size_t an, const char *b, size_t bn) {
+  int c = memcmp(a, b, an < bn ? an : bn);
+  return c ? c : (an > bn) - (an < bn);
+}
+static int named_cmp(const void *x, const void *y) {
+  const name_ref *a = x, *b = y;
+  return name_cmp(a->s, a->len, b->s, b->len);
 }
 
 /* The module's instructions by name (the reader's synthetic ones have none). */
@@ -58,9 +64,8 @@ static bool index_module(side_time *S, int32_t m) {
   if (!S->by_name) return false;
   for (uint32_t c = mod->first_comp; c < mod->first_comp + mod->comp_count; c++)
     for (uint32_t i = d->comps[c].first; i < d->comps[c].first + d->comps[c].count; i++)
-      if (d->instrs[i].name.len && !d->instrs[i].synth) S->by_name[S->n++] = i;
-  sort_doc = d;
-  qsort(S->by_name, S->n, sizeof *S->by_name, by_name_cmp);
+      if (d->instrs[i].name.len && !d->instrs[i].synth) S->by_name[S->n++] = (name_ref){hs_sp(d, d->instrs[i].name), (uint32_t)d->instrs[i].name.len, i};
+  qsort(S->by_name, S->n, sizeof *S->by_name, named_cmp);
   return true;
 }
 
@@ -69,18 +74,10 @@ static int32_t find_instr(const side_time *S, const char *name) {
   uint32_t lo = 0, hi = S->n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    const hs_instr *in = &S->d->instrs[S->by_name[mid]];
-    size_t n = in->name.len < k ? in->name.len : k;
-    int c = memcmp(hs_sp(S->d, in->name), name, n);
-    if (!c) c = (in->name.len > k) - (in->name.len < k);
-    if (c < 0) lo = mid + 1;
+    if (name_cmp(S->by_name[mid].s, S->by_name[mid].len, name, k) < 0) lo = mid + 1;
     else hi = mid;
   }
-  if (lo < S->n) {
-    const hs_instr *in = &S->d->instrs[S->by_name[lo]];
-    if (in->name.len == k && memcmp(hs_sp(S->d, in->name), name, k) == 0) return (int32_t)S->by_name[lo];
-  }
-  return -1;
+  return lo < S->n && name_cmp(S->by_name[lo].s, S->by_name[lo].len, name, k) == 0 ? (int32_t)S->by_name[lo].instr : -1;
 }
 
 static bool slice_is(const hs_doc *d, hs_slice s, const char *z) { return s.len == strlen(z) && memcmp(hs_sp(d, s), z, s.len) == 0; }
@@ -176,19 +173,19 @@ static json_t *prog_json(const hs_profile *p, uint32_t g) {
 typedef struct {
   json_t *e;
   int64_t a_ps, b_ps; /* -1: null */
-  const char *name;   /* for ties: B's name, else A's */
+  const char *name;   /* for ties: A's name, else B's */
+  int64_t key;        /* the change in time per run, 0 under the noise threshold */
 } op_row;
 
-static uint64_t op_noise; /* for sorting: a change under it counts as none */
 static int64_t change_of(const op_row *r) { return (r->b_ps < 0 ? 0 : r->b_ps) - (r->a_ps < 0 ? 0 : r->a_ps); }
-static int64_t key_of(const op_row *r) {
+static int64_t key_of(const op_row *r, uint64_t noise) {
   int64_t c = change_of(r);
   if (c < 0) c = -c;
-  return (uint64_t)c < op_noise ? 0 : c;
+  return (uint64_t)c < noise ? 0 : c;
 }
 static int op_cmp(const void *x, const void *y) {
   const op_row *a = x, *b = y;
-  int64_t ka = key_of(a), kb = key_of(b);
+  int64_t ka = a->key, kb = b->key;
   if (ka != kb) return ka > kb ? -1 : 1;
   int64_t ma = a->a_ps > a->b_ps ? a->a_ps : a->b_ps, mb = b->a_ps > b->b_ps ? b->a_ps : b->b_ps;
   if (ma != mb) return ma > mb ? -1 : 1;
@@ -267,7 +264,7 @@ static json_t *time_json(const hs_diff_built *x, const hs_doc *a, const hs_doc *
     json_object_set_new(e, "b_ps", ps_or_null(bps));
     json_object_set_new(e, "a_line", instr_line(a, ia));
     json_object_set_new(e, "b_line", instr_line(b, ib));
-    rows[n++] = (op_row){e, (int64_t)hs_prof_op_per_run(op), bps, pa->strs[op->name].s};
+    rows[n++] = (op_row){e, (int64_t)hs_prof_op_per_run(op), bps, pa->strs[op->name].s, 0};
   }
   for (uint32_t j = 0; *ok && j < nb; j++) {
     if (used_b[j]) continue;
@@ -282,11 +279,12 @@ static json_t *time_json(const hs_diff_built *x, const hs_doc *a, const hs_doc *
     json_object_set_new(e, "b_ps", json_integer((json_int_t)hs_prof_op_per_run(op)));
     json_object_set_new(e, "a_line", instr_line(a, ia));
     json_object_set_new(e, "b_line", instr_line(b, ib));
-    rows[n++] = (op_row){e, -1, (int64_t)hs_prof_op_per_run(op), pb->strs[op->name].s};
+    rows[n++] = (op_row){e, -1, (int64_t)hs_prof_op_per_run(op), pb->strs[op->name].s, 0};
   }
   int64_t ta = json_is_integer(json_object_get(t, "a_ps")) ? json_integer_value(json_object_get(t, "a_ps")) : -1;
   int64_t tb = json_is_integer(json_object_get(t, "b_ps")) ? json_integer_value(json_object_get(t, "b_ps")) : -1;
-  op_noise = (uint64_t)((double)(ta > tb ? ta : tb) * OP_NOISE_PCT / 100.0);
+  uint64_t noise = (uint64_t)((double)(ta > tb ? ta : tb) * OP_NOISE_PCT / 100.0);
+  for (uint32_t k = 0; k < n; k++) rows[k].key = key_of(&rows[k], noise);
   if (*ok && n > 1) qsort(rows, n, sizeof *rows, op_cmp);
   json_t *ops = json_array();
   for (uint32_t k = 0; k < n; k++) json_array_append_new(ops, rows[k].e);
@@ -307,16 +305,16 @@ static json_t *time_json(const hs_diff_built *x, const hs_doc *a, const hs_doc *
     double pct = 100.0 * (double)(tb - ta) / (double)ta;
     put(said, cap, "B is %.0f%% %s per run: %s against %s", pct < 0 ? -pct : pct, tb > ta ? "slower" : "faster", fb, fa);
     /* the ops whose change goes the way of the total's, largest first */
-    uint32_t named = 0;
-    for (uint32_t k = 0; k < n && named < 2; k++) {
+    uint32_t listed = 0;
+    for (uint32_t k = 0; k < n && listed < 2; k++) {
       int64_t c = change_of(&rows[k]);
-      if (!key_of(&rows[k]) || (c > 0) != (tb > ta)) continue;
+      if (!rows[k].key || (c > 0) != (tb > ta)) continue;
       char d[40];
       const char *an = json_string_value(json_object_get(rows[k].e, "a")), *bn = json_string_value(json_object_get(rows[k].e, "b"));
       fmt_signed(c, d, sizeof d);
-      put(said, cap, "%s%.100s, %s", named ? "; " : "; most of it in ", bn ? bn : an ? an : "?", d);
+      put(said, cap, "%s%.100s, %s", listed ? "; " : "; most of it in ", bn ? bn : an ? an : "?", d);
       if (an && bn && strcmp(an, bn) != 0) put(said, cap, " (A's %.100s)", an);
-      named++;
+      listed++;
     }
     put(said, cap, ". ");
   }
