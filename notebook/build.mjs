@@ -16,7 +16,7 @@
 //                     (a URL next to the page, or the bundled worker source for a Blob URL)
 //   hs:example        the example notebook's fixture texts, or nulls when they are not captured yet
 //   hs:diff-pairs     GYM·14's real pairs: every fixtures/diff-pairs/<set>/<pair>/ the fixture walker
-//                     lists, each file a lazy import (drills/pairs.js)
+//                     lists, each file a lazy import (drills/pairs.js), with {a,b}.xplane.pb where captured
 //
 // .txt and .mlir files import as text. Flags: --dev (no minify, inline source maps).
 import * as esbuild from 'esbuild';
@@ -143,12 +143,15 @@ function passListingsModule() {
 // lazy import (text, or JSON for MANIFEST.json); a pair without both sides is left out.
 async function diffPairsModule() {
   const { diffPairs } = await import('../tests/fixtures.mjs');
-  const files = { a: 'a.after_optimizations.txt', b: 'b.after_optimizations.txt', manifest: 'MANIFEST.json', source: 'source.py' };
+  const files = { a: 'a.after_optimizations.txt', b: 'b.after_optimizations.txt', manifest: 'MANIFEST.json', source: 'source.py',
+    a_profile: 'a.xplane.pb', b_profile: 'b.xplane.pb' };
   const rows = [];
   for (const c of diffPairs()) {
     if (!c.file(files.a) || !c.file(files.b)) continue;
-    const loaders = Object.entries(files).filter(([, name]) => c.file(name)).map(([k, name]) =>
-      `${k}: () => import(${JSON.stringify(c.file(name))}, { with: { type: ${JSON.stringify(k === 'manifest' ? 'json' : 'text')} } })`);
+    // a profile of each side (the "which side is faster?" round): bytes, esbuild's binary loader
+    const loaders = Object.entries(files).filter(([, name]) => c.file(name)).map(([k, name]) => (k.endsWith('_profile')
+      ? `${k}: () => import(${JSON.stringify(c.file(name))})`
+      : `${k}: () => import(${JSON.stringify(c.file(name))}, { with: { type: ${JSON.stringify(k === 'manifest' ? 'json' : 'text')} } })`));
     rows.push(`  { set: ${JSON.stringify(c.set)}, pair: ${JSON.stringify(c.id)}, files: { ${loaders.join(', ')} } },`);
   }
   return { contents: `export const PAIRS = [\n${rows.join('\n')}\n];\n`, resolveDir: root, loader: 'js' };

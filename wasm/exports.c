@@ -66,6 +66,13 @@ char *hsw_diff(const hs_doc *a, const hs_doc *b) {
   return hs_diff_json(a, b, &last_len);
 }
 
+/* The same with a profile of each side's runs (hs_diff_json_ex): the diff's time. */
+char *hsw_diff_profiles(const hs_doc *a, const hs_doc *b, const hs_profile *pa, const hs_profile *pb) {
+  last_len = 0;
+  hs_diff_extra x = {NULL, 0, pa, pb};
+  return hs_diff_json_ex(a, b, &x, &last_len);
+}
+
 char *hsw_xray(const char *l, size_t ln, const char *r, size_t rn) {
   last_len = 0;
   last_side = 1;

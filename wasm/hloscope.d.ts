@@ -274,9 +274,14 @@ export interface HloDocument {
 export function xrayJSON(left: string, right: string): string;
 
 /** What changed between two compiles (optimized HLO texts), by meaning: what `hloscope diff --json A B`
- *  prints. Throws HloscopeError (side "a" or "b") when a side does not parse. */
-export function diff(a: string, b: string): Diff;
-export function diffJSON(a: string, b: string): string;
+ *  prints. `profiles`: a profile of each side's runs (the bytes of a .xplane.pb or of trace JSON
+ *  already gunzipped, or a ProfileHandle from parseProfile), as `--profiles PA PB`: the result's `time`. Throws
+ *  HloscopeError (side "a" or "b") when a side or its profile does not parse. */
+export interface DiffOptions {
+  profiles?: [Uint8Array | ArrayBuffer | ProfileHandle, Uint8Array | ArrayBuffer | ProfileHandle];
+}
+export function diff(a: string, b: string, options?: DiffOptions): Diff;
+export function diffJSON(a: string, b: string, options?: DiffOptions): string;
 
 // ---- profiles (jax.profiler.trace output) ----------------------------------------------------
 
@@ -649,8 +654,30 @@ export interface Diff {
   /** The HloModule line's attributes of each side. */
   environment: { key: string; a: string | null; b: string | null }[];
   passes: PassesCompare | null; // two dump folders (CLI): their passes compared, as passes --compare gives them; else null
-  time: { a_ps: number; b_ps: number; ops: { a: string; b: string; a_ps: number; b_ps: number }[] } | null; // two profiles: not built yet (null)
+  /** With a profile of each side (--profiles PA PB), else null. */
+  time: DiffTime | null;
   verdict: string;
+}
+
+/** The time of each side from its profile: the program whose HLO module is the side's module (by
+ * name, every profiled op an instruction of it), as `hloscope timeline` counts it. */
+export interface DiffTime {
+  a_ps: number | null;          // per run of A's program, per device (the timeline's per_run_ps); null: unknown
+  b_ps: number | null;
+  a_runs: number | null;        // runs counted (per device)
+  b_runs: number | null;
+  a_program: { name: string | null; program_id: string | null } | null; // the program chosen; null: none is the side's module
+  b_program: { name: string | null; program_id: string | null } | null;
+  unknown: string | null;       // why a side's time is unknown ("A: its profile holds no run of jit_f (it ran jit_g)")
+  /** Per op per run: a profile row of A joined through A's instruction, its match in B and B's row;
+   * rows of one side only have null for the other (a/a_line: A's instruction, null when A has none;
+   * a_ps: A's row, null when A's profile has none). Largest change first; changes under
+   * noise.op_pct of the slower side's time per run count as none (then the slower op first). */
+  ops: { a: string | null; b: string | null; a_ps: number | null; b_ps: number | null; a_line: number | null; b_line: number | null }[];
+  /** B's time per run differs from A's by more than noise.total_pct of A's; null when a side is unknown. */
+  differs: boolean | null;
+  /** The thresholds: totals within total_pct of A's are "the same" (no verdict sentence). */
+  noise: { total_pct: number; op_pct: number };
 }
 
 /** A folder's entries (a string entry is a name alone), or a pasted `ls` listing. */

@@ -275,11 +275,15 @@ export function xray(left, right) { return JSON.parse(xrayJSON(left, right)); }
 /**
  * The raw JSON of what changed between two compiles (what `hloscope diff --json A B` prints):
  * a and b are optimized HLO texts (compile().as_text() or a dump's *after_optimizations.txt).
- * A parse error carries side 'a' or 'b'.
+ * options.profiles: [A's, B's], each the bytes of a profile of that side's runs (.xplane.pb, or
+ * trace JSON already gunzipped), or a Profile from parseProfile/parseProfiles: the result's
+ * `time` (what `--profiles PA PB` gives). A parse error carries side 'a' or 'b'.
  */
-export function diffJSON(a, b) {
+export function diffJSON(a, b, options = {}) {
   const m = core();
   const docs = [];
+  const profs = [];
+  const own = [];
   try {
     for (const [text, side] of [[a, 'a'], [b, 'b']]) {
       try {
@@ -289,16 +293,36 @@ export function diffJSON(a, b) {
         throw e;
       }
     }
-    const p = m._hsw_diff(docs[0]._handle(), docs[1]._handle()) >>> 0;
+    const given = options.profiles;
+    if (given != null) {
+      if (!Array.isArray(given) || given.length !== 2) {
+        throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected profiles: [A\'s profile, B\'s profile]' });
+      }
+      given.forEach((x, i) => {
+        if (x instanceof Profile) { profs.push(x); return; }
+        try {
+          const p = parseProfile(x);
+          own.push(p);
+          profs.push(p);
+        } catch (e) {
+          if (e instanceof HloscopeError) e.side = i ? 'b' : 'a';
+          throw e;
+        }
+      });
+    }
+    const p = (profs.length
+      ? m._hsw_diff_profiles(docs[0]._handle(), docs[1]._handle(), profs[0]._handle(), profs[1]._handle())
+      : m._hsw_diff(docs[0]._handle(), docs[1]._handle())) >>> 0;
     if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the diff' });
     return takeString(p);
   } finally {
     for (const d of docs) d.free();
+    for (const p of own) p.free();
   }
 }
 
 /** What changed between two compiles, by meaning (keys: README "What changed between two compiles"). */
-export function diff(a, b) { return JSON.parse(diffJSON(a, b)); }
+export function diff(a, b, options = {}) { return JSON.parse(diffJSON(a, b, options)); }
 
 // ---- profiles ------------------------------------------------------------------------------
 
@@ -347,6 +371,11 @@ class Profile {
   }
   /** The timeline: programs, rows per op, async pairs, the reading (see `Timeline` in hloscope.d.ts). */
   timeline(options = {}) { return JSON.parse(this.timelineJSON(options)); }
+  /** The wasm handle, for module-internal calls (diff with profiles). */
+  _handle() {
+    if (!this.#p) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this profile was freed' });
+    return this.#p;
+  }
   free() {
     if (!this.#p) return;
     profileRegistry?.unregister(this);

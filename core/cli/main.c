@@ -822,6 +822,33 @@ static void human_diff(json_t *j, const char *pa, const char *pb) {
            gets(f, "value"), gets(f, "shape"), geti(f, "bytes"));
   json_array_foreach(json_object_get(j, "calls"), i, f)
     printf("call %s %s: A %lld, B %lld\n", gets(f, "target"), gets(f, "change"), geti(f, "a"), geti(f, "b"));
+  json_t *t = json_object_get(j, "time");
+  if (json_is_object(t)) {
+    char x[32], y[32];
+    for (int s = 0; s < 2; s++) {
+      json_t *v = json_object_get(t, s ? "b_ps" : "a_ps"), *g = json_object_get(t, s ? "b_program" : "a_program");
+      if (json_is_integer(v)) {
+        fmt_ps((unsigned long long)json_integer_value(v), x, sizeof x);
+        printf("time %s: %s per run, %lld runs (%s, program %s)\n", s ? "B" : "A", x, geti(t, s ? "b_runs" : "a_runs"), gets(g, "name"),
+               gets(g, "program_id"));
+      } else {
+        printf("time %s: unknown\n", s ? "B" : "A");
+      }
+    }
+    size_t shown = 0, n_ops = json_array_size(json_object_get(t, "ops"));
+    json_array_foreach(json_object_get(t, "ops"), i, f) {
+      if (shown++ == 10) {
+        printf("  ... %zu more ops\n", n_ops - 10);
+        break;
+      }
+      json_t *va = json_object_get(f, "a_ps"), *vb = json_object_get(f, "b_ps");
+      if (json_is_integer(va)) fmt_ps((unsigned long long)json_integer_value(va), x, sizeof x);
+      else snprintf(x, sizeof x, "-");
+      if (json_is_integer(vb)) fmt_ps((unsigned long long)json_integer_value(vb), y, sizeof y);
+      else snprintf(y, sizeof y, "-");
+      printf("  A %s %s  B %s %s\n", x, gets(f, "a"), y, gets(f, "b"));
+    }
+  }
 }
 
 /* A side of the diff: an optimized HLO file, or a dump folder or its archive (.tar.gz, .tgz,
@@ -858,13 +885,14 @@ static int open_side(input *in, hs_dumpset **set, const char *path) {
   return parse_input(in);
 }
 
-/* hloscope diff [--json] [--fail-on LIST] A B: exit 3 when a --fail-on condition holds */
+/* hloscope diff [--json] [--fail-on LIST] [--profiles PA PB] A B: exit 3 when a --fail-on condition holds */
 static int cmd_diff(int argc, char **argv) {
-  const char *paths[2] = {NULL, NULL}, *fail_on = NULL;
+  const char *paths[2] = {NULL, NULL}, *fail_on = NULL, *profs[2] = {NULL, NULL};
   int json = 0, n = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) json = 1;
     else if (strcmp(argv[i], "--fail-on") == 0 && i + 1 < argc) fail_on = argv[++i];
+    else if (strcmp(argv[i], "--profiles") == 0 && i + 2 < argc) profs[0] = argv[i + 1], profs[1] = argv[i + 2], i += 2;
     else if ((argv[i][0] != '-' || strcmp(argv[i], "-") == 0) && n < 2) paths[n++] = argv[i];
     else n = 3;
   }
@@ -894,7 +922,18 @@ static int cmd_diff(int argc, char **argv) {
   }
   hs_dumpset_free(sets[0]);
   hs_dumpset_free(sets[1]);
+  /* a profile of each side's runs: the diff's time */
+  hs_profile *pr[2] = {NULL, NULL};
+  for (int s = 0; s < 2 && !rc && profs[0]; s++) {
+    pr[s] = hs_cli_load_profiles(&profs[s], 1, &rc);
+    if (!pr[s] && !rc) rc = 1;
+  }
+  extra.profile_a = pr[0];
+  extra.profile_b = pr[1];
   if (rc) {
+    hs_free(passes);
+    hs_profile_free(pr[0]);
+    hs_profile_free(pr[1]);
     close_input(&a);
     close_input(&b);
     return rc;
@@ -902,6 +941,8 @@ static int cmd_diff(int argc, char **argv) {
   size_t len = 0;
   char *out = hs_diff_json_ex(a.doc, b.doc, &extra, &len);
   hs_free(passes);
+  hs_profile_free(pr[0]);
+  hs_profile_free(pr[1]);
   char why[2048] = "";
   int holds = 0;
   if (out && fail_on) {

@@ -592,6 +592,24 @@ class Diff(unittest.TestCase):
                 self.assertEqual(hloscope.diff((d / "a.after_optimizations.txt").read_text(), d / "b.after_optimizations.txt").json(),
                                  __import__("json").loads(cli("diff", "--json", d / "a.after_optimizations.txt", d / "b.after_optimizations.txt")))
 
+    def test_pairs_with_profiles_print_what_the_cli_prints(self):
+        pairs = [Path(f).parent for f in walker("diff-pairs", "a.xplane.pb")["files"]]
+        for d in pairs:
+            if not (d / "b.xplane.pb").exists():
+                continue
+            want = cli("diff", "--profiles", "a.xplane.pb", "b.xplane.pb", "a.after_optimizations.txt", "b.after_optimizations.txt", cwd=d)
+            self.assertIn("\ntime A: ", want)
+            for backend in ("cli", "node"):
+                with self.subTest(pair=d.name, backend=backend), text_backend(backend):
+                    got = hloscope.diff(d / "a.after_optimizations.txt", d / "b.after_optimizations.txt",
+                                        profiles=(d / "a.xplane.pb", d / "b.xplane.pb"))
+                    self.assertEqual(printed(got).replace(str(d.resolve()) + "/", ""), want)
+            with text_backend("cli"):
+                got = hloscope.diff(d / "a.after_optimizations.txt", d / "b.after_optimizations.txt",
+                                    profiles=((d / "a.xplane.pb").read_bytes(), (d / "b.xplane.pb").read_bytes())).json()
+                self.assertEqual(got, __import__("json").loads(cli("diff", "--json", "--profiles", d / "a.xplane.pb", d / "b.xplane.pb",
+                                                                   d / "a.after_optimizations.txt", d / "b.after_optimizations.txt")))
+
     def test_a_compiled_against_its_lowered_is_the_same(self):
         import jax
         import jax.numpy as jnp

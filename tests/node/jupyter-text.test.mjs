@@ -36,7 +36,12 @@ function cases() {
   for (const p of diffPairs()) {
     const [a, b] = [p.file('a.after_optimizations.txt'), p.file('b.after_optimizations.txt')];
     out.push(['diff', a, b], ['diff', '--json', a, b], ['diff', b, path.join(root, 'tests/jupyter/test_text.py')]);
+    const [pa, pb] = [p.file('a.xplane.pb'), p.file('b.xplane.pb')];
+    if (pa && pb) out.push(['diff', '--profiles', pa, pb, a, b], ['diff', '--profiles', pb, pa, a, b], ['diff', '--profiles', pa, path.join(root, 'tests/jupyter/test_text.py'), a, b]);
   }
+  // profiles of other programs: the time unknown, said the same way
+  const [s0, s1] = fixtureCases().filter((c) => c.file('profile.xplane.pb')).slice(0, 2);
+  if (s0 && s1) out.push(['diff', '--profiles', s1.file('profile.xplane.pb'), s0.file('profile.xplane.pb'), s0.file('after_optimizations.txt'), s1.file('after_optimizations.txt')]);
   out.push(['fusions', path.join(root, 'tests/jupyter/test_text.py')]); // not a dump: the same error
   out.push(['memory', path.join(root, 'tests/jupyter/test_text.py')]); // not a memory text: the same error
   out.push(['decisions', path.join(root, 'tests/jupyter/test_text.py')]);

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixtureCases, levelsFixtures, newestFixtureSet, repoRoot, sharedCaptures } from '../fixtures.mjs';
+import { diffPairs, fixtureCases, levelsFixtures, newestFixtureSet, repoRoot, sharedCaptures } from '../fixtures.mjs';
 
 const dts = readFileSync(join(repoRoot, 'wasm/hloscope.d.ts'), 'utf8');
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -103,6 +103,18 @@ test('the core\'s results on real fixtures satisfy their interfaces (no key the 
     put('Llvm', api.readLlvm(readFileSync(ll, 'utf8'), hlo ? readFileSync(hlo, 'utf8') : undefined), `${lv.id} llvm`);
   }
   put('Registry', api.registry(), 'registry');
+  // the diff: without profiles, with a profile of each side (the pairs' own: times known), and
+  // with profiles of other programs (two fixtures' own: times unknown)
+  for (const p of diffPairs().filter((x) => x.file('a.xplane.pb') && x.file('b.xplane.pb')).slice(0, 2)) {
+    const [a, b] = ['a', 'b'].map((s) => readFileSync(p.file(`${s}.after_optimizations.txt`), 'utf8'));
+    put('Diff', api.diff(a, b), `${p.label} diff`);
+    put('Diff', api.diff(a, b, { profiles: ['a', 'b'].map((s) => readFileSync(p.file(`${s}.xplane.pb`))) }), `${p.label} diff with profiles`);
+  }
+  const [c0, c1] = cases;
+  if (c0.file('profile.xplane.pb') && c1.file('profile.xplane.pb')) {
+    put('Diff', api.diff(readFileSync(c0.file('after_optimizations.txt'), 'utf8'), readFileSync(c1.file('after_optimizations.txt'), 'utf8'),
+      { profiles: [readFileSync(c1.file('profile.xplane.pb')), readFileSync(c0.file('profile.xplane.pb'))] }), `${c0.id} against ${c1.id}, profiles swapped`);
+  }
   // other people's real TPU and GPU material, when ../shared is beside us (read in place)
   const shared = (sub, keep) => sharedCaptures(sub, keep);
   for (const f of [...shared('memory', (n) => n.endsWith('.txt')), ...shared('oom-variants', (n) => n.endsWith('.txt')),

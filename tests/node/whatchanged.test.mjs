@@ -4,8 +4,8 @@
 // of the same pair, and every wrong choice is wrong by it; on the pairs where no op_name was
 // renamed, the fusion round's right fusion holds an op_name XLA's oracle lists as having changed
 // fusion membership (oracle.json, from jaxlib's two parsed modules) and each wrong one holds none.
-// "which side is faster?" has no real pair yet (no pair carries profiles): it is checked on a
-// synthetic Diff.
+// "which side is faster?" is asked on the pairs with a profile of each side ({a,b}.xplane.pb, as
+// the page bundles them), answered by the CLI's `--profiles` time; and on a synthetic Diff.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,8 +28,10 @@ function seeded(seed) {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
+const hasProfiles = (c) => !!(c.file('a.xplane.pb') && c.file('b.xplane.pb'));
 function cliDiff(c) {
-  const r = spawnSync(cli, ['diff', '--json', c.file('a.after_optimizations.txt'), c.file('b.after_optimizations.txt')], { maxBuffer: 1 << 26 });
+  const prof = hasProfiles(c) ? ['--profiles', c.file('a.xplane.pb'), c.file('b.xplane.pb')] : [];
+  const r = spawnSync(cli, ['diff', '--json', ...prof, c.file('a.after_optimizations.txt'), c.file('b.after_optimizations.txt')], { maxBuffer: 1 << 26 });
   assert.equal(r.status, 0, `${c.label}: hloscope diff: ${r.stderr}`);
   return JSON.parse(r.stdout.toString());
 }
@@ -80,7 +82,7 @@ test('every round of every real pair agrees with `hloscope diff --json` of the p
     const a = readFileSync(c.file('a.after_optimizations.txt'), 'utf8');
     const b = readFileSync(c.file('b.after_optimizations.txt'), 'utf8');
     const want = cliDiff(c);
-    const diff = api.diff(a, b);
+    const diff = api.diff(a, b, hasProfiles(c) ? { profiles: ['a', 'b'].map((s) => readFileSync(c.file(`${s}.xplane.pb`))) } : {});
     assert.equal(diff.verdict, want.verdict, `${c.label}: the page's diff is the CLI's`);
     const sides = { a: readSide(api, a), b: readSide(api, b) };
     const oracle = JSON.parse(readFileSync(c.oracle, 'utf8'));
@@ -116,6 +118,8 @@ test('every round of every real pair agrees with `hloscope diff --json` of the p
           for (const v of values.filter((x) => x !== r.answer)) assert.ok(!addedB.includes(v), `${what}: wrong choice ${v} is a new spill by the CLI`);
           counts.spill++;
         } else {
+          assert.equal(want.time.differs, true, `${what}: asked though the core says the times do not differ`);
+          assert.equal(r.answer, want.time.a_ps < want.time.b_ps ? 'a' : 'b', `${what}: the faster side by the CLI's time`);
           counts.time++;
         }
       }
@@ -123,10 +127,12 @@ test('every round of every real pair agrees with `hloscope diff --json` of the p
       const askable = ['a', 'b'].some((s) => want.fusions.some((f) => f.change !== 'same' && f[s].length) && want.fusions.some((f) => f.change === 'same' && f[s].length));
       assert.equal(rounds.some((r) => r.type === 'fusion'), askable, `${c.label}: fusion round iff a side has changed and same fusions`);
     }
-    // Today no pair carries profiles: no "which side is faster?" round.
-    assert.equal(want.time, null, `${c.label}: the diff has a time now: the README's "no committed pair has profiles" is out of date`);
+    // the pairs with profiles have a time; a time round exactly when the core says the times differ
+    assert.equal(want.time !== null, hasProfiles(c), `${c.label}: time ${want.time ? 'without' : 'missing with'} profiles`);
+    const timeAsked = whatchangedRounds(diff, sides, seeded(1)).some((r) => r.type === 'time');
+    assert.equal(timeAsked, want.time?.differs === true, `${c.label}: time round iff the times differ`);
   }
-  assert.equal(counts.time, 0);
+  if (pairs.some(hasProfiles) && pairs.filter(hasProfiles).some((c) => cliDiff(c).time.differs)) assert.ok(counts.time > 0);
   assert.ok(counts.fusion > 0 && counts.spill > 0 && counts.none > 0 && counts.oracle > 0, JSON.stringify(counts));
 });
 
@@ -166,18 +172,23 @@ function syntheticDiff(time) {
 }
 
 test('"which side is faster?" appears when the diff has a time, answered by it', () => {
-  const slowerB = syntheticDiff({ a_ps: 2_000_000, b_ps: 3_000_000, ops: [
-    { a: 'fusion', b: 'fusion', a_ps: 1_500_000, b_ps: 1_600_000 },
-    { a: 'dot.1', b: 'dot.2', a_ps: 500_000, b_ps: 1_400_000 },
-  ] });
+  // as the core gives it: ops largest change first, `differs` beyond its noise threshold
+  const time = (a_ps, b_ps, ops, differs = a_ps !== b_ps) => ({ a_ps, b_ps, a_runs: 5, b_runs: 5, a_program: null, b_program: null, unknown: null,
+    ops, differs, noise: { total_pct: 5, op_pct: 1 } });
+  const slowerB = syntheticDiff(time(2_000_000, 3_000_000, [
+    { a: 'dot.1', b: 'dot.2', a_ps: 500_000, b_ps: 1_400_000, a_line: 4, b_line: 4 },
+    { a: 'fusion', b: 'fusion', a_ps: 1_500_000, b_ps: 1_600_000, a_line: 3, b_line: 3 },
+  ]));
   const r = timeRound(slowerB);
   assert.equal(r.type, 'time');
   assert.deepEqual(r.choices.map((c) => c.value), ['a', 'b']);
   assert.equal(r.answer, 'a');
-  assert.match(r.why, /^A is faster: A took 2\.0 µs, B 3\.0 µs \(B \+50\.0%\)/);
+  assert.match(r.why, /^A is faster: A took 2\.0 µs per run, B 3\.0 µs \(B \+50\.0%\)/);
   assert.match(r.entry[1], /A's dot\.1 0\.5 µs → B's dot\.2 1\.4 µs/, 'the entry: the op whose time moved most');
-  assert.equal(timeRound(syntheticDiff({ a_ps: 3_000_000, b_ps: 1_000_000, ops: [] })).answer, 'b');
-  assert.equal(timeRound(syntheticDiff({ a_ps: 1_000_000, b_ps: 1_000_000, ops: [] })), null, 'a tie asks nothing');
+  assert.equal(timeRound(syntheticDiff(time(3_000_000, 1_000_000, []))).answer, 'b');
+  assert.equal(timeRound(syntheticDiff(time(1_000_000, 1_000_000, []))), null, 'a tie asks nothing');
+  assert.equal(timeRound(syntheticDiff(time(1_000_000, 1_020_000, [], false))), null, 'within the noise: nothing asked');
+  assert.equal(timeRound(syntheticDiff(time(null, 1_000_000, [], null))), null, 'a side unknown: nothing asked');
   assert.equal(timeRound(syntheticDiff(null)), null, 'no profiles: no round');
   assert.deepEqual(whatchangedRounds(slowerB, {}).map((x) => x.type), ['time']);
   assert.deepEqual(whatchangedRounds(syntheticDiff(null), {}), []);

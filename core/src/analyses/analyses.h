@@ -77,4 +77,14 @@ json_t *hs_pair_json(const hs_doc *a, const hs_doc *b);
 const hs_type *hs_largest_array(const hs_type *t);
 /* The spills sentence of a document (results.c), also the x-ray's explanation. */
 void hs_spills_explain(const hs_doc *d, const hs_spill_info *s, char *buf, size_t cap);
+/* The compile diff (diff.c) as an object, for what joins it with another model (profile/
+ * diff_time.c gives it the time of each side from a profile): the result's keys with "time":
+ * null and the verdict, and the matching of instructions. `passes` (may be NULL) is the two
+ * dump folders' passes compared. false on allocation failure or a NULL side. */
+typedef struct {
+  json_t *result;
+  int32_t *a_to_b, *b_to_a; /* per instruction of A (B): its partner on the other side, -1 */
+} hs_diff_built;
+bool hs_diff_build(const hs_doc *a, const hs_doc *b, const char *passes, size_t passes_len, hs_diff_built *out);
+void hs_diff_built_free(hs_diff_built *x);
 #endif

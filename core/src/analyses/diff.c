@@ -1161,10 +1161,26 @@ static void cat(char *buf, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
-char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) { return hs_diff_json_ex(a, b, NULL, len); }
+char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
+  hs_diff_built x;
+  if (!hs_diff_build(a, b, NULL, 0, &x)) return NULL;
+  json_t *o = x.result;
+  x.result = NULL;
+  hs_diff_built_free(&x);
+  return hs_json_finish(o, len);
+}
 
-char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *extra, size_t *len) {
-  if (!a || !b) return NULL;
+void hs_diff_built_free(hs_diff_built *x) {
+  if (!x) return;
+  json_decref(x->result);
+  free(x->a_to_b);
+  free(x->b_to_a);
+  memset(x, 0, sizeof *x);
+}
+
+bool hs_diff_build(const hs_doc *a, const hs_doc *b, const char *passes_json, size_t passes_len, hs_diff_built *out) {
+  memset(out, 0, sizeof *out);
+  if (!a || !b) return false;
   differ D;
   memset(&D, 0, sizeof D);
   json_t *o = NULL;
@@ -1302,7 +1318,7 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
   json_decref(ea);
   json_decref(eb);
   json_object_set_new(o, "environment", env);
-  json_t *passes = extra && extra->passes ? json_loadb(extra->passes, extra->passes_len, 0, NULL) : NULL;
+  json_t *passes = passes_json ? json_loadb(passes_json, passes_len, 0, NULL) : NULL;
   json_object_set_new(o, "passes", passes ? passes : json_null());
   char passes_said[600] = ""; /* "3 only in A (a, b, c), 1 only in B (d)" */
   for (int s = 0; s < 2 && passes; s++) {
@@ -1326,9 +1342,7 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
        pb = !json_is_null(json_object_get(json_object_get(o, "b"), "partial"));
   if (pa || pb)
     cat(verdict, vcap, "%s cut short: the diff covers only what was read. ", pa && pb ? "A and B are" : pa ? "A is" : "B is");
-  if (mc.added)
-    cat(verdict, vcap, "%s.%s ", mc.first_added,
-        mc.added > 1 ? " (and more: see materialized)" : "");
+  if (mc.added) cat(verdict, vcap, "%s%s. ", mc.first_added, mc.added > 1 ? " (and more: see materialized)" : "");
   if (mc.removed) cat(verdict, vcap, "%s. ", mc.first_removed);
   bool ka = D.A.spill.needs == HS_NEEDS_NOTHING, kb = D.B.spill.needs == HS_NEEDS_NOTHING;
   uint64_t ta = D.A.spill.hbm_read + D.A.spill.hbm_written, tb = D.B.spill.hbm_read + D.B.spill.hbm_written;
@@ -1364,17 +1378,21 @@ char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *ext
   while (vl && verdict[vl - 1] == ' ') verdict[--vl] = 0;
   json_object_set_new(o, "verdict", json_string(verdict));
   free(verdict);
+  out->result = o;
+  out->a_to_b = D.A.match; /* the matching goes to the caller */
+  out->b_to_a = D.B.match;
+  D.A.match = D.B.match = NULL;
   side_free(&D.A);
   side_free(&D.B);
   free(D.queue);
-  return hs_json_finish(o, len);
+  return true;
 fail:
   json_decref(o);
   free(verdict);
   side_free(&D.A);
   side_free(&D.B);
   free(D.queue);
-  return NULL;
+  return false;
 }
 
 /* ---- --fail-on -------------------------------------------------------------------------- */
@@ -1437,11 +1455,26 @@ int hs_diff_fail_on(const char *diff, size_t len, const char *list, char *why, s
         if (why) cat(why, cap, "traffic+%g%%: B's HBM estimate %llu bytes exceeds A's %llu by %.1f%%. ", pct, (unsigned long long)tb,
                      (unsigned long long)ta, ta ? 100.0 * ((double)tb - (double)ta) / (double)ta : 100.0);
       }
-    } else if (sscanf(c, "time+%lf%%%c", &pct, &tail) == 1 && c[strlen(c) - 1] == '%') {
-      if (json_is_null(json_object_get(o, "time"))) {
+    } else if (sscanf(c, "time+%lf%%%c", &pct, &tail) == 1 && pct >= 0 && c[strlen(c) - 1] == '%') {
+      json_t *t = json_object_get(o, "time");
+      if (!json_is_object(t)) {
         if (why) snprintf(why, cap, "time+%g%%: needs a profile on each side (--profiles PA PB), not given", pct);
         json_decref(o);
         return -2;
+      }
+      json_t *xa = json_object_get(t, "a_ps"), *xb = json_object_get(t, "b_ps");
+      if (!json_is_integer(xa) || !json_is_integer(xb)) {
+        const char *u = json_string_value(json_object_get(t, "unknown"));
+        if (why) snprintf(why, cap, "time+%g%%: the time per run of %s is unknown%s%s", pct, !json_is_integer(xa) ? "A" : "B", u ? ": " : "",
+                          u ? u : "");
+        json_decref(o);
+        return -2;
+      }
+      double ta = (double)json_integer_value(xa), tb = (double)json_integer_value(xb);
+      if (pct >= 0 && tb > ta * (1.0 + pct / 100.0)) {
+        holds++;
+        if (why) cat(why, cap, "time+%g%%: B takes %.1f%% longer per run than A (%lld ps against %lld ps). ", pct,
+                     ta > 0 ? 100.0 * (tb - ta) / ta : 100.0, (long long)json_integer_value(xb), (long long)json_integer_value(xa));
       }
     } else {
       if (why) snprintf(why, cap, "unknown --fail-on condition '%s' (new-spill, fusion-count, traffic+P%%, time+P%%)", c);

@@ -97,10 +97,29 @@ def _passes_files(dump_dir):
     return {}, [str(path)]
 
 
-def _diff_files(a, b):
+def _profile_arg(side, p, files):
+    # A profile of one side's runs: a path (a file, or a jax.profiler.trace log folder, which the
+    # CLI reads where it is), or the bytes of a .xplane.pb / trace JSON (gzipped or not).
+    if isinstance(p, (bytes, bytearray, memoryview)):
+        b = bytes(p)
+        name = (f"{side}.profile.trace.json.gz" if b[:2] == b"\x1f\x8b" else
+                f"{side}.profile.trace.json" if b.lstrip()[:1] in (b"{", b"[") else f"{side}.profile.xplane.pb")
+        files[name] = b
+        return name
+    path = Path(p)
+    if not path.exists():
+        raise FileNotFoundError(f"{p}: no such profile (give a .xplane.pb, a .trace.json.gz or the log_dir of jax.profiler.trace)")
+    return str(path.resolve())
+
+
+def _diff_files(a, b, profiles=None):
     # A dump folder or its archive is read by the CLI where it is (its own path); anything else
     # (a Compiled, a Lowered, which is compiled, the text or its file) is its optimized HLO.
     files, args = {}, []
+    if profiles is not None:
+        if len(profiles) != 2:
+            raise ValueError("profiles=(A's profile, B's profile): one for each side")
+        args += ["--profiles"] + [_profile_arg(s, p, files) for s, p in zip(("a", "b"), profiles)]
     for side, x in (("a", a), ("b", b)):
         folder = _inputs.dump_folder_path(x)
         if folder is not None:
@@ -302,11 +321,14 @@ def decisions(what, *args, **kwargs) -> Result:
     return _call("decisions", what, *args, **kwargs)
 
 
-def diff(a, b) -> Result:
+def diff(a, b, profiles=None) -> Result:
     """What changed between two compiles, by meaning (``hloscope diff``): instructions matched by
     what they are (never by name or order), fusions same, added, removed, merged, split or changed,
     values newly in HBM, library calls, transfers, module config, and a verdict. ``a``, ``b``: each a
     jax Compiled, a Lowered (compiled here), the optimized HLO text or its file, or an
     ``--xla_dump_to`` folder (or its .tar.gz/.zip; with a folder on both sides the passes are
-    compared too). ``.json()`` gives the CLI's ``--json``."""
-    return _call("diff", a, b)
+    compared too). ``profiles=(pa, pb)``: a profile of each side's runs (the ``jax.profiler.trace``
+    log folder, a .xplane.pb or .trace.json.gz file, or its bytes), as ``--profiles PA PB``: the
+    time per run of each side and per op, matched through the HLO. ``.json()`` gives the CLI's
+    ``--json``."""
+    return _call("diff", a, b, profiles=profiles)

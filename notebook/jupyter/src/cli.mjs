@@ -11,6 +11,7 @@
 //                                                (several files or folders: one job's, read as one)
 //   node cli.mjs memory [--json] FILE [HLO]      (a dump's report joins the HLO beside it)
 //   node cli.mjs passes [--json] PATH            (a dump folder, its .tar.gz/.tar/.zip, or an `ls` listing)
+//   node cli.mjs diff [--json] [--profiles PA PB] A B   (two optimized HLO files; PA/PB profile files)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
 // Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
 import { existsSync, opendirSync, readFileSync, realpathSync, statSync } from 'node:fs';
@@ -548,6 +549,19 @@ function humanDiff(j, pa, pb) {
   line(`  ${same} fusion groups the same`);
   for (const f of j.materialized) line(`materialized ${f.change} on ${f.side === 'b' ? 'B' : 'A'}: ${f.value} ${f.shape} (${f.bytes} bytes)`);
   for (const f of j.calls) line(`call ${f.target} ${f.change}: A ${f.a}, B ${f.b}`);
+  const t = j.time;
+  if (t && typeof t === 'object') {
+    for (const [s, ps, runs, g] of [['A', t.a_ps, t.a_runs, t.a_program], ['B', t.b_ps, t.b_runs, t.b_program]]) {
+      if (Number.isInteger(ps)) line(`time ${s}: ${fmtPs(ps)} per run, ${runs} runs (${gets(g, 'name')}, program ${gets(g, 'program_id')})`);
+      else line(`time ${s}: unknown`);
+    }
+    const ops = t.ops || [];
+    for (const [k, f] of ops.entries()) {
+      if (k === 10) { line(`  ... ${ops.length - 10} more ops`); break; }
+      const x = Number.isInteger(f.a_ps) ? fmtPs(f.a_ps) : '-', y = Number.isInteger(f.b_ps) ? fmtPs(f.b_ps) : '-';
+      line(`  A ${x} ${gets(f, 'a')}  B ${y} ${gets(f, 'b')}`);
+    }
+  }
 }
 
 /** profile PROFILE... [--json] (cmd_profile; PROFILE: files, folders, or - for standard input). */
@@ -591,6 +605,20 @@ async function main(argv) {
     if (json) line(r.text); else humanMemory(JSON.parse(r.text));
     return 0;
   }
+  // diff --profiles PA PB: a profile of each side (files; a log folder needs the native CLI)
+  let profPaths = null;
+  if (cmd === 'diff') {
+    const k = args.indexOf('--profiles');
+    if (k > 0) {
+      if (k + 2 >= args.length) { stderr.write(USAGE); return 1; }
+      profPaths = args.slice(k + 1, k + 3);
+      args.splice(k, 3);
+      if (profPaths.some((p) => { try { return statSync(p).isDirectory(); } catch { return false; } })) {
+        stderr.write('hloscope diff: profile folders need the native CLI (npm run build:native); give the .xplane.pb or .trace.json(.gz) files\n');
+        return 1;
+      }
+    }
+  }
   const want = cmd === 'xray' || cmd === 'diff' ? 3 : 2;
   if (!(cmd in human) && cmd !== 'xray' && cmd !== 'diff') { stderr.write(USAGE); return 1; }
   if (cmd === 'diff' && args.slice(1).some((p) => { try { return statSync(p).isDirectory(); } catch { return false; } })) {
@@ -612,12 +640,20 @@ async function main(argv) {
   try {
     if (cmd === 'diff') {
       const [at, bt] = files.map((b) => b.toString('utf8'));
+      const profiles = [];
+      for (const p of profPaths || []) {
+        const r = await loadProfile(p).catch((e) => ({ rc: reportError(e, p) }));
+        if (r.rc !== undefined) { for (const x of profiles) x.free(); return r.rc; }
+        profiles.push(r.prof);
+      }
       let text;
       try {
-        text = diffJSON(at, bt);
+        text = diffJSON(at, bt, profiles.length ? { profiles } : {});
       } catch (e) {
         if (e instanceof HloscopeError && e.side) path = e.side === 'a' ? args[1] : args[2];
         throw e;
+      } finally {
+        for (const x of profiles) x.free();
       }
       if (json) line(text); else humanDiff(JSON.parse(text), args[1], args[2]);
       return 0;

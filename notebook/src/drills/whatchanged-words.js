@@ -228,26 +228,26 @@ export function spillRound(diff, sides = {}, random = Math.random) {
 }
 
 /**
- * "which side is faster?": only when the diff carries a profile of each side (`time` not null)
- * and the two totals differ. The entry shown is the op whose time changed most.
+ * "which side is faster?": only when the diff carries a profile of each side and the core says
+ * the two totals differ beyond its noise threshold (`time.differs`). The entry shown is the op
+ * the core lists first (the largest change in time per run).
  */
 export function timeRound(diff) {
   const t = diff?.time;
-  if (!t || typeof t.a_ps !== 'number' || typeof t.b_ps !== 'number' || t.a_ps === t.b_ps) return null;
+  if (!t || t.differs !== true || typeof t.a_ps !== 'number' || typeof t.b_ps !== 'number') return null;
   const fast = t.a_ps < t.b_ps ? 'a' : 'b';
   const pct = (100 * (t.b_ps - t.a_ps)) / (t.a_ps || 1);
-  const ops = [...(t.ops || [])].sort((p, q) => Math.abs((q.b_ps ?? 0) - (q.a_ps ?? 0)) - Math.abs((p.b_ps ?? 0) - (p.a_ps ?? 0)));
-  const top = ops[0];
-  const entry = [`time: A ${us(t.a_ps)}, B ${us(t.b_ps)} (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)`];
-  if (top) entry.push(`the op whose time changed most: A's ${top.a ?? '(none)'} ${us(top.a_ps)} → B's ${top.b ?? '(none)'} ${us(top.b_ps)}`);
+  const top = (t.ops || [])[0];
+  const entry = [`time: A ${us(t.a_ps)}, B ${us(t.b_ps)} per run (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)`];
+  if (top) entry.push(`the op whose time changed most: A's ${top.a ?? '(none)'} ${top.a_ps == null ? '-' : us(top.a_ps)} → B's ${top.b ?? '(none)'} ${top.b_ps == null ? '-' : us(top.b_ps)}`);
   return {
     type: 'time',
     side: null,
     prompt: 'which side is faster?',
     choices: [{ value: 'a', label: 'A', note: us(t.a_ps) }, { value: 'b', label: 'B', note: us(t.b_ps) }],
     answer: fast,
-    why: `${fast.toUpperCase()} is faster: A took ${us(t.a_ps)}, B ${us(t.b_ps)} (B ${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)` +
-      (top ? `; the op that moved most: ${top.b ?? top.a} (${us(top.a_ps)} → ${us(top.b_ps)}).` : '.'),
+    why: `${fast.toUpperCase()} is faster: A took ${us(t.a_ps)} per run, B ${us(t.b_ps)} (B ${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)` +
+      (top ? `; the op that moved most: ${top.b ?? top.a} (${top.a_ps == null ? '-' : us(top.a_ps)} → ${top.b_ps == null ? '-' : us(top.b_ps)}).` : '.'),
     entry,
     verdict: diff.verdict,
   };

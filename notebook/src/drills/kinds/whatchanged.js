@@ -4,8 +4,9 @@
 // MANIFEST.json: "B: XLA_FLAGS=--xla_backend_optimization_level=0", "A: variant f32, B: variant
 // bf16"), with the program from its source.py. A round asks one of: "which fusion of B changed
 // from A?" (choices: fusion ops of one side), "which value of B now spills?" (B's values and "none
-// of these"), "which side is faster?" (only when the diff carries a profile of each side). Every
-// answer comes from the core's diff of the two texts at run time (`diff(a, b)`) and each side's
+// of these"), "which side is faster?" (only when the pair has a profile of each side,
+// {a,b}.xplane.pb, and the core's diff says the times differ). Every answer comes from the core's
+// diff of the two texts at run time (`diff(a, b, { profiles })`) and each side's
 // own results; the rounds are pure functions in ../whatchanged-words.js. After the answer: why,
 // the diff's entry that made it right, and the core's verdict.
 // "drill me on my pair": paste two optimized HLO modules and get rounds on them.
@@ -58,15 +59,16 @@ export default {
     let token = 0;
     let mine = null; // the learner's pair, once given
 
-    /** The core's diff and each side's results, for a pair of texts. */
-    async function analyse(a, b) {
+    /** The core's diff and each side's results, for a pair of texts (and a profile of each side's
+     * runs, when the pair has them: the diff's time). */
+    async function analyse(a, b, profiles = null) {
       const hs = await core();
-      return { diff: hs.diff(a, b), sides: { a: readSide(hs, a), b: readSide(hs, b) } };
+      return { diff: hs.diff(a, b, profiles ? { profiles } : {}), sides: { a: readSide(hs, a), b: readSide(hs, b) } };
     }
 
     async function load(id) {
       const p = await loadPair(id);
-      const { diff, sides } = await analyse(p.a, p.b);
+      const { diff, sides } = await analyse(p.a, p.b, p.profiles);
       const m = p.manifest;
       return {
         id,
@@ -152,7 +154,7 @@ export default {
     }
 
     async function caption(p, after) {
-      const what = p.dir ? `${p.dir}/{a,b}.after_optimizations.txt` : 'your two modules';
+      const what = p.dir ? `${p.dir}/{a,b}.after_optimizations.txt${p.diff.time ? ' and {a,b}.xplane.pb' : ''}` : 'your two modules';
       const prov = p.manifest ? provenance(p.manifest) : null;
       ctx.caption(`diffed by the hloscope core from ${what} at run time${p.dir ? '' : '; nothing left the browser'}`,
         prov ? ` · ${prov}` : '',
