@@ -642,7 +642,7 @@ async function main(argv) {
       const [at, bt] = files.map((b) => b.toString('utf8'));
       const profiles = [];
       for (const p of profPaths || []) {
-        const r = await loadProfile(p).catch((e) => ({ rc: reportError(e, p) }));
+        const r = await loadProfiles([p]).catch((e) => ({ rc: reportError(e, p) }));
         if (r.rc !== undefined) { for (const x of profiles) x.free(); return r.rc; }
         profiles.push(r.prof);
       }
