@@ -225,11 +225,11 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error' && /hloscope|anywidget|xla-/i.test(m.text())) errors.push(m.text()); });
     await page.goto(`${origin}/lab/tree/xray.ipynb?token=${token}`, { waitUntil: 'load' });
-    await page.waitForFunction(() => {
+    await page.waitForFunction((n) => {
       const w = window.jupyterapp?.shell?.currentWidget;
       const k = w?.sessionContext?.session?.kernel;
-      return w?.content?.widgets?.length === 10 && k?.connectionStatus === 'connected' && k?.status === 'idle';
-    }, null, { timeout: 120000 });
+      return w?.content?.widgets?.length === n && k?.connectionStatus === 'connected' && k?.status === 'idle';
+    }, nb.cells.length, { timeout: 120000 });
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
     const stat = await page.waitForFunction(() => {
       const err = document.querySelector('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"], [data-testid=hloscope-error]');
