@@ -47,7 +47,10 @@ function cliDiff(id) {
   if (!cliDiffs.has(id)) {
     const c = pairs.get(id);
     assert.ok(c, `the drill shows pair ${id}, which is not one of fixtures/diff-pairs/`);
-    const r = spawnSync(cli, ['diff', '--json', c.file('a.after_optimizations.txt'), c.file('b.after_optimizations.txt')], { maxBuffer: 1 << 26 });
+    // A pair with a profile on each side gives the time rounds: the CLI reads them as the drill does.
+    const prof = existsSync(c.file('a.xplane.pb')) && existsSync(c.file('b.xplane.pb'))
+      ? ['--profiles', c.file('a.xplane.pb'), c.file('b.xplane.pb')] : [];
+    const r = spawnSync(cli, ['diff', '--json', ...prof, c.file('a.after_optimizations.txt'), c.file('b.after_optimizations.txt')], { maxBuffer: 1 << 26 });
     assert.equal(r.status, 0, `hloscope diff ${id}: ${r.stderr}`);
     cliDiffs.set(id, JSON.parse(r.stdout.toString()));
   }
@@ -65,7 +68,10 @@ function isRight(d, type, side, value) {
     const added = d.materialized.filter((m) => m.change === 'added' && m.side === 'b').map((m) => m.value);
     return value === '(none)' ? added.length === 0 : added.includes(value);
   }
-  if (type === 'time') return value === (d.time.a_ps < d.time.b_ps ? 'a' : 'b');
+  if (type === 'time') {
+    assert.ok(d.time, 'a time round on a pair the CLI reads no profiles of');
+    return value === (d.time.a_ps < d.time.b_ps ? 'a' : 'b');
+  }
   throw new Error(`unknown round type ${type}`);
 }
 
@@ -149,7 +155,7 @@ test('GYM·14: a pinned question on a pinned pair, and each question the pairs g
   try {
     const { page } = gym;
     const seen = [];
-    for (const [id, question] of [['0.12.0.1/mlp_grad-remat', 'fusion'], ['0.12.0.1/mlp_grad-remat', 'spill'], ['0.4.38/mlp_softmax-opt0', 'spill']]) {
+    for (const [id, question] of [['0.12.0.1/mlp_grad-remat', 'fusion'], ['0.12.0.1/mlp_grad-remat', 'spill'], ['0.4.38/mlp_softmax-opt0', 'spill'], ['0.12.0.1/mlp_softmax-opt0', 'time']]) {
       await page.evaluate(([p, q]) => {
         const d = document.querySelector('xla-drill[skill="whatchanged"]');
         d.setAttribute('program', p);
@@ -164,7 +170,7 @@ test('GYM·14: a pinned question on a pinned pair, and each question the pairs g
       seen.push(`${id} ${question} -> ${r.right}`);
       if (id === '0.4.38/mlp_softmax-opt0') assert.equal(r.right, '(none)', 'the same module twice: no new spill');
     }
-    assert.equal(seen.length, 3);
+    assert.equal(seen.length, 4);
     assert.deepEqual(gym.errors, []);
   } finally {
     await gym.close();
