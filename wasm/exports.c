@@ -66,12 +66,23 @@ char *hsw_diff(const hs_doc *a, const hs_doc *b) {
   return hs_diff_json(a, b, &last_len);
 }
 
-/* The same with a profile of each side's runs (hs_diff_json_ex): the diff's time. */
-char *hsw_diff_profiles(const hs_doc *a, const hs_doc *b, const hs_profile *pa, const hs_profile *pb) {
+/* The same with what else a side brings (hs_diff_json_ex), each part NULL when not given: a
+ * profile of each side's runs (the diff's time); a JSON object per side of facts about its
+ * compile the text does not carry (the diff's environment). */
+char *hsw_diff_ex(const hs_doc *a, const hs_doc *b, const hs_profile *pa, const hs_profile *pb, const char *ea, size_t ea_len,
+                  const char *eb, size_t eb_len) {
   last_len = 0;
-  hs_diff_extra x = {NULL, 0, pa, pb};
+  hs_diff_extra x;
+  memset(&x, 0, sizeof x);
+  x.profile_a = pa;
+  x.profile_b = pb;
+  x.host_env_a = ea, x.host_env_a_len = ea_len;
+  x.host_env_b = eb, x.host_env_b_len = eb_len;
   return hs_diff_json_ex(a, b, &x, &last_len);
 }
+
+/* Whether the core reads a dump file's bytes (hs_dumpset_wants_bytes). */
+int hsw_dumpset_wants_bytes(const char *name, size_t len) { return hs_dumpset_wants_bytes(name, len); }
 
 char *hsw_xray(const char *l, size_t ln, const char *r, size_t rn) {
   last_len = 0;

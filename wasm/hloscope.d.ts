@@ -279,6 +279,9 @@ export function xrayJSON(left: string, right: string): string;
  *  HloscopeError (side "a" or "b") when a side or its profile does not parse. */
 export interface DiffOptions {
   profiles?: [Uint8Array | ArrayBuffer | ProfileHandle, Uint8Array | ArrayBuffer | ProfileHandle];
+  /** What is known of each side's compile that its text does not carry (jax versions, XLA's
+   * cost_analysis()): environment entries, compared in the verdict (`--environment EA EB`). */
+  environment?: [Record<string, string | number> | string | null, Record<string, string | number> | string | null];
 }
 export function diff(a: string, b: string, options?: DiffOptions): Diff;
 export function diffJSON(a: string, b: string, options?: DiffOptions): string;

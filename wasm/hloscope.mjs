@@ -277,13 +277,17 @@ export function xray(left, right) { return JSON.parse(xrayJSON(left, right)); }
  * a and b are optimized HLO texts (compile().as_text() or a dump's *after_optimizations.txt).
  * options.profiles: [A's, B's], each the bytes of a profile of that side's runs (.xplane.pb, or
  * trace JSON already gunzipped), or a Profile from parseProfile/parseProfiles: the result's
- * `time` (what `--profiles PA PB` gives). A parse error carries side 'a' or 'b'.
+ * `time` (what `--profiles PA PB` gives). options.environment: [A's, B's], each an object of
+ * strings and numbers (or its JSON) of what is known of that side's compile and its text does
+ * not carry (jax versions, cost_analysis()): `environment` entries, compared in the verdict (what
+ * `--environment EA EB` gives). A parse error carries side 'a' or 'b'.
  */
 export function diffJSON(a, b, options = {}) {
   const m = core();
   const docs = [];
   const profs = [];
   const own = [];
+  const envPtrs = [];
   try {
     for (const [text, side] of [[a, 'a'], [b, 'b']]) {
       try {
@@ -310,14 +314,27 @@ export function diffJSON(a, b, options = {}) {
         }
       });
     }
-    const p = (profs.length
-      ? m._hsw_diff_profiles(docs[0]._handle(), docs[1]._handle(), profs[0]._handle(), profs[1]._handle())
+    const envs = options.environment;
+    if (envs != null && (!Array.isArray(envs) || envs.length !== 2)) {
+      throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected environment: [A\'s, B\'s] (objects of strings and numbers)' });
+    }
+    // Each side's facts as JSON bytes, copied in; the core reads them (and says so when they are not an object).
+    const envArgs = [];
+    for (const e of envs ?? [null, null]) {
+      if (e == null) { envArgs.push(0, 0); continue; }
+      const [ptr, len] = writeBytes(new TextEncoder().encode(typeof e === 'string' ? e : JSON.stringify(e)));
+      envPtrs.push(ptr);
+      envArgs.push(ptr, len);
+    }
+    const p = (profs.length || envs != null
+      ? m._hsw_diff_ex(docs[0]._handle(), docs[1]._handle(), profs[0]?._handle() ?? 0, profs[1]?._handle() ?? 0, ...envArgs)
       : m._hsw_diff(docs[0]._handle(), docs[1]._handle())) >>> 0;
     if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the diff' });
     return takeString(p);
   } finally {
     for (const d of docs) d.free();
     for (const p of own) p.free();
+    for (const ptr of envPtrs) m._free(ptr);
   }
 }
 
@@ -492,11 +509,16 @@ export async function gunzip(bytes) {
 
 import { readArchiveWith } from './archive.mjs';
 
-/** Names whose bytes the core reads (HLO steps and module dumps); the rest go by name alone. */
+/** Names whose bytes the core reads (its rule, hs_dumpset_wants_bytes: HLO steps and module dumps,
+ * debug and compile options); the rest go by name alone. Needs `await load()`. */
 export function passesWantsBytes(name) {
-  const base = name.slice(name.lastIndexOf('/') + 1);
-  const n = name.endsWith('.gz') ? name.slice(0, -3) : name; // a gzipped step: its text, gunzipped (gunzip)
-  return base.startsWith('module_') && n.endsWith('.txt') && !/-(buffer-assignment|memory-usage-report|buffer-assignment-values|live-range)\.txt$/.test(n);
+  const m = core();
+  const [ptr, len] = writeBytes(new TextEncoder().encode(name));
+  try {
+    return m._hsw_dumpset_wants_bytes(ptr, len) !== 0;
+  } finally {
+    m._free(ptr);
+  }
 }
 
 /**

@@ -887,12 +887,13 @@ static int open_side(input *in, hs_dumpset **set, const char *path) {
 
 /* hloscope diff [--json] [--fail-on LIST] [--profiles PA PB] A B: exit 3 when a --fail-on condition holds */
 static int cmd_diff(int argc, char **argv) {
-  const char *paths[2] = {NULL, NULL}, *fail_on = NULL, *profs[2] = {NULL, NULL};
+  const char *paths[2] = {NULL, NULL}, *fail_on = NULL, *profs[2] = {NULL, NULL}, *envs[2] = {NULL, NULL};
   int json = 0, n = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) json = 1;
     else if (strcmp(argv[i], "--fail-on") == 0 && i + 1 < argc) fail_on = argv[++i];
     else if (strcmp(argv[i], "--profiles") == 0 && i + 2 < argc) profs[0] = argv[i + 1], profs[1] = argv[i + 2], i += 2;
+    else if (strcmp(argv[i], "--environment") == 0 && i + 2 < argc) envs[0] = argv[i + 1], envs[1] = argv[i + 2], i += 2;
     else if ((argv[i][0] != '-' || strcmp(argv[i], "-") == 0) && n < 2) paths[n++] = argv[i];
     else n = 3;
   }
@@ -920,8 +921,24 @@ static int cmd_diff(int argc, char **argv) {
     passes = hs_dumpset_compare_json(sets[0], sets[1], &perr, &extra.passes_len);
     extra.passes = passes;
   }
-  hs_dumpset_free(sets[0]);
-  hs_dumpset_free(sets[1]);
+  /* a dump folder's debug and compile options, and what a host knows of each compile (a JSON
+   * object per side, e.g. hloscope's Python from jax objects): the diff's environment */
+  char *env_text[2] = {NULL, NULL}, *dump_env[2] = {NULL, NULL};
+  for (int s = 0; s < 2 && !rc; s++) {
+    size_t el = 0;
+    if (sets[s] && !(dump_env[s] = hs_dumpset_environment_json(sets[s], &el))) rc = 1;
+    if (s) extra.env_b = dump_env[s], extra.env_b_len = el;
+    else extra.env_a = dump_env[s], extra.env_a_len = el;
+  }
+  for (int s = 0; s < 2 && !rc && envs[0]; s++) {
+    size_t el = 0;
+    if (!(env_text[s] = hs_cli_read_all(envs[s], &el))) {
+      fprintf(stderr, "hloscope: cannot read %s (--environment: a JSON object of each side's compile facts)\n", envs[s]);
+      rc = 1;
+    }
+    if (s) extra.host_env_b = env_text[s], extra.host_env_b_len = el;
+    else extra.host_env_a = env_text[s], extra.host_env_a_len = el;
+  }
   /* a profile of each side's runs: the diff's time */
   hs_profile *pr[2] = {NULL, NULL};
   for (int s = 0; s < 2 && !rc && profs[0]; s++) {
@@ -934,12 +951,24 @@ static int cmd_diff(int argc, char **argv) {
     hs_free(passes);
     hs_profile_free(pr[0]);
     hs_profile_free(pr[1]);
+    hs_dumpset_free(sets[0]);
+    hs_dumpset_free(sets[1]);
+    free(env_text[0]);
+    free(env_text[1]);
+    hs_free(dump_env[0]);
+    hs_free(dump_env[1]);
     close_input(&a);
     close_input(&b);
     return rc;
   }
   size_t len = 0;
   char *out = hs_diff_json_ex(a.doc, b.doc, &extra, &len);
+  hs_dumpset_free(sets[0]);
+  hs_dumpset_free(sets[1]);
+  free(env_text[0]);
+  free(env_text[1]);
+  hs_free(dump_env[0]);
+  hs_free(dump_env[1]);
   hs_free(passes);
   hs_profile_free(pr[0]);
   hs_profile_free(pr[1]);

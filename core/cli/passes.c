@@ -55,23 +55,9 @@ static int ends_with(const char *s, const char *suf) {
   return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-static int ends_n(const char *s, size_t n, const char *suf) {
-  size_t b = strlen(suf);
-  return n >= b && memcmp(s + n - b, suf, b) == 0;
-}
 
-
-/* Only HLO-bearing names are worth their bytes. */
-static int wants_bytes(const char *name, size_t n) {
-  const char *base = name;
-  for (size_t i = 0; i < n; i++)
-    if (name[i] == '/') base = name + i + 1;
-  size_t bn = n - (size_t)(base - name);
-  if (ends_n(name, n, ".gz")) n -= 3; /* module_x.after_optimizations.txt.gz: its text, gunzipped */
-  return bn > 11 && memcmp(base, "module_", 7) == 0 && ends_n(name, n, ".txt") &&
-         !ends_n(name, n, "-buffer-assignment.txt") && !ends_n(name, n, "-memory-usage-report.txt") &&
-         !ends_n(name, n, "-buffer-assignment-values.txt") && !ends_n(name, n, "-live-range.txt");
-}
+/* The names whose bytes the core reads (its rule: hs_dumpset_wants_bytes). */
+static int wants_bytes(const char *name, size_t n) { return hs_dumpset_wants_bytes(name, n); }
 
 static int fail(const char *path, const char *code, const char *msg) {
   fprintf(stderr, "%s:0:0: %s: %s\n", path, code, msg);

@@ -209,12 +209,20 @@ char *hs_xray_json(const hs_doc *left, const hs_doc *right, size_t *len);
 char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len);
 /* What a diff can say beside the two modules, each part optional (NULL): `passes`, the JSON of
  * the two dump folders' passes compared (hs_dumpset_compare_json's text), becomes the result's
- * `passes`; `profile_a`/`profile_b`, a profile of each side's runs, give its `time`. */
+ * `passes`; `profile_a`/`profile_b`, a profile of each side's runs, give its `time`; `env_a`/
+ * `env_b`, a JSON object per side of what is known of its compile and the text does not carry,
+ * become `environment` entries: hs_dumpset_environment_json's text for a side read from a dump
+ * folder (the XLA flags set, num_partitions, ...) and `host_env_a`/`host_env_b`, what a host
+ * knows ({"jax": "0.4.38", "cost_analysis.flops": 1.2e6}: strings or numbers). A text that is
+ * not such an object is said so in the verdict. */
 typedef struct hs_profile hs_profile;
+typedef struct hs_dumpset hs_dumpset;
 typedef struct hs_diff_extra {
   const char *passes;
   size_t passes_len;
   const hs_profile *profile_a, *profile_b;
+  const char *env_a, *env_b, *host_env_a, *host_env_b;
+  size_t env_a_len, env_b_len, host_env_a_len, host_env_b_len;
 } hs_diff_extra;
 char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *x, size_t *len);
 /* The CI check over a diff result (hs_diff_json's text): `list` is comma-separated conditions,
@@ -331,7 +339,12 @@ char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len);
 char *hs_error_json(const hs_error *err, size_t *len);
 
 /* ---- dump folders (--xla_dump_to=DIR, --xla_dump_hlo_pass_re=.*) ---------------------------- */
-typedef struct hs_dumpset hs_dumpset;
+/* Whether the core reads a dump file's bytes (a host walking a folder or an archive passes the
+ * bytes of these names and only the names of the rest): a module's HLO texts (`module_*.txt`,
+ * gzipped or not, but for the buffer-assignment, memory-report and live-range texts, which
+ * `hloscope memory` reads on its own), its `.debug_options` and `compile_options.textproto`.
+ * `name` may be a path. */
+int hs_dumpset_wants_bytes(const char *name, size_t len);
 
 /* An empty set of dump-folder file names. NULL on allocation failure. Free with hs_dumpset_free. */
 hs_dumpset *hs_dumpset_new(void);
@@ -357,6 +370,13 @@ char *hs_dumpset_compare_json(hs_dumpset *a, hs_dumpset *b, hs_error *err, size_
  * `hloscope diff` reads a dump folder. Malloc'd (free with hs_free); NULL with *len 0 when the set
  * holds none or memory runs out; *n_modules (may be NULL) says how many files it joined. */
 char *hs_dumpset_optimized_hlo(const hs_dumpset *s, size_t *len, uint32_t *n_modules);
+/* What the set's modules were compiled with, as a JSON object of strings: the flags each
+ * module's <name>.debug_options lists, as "--xla_flag": "value" (xla_dump_* left out: where and
+ * what to dump, no change to the compiled code), and compile_options.textproto's
+ * executable_build_options scalars as "compile_options.num_partitions": "1"; a key with several
+ * values (modules differ, a repeated field) keeps each once, comma-joined. "{}" when the set holds
+ * neither file (XLA before 0.5 writes none). Malloc'd; NULL on allocation failure. */
+char *hs_dumpset_environment_json(const hs_dumpset *s, size_t *len);
 
 /* ---- layouts and memory (layout.c, memory.c, buffers.c) ----------------------------------- */
 /* One HLO type with its layout, e.g. "bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}", in words and

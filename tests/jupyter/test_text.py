@@ -621,6 +621,37 @@ class Diff(unittest.TestCase):
         self.assertTrue(got["verdict"].startswith("Same by meaning"), got["verdict"])
         self.assertEqual(got["matched"]["unmatched_a"], 0)
 
+    def test_jax_sides_bring_their_versions_and_xla_cost_analysis(self):
+        import jax
+        import jax.numpy as jnp
+
+        x = jnp.ones((64, 32), jnp.float32)
+        a = jax.jit(lambda x: jnp.tanh(x @ x.T).sum(axis=0)).lower(x).compile()
+        b = jax.jit(lambda x: jnp.exp(x @ x.T @ x).sum(axis=0)).lower(x).compile()
+        with text_backend("cli"):
+            got = hloscope.diff(a, b).json()
+        env = {e["key"]: e for e in got["environment"]}
+        self.assertEqual((env["jax"]["a"], env["jax"]["b"]), (jax.__version__, jax.__version__))
+        for side, c in (("a", a), ("b", b)):  # XLA's own numbers, written as the core writes a number
+            cost = c.cost_analysis()
+            cost = cost[0] if isinstance(cost, (list, tuple)) else cost
+            self.assertIn("flops", cost)
+            self.assertEqual(env["cost_analysis.flops"][side], format(cost["flops"], ".15g"))
+        self.assertNotEqual(env["cost_analysis.flops"]["a"], env["cost_analysis.flops"]["b"])
+        self.assertIn("Compile environment: ", got["verdict"])
+        self.assertIn("cost_analysis.flops", got["verdict"])
+        with text_backend("node"):
+            self.assertEqual(hloscope.diff(a, b).json(), got)
+
+    def test_two_dump_folders_say_the_flags_xla_was_given(self):
+        for d in sorted({Path(f).parent for f in walker("diff-pairs", "a.dump.tar.gz")["files"]}):
+            oracle = __import__("json").loads((d / "oracle.json").read_text())["folders"]
+            with text_backend("cli"):
+                got = hloscope.diff(d / "a.dump.tar.gz", d / "b.dump.tar.gz").json()
+            env = {e["key"]: e for e in got["environment"]}
+            for k, v in oracle["b"]["xla_flags"].items():
+                self.assertEqual((env[k]["a"], env[k]["b"]), (oracle["a"]["xla_flags"].get(k), v), f"{d.name} {k}")
+
     def test_the_widget_view_takes_both_texts_and_a_folder_side_prints_its_text(self):
         d = Path(walker("diff-pairs", "a.after_optimizations.txt")["files"][0]).parent
         texts = [(d / f"{s}.after_optimizations.txt").read_text() for s in "ab"]

@@ -85,6 +85,7 @@ typedef struct {
   json_t *result;
   int32_t *a_to_b, *b_to_a; /* per instruction of A (B): its partner on the other side, -1 */
 } hs_diff_built;
-bool hs_diff_build(const hs_doc *a, const hs_doc *b, const char *passes, size_t passes_len, hs_diff_built *out);
+bool hs_diff_build(const hs_doc *a, const hs_doc *b, const hs_diff_extra *extra, hs_diff_built *out);
+
 void hs_diff_built_free(hs_diff_built *x);
 #endif

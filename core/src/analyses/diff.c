@@ -1106,6 +1106,58 @@ static json_t *call_lines(const hs_doc *d, const char *target) {
   return out;
 }
 
+/* Each key of either side as an `environment` entry ({"key","a","b"}, null where a side lacks it),
+ * and what differs said for the verdict ("num_partitions 1 -> 8", "--xla_foo only in B (0)"). */
+static void env_compare(json_t *ea, json_t *eb, json_t *env, char *said, size_t cap) {
+  const char *k;
+  json_t *v;
+  json_object_foreach(ea, k, v) {
+    json_t *w = json_object_get(eb, k), *e = json_object();
+    json_object_set_new(e, "key", json_string(k));
+    json_object_set(e, "a", v);
+    json_object_set_new(e, "b", w ? json_incref(w) : json_null());
+    json_array_append_new(env, e);
+    if (!w) cat(said, cap, "%s%s only in A", said[0] ? ", " : "", k);
+    else if (!json_equal(v, w) && (strlen(json_string_value(v)) > 40 || strlen(json_string_value(w)) > 40))
+      cat(said, cap, "%s%s differs", said[0] ? ", " : "", k);
+    else if (!json_equal(v, w))
+      cat(said, cap, "%s%s %s -> %s", said[0] ? ", " : "", k, json_string_value(v), json_string_value(w));
+  }
+  json_object_foreach(eb, k, v) {
+    if (json_object_get(ea, k)) continue;
+    json_t *e = json_object();
+    json_object_set_new(e, "key", json_string(k));
+    json_object_set_new(e, "a", json_null());
+    json_object_set(e, "b", v);
+    json_array_append_new(env, e);
+    if (strlen(json_string_value(v)) > 40) cat(said, cap, "%s%s only in B", said[0] ? ", " : "", k);
+    else cat(said, cap, "%s%s only in B (%s)", said[0] ? ", " : "", k, json_string_value(v));
+  }
+}
+
+/* A host's facts about one side's compile (a JSON object of strings and numbers) into `out`,
+ * numbers written as %.15g writes them (integers without a point); what is not such an object is
+ * said, not guessed at. */
+static void host_env(const char *text, size_t len, json_t *out, const char *who, char *said, size_t cap) {
+  if (!text) return;
+  json_t *j = json_loadb(text, len, 0, NULL);
+  if (!json_is_object(j)) {
+    cat(said, cap, "%s%s's environment is not a JSON object of strings and numbers: not read", said[0] ? ", " : "", who);
+    json_decref(j);
+    return;
+  }
+  const char *k;
+  json_t *v;
+  json_object_foreach(j, k, v) {
+    char num[40];
+    if (json_is_string(v)) json_object_set(out, k, v);
+    else if (json_is_integer(v)) snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v)), json_object_set_new(out, k, json_string(num));
+    else if (json_is_real(v)) snprintf(num, sizeof num, "%.15g", json_real_value(v)), json_object_set_new(out, k, json_string(num));
+    else if (json_is_boolean(v)) json_object_set_new(out, k, json_string(json_is_true(v) ? "true" : "false"));
+  }
+  json_decref(j);
+}
+
 /* The HloModule line's attributes (is_scheduled, num_partitions, entry_computation_layout, ...). */
 static void module_env(const hs_doc *d, json_t *env) {
   if (!d->n_modules) return;
@@ -1163,7 +1215,7 @@ static void cat(char *buf, size_t cap, const char *fmt, ...) {
 
 char *hs_diff_json(const hs_doc *a, const hs_doc *b, size_t *len) {
   hs_diff_built x;
-  if (!hs_diff_build(a, b, NULL, 0, &x)) return NULL;
+  if (!hs_diff_build(a, b, NULL, &x)) return NULL;
   json_t *o = x.result;
   x.result = NULL;
   hs_diff_built_free(&x);
@@ -1178,7 +1230,7 @@ void hs_diff_built_free(hs_diff_built *x) {
   memset(x, 0, sizeof *x);
 }
 
-bool hs_diff_build(const hs_doc *a, const hs_doc *b, const char *passes_json, size_t passes_len, hs_diff_built *out) {
+bool hs_diff_build(const hs_doc *a, const hs_doc *b, const hs_diff_extra *extra, hs_diff_built *out) {
   memset(out, 0, sizeof *out);
   if (!a || !b) return false;
   differ D;
@@ -1284,41 +1336,28 @@ bool hs_diff_build(const hs_doc *a, const hs_doc *b, const char *passes_json, si
   /* transfers: each async pair of A with the pair of B whose start its start matched */
   char xfer_said[600] = "";
   json_object_set_new(o, "transfers", transfers_json(&D, xfer_said, sizeof xfer_said));
-  /* environment: what the module lines carry */
+  /* environment: what the module lines carry, then what each compile was asked for (a dump
+   * folder's debug and compile options, the host's facts: jax versions, cost_analysis()) */
   json_t *ea = json_object(), *eb = json_object(), *env = json_array();
   module_env(a, ea);
   module_env(b, eb);
-  char env_said[600] = "";
-  {
-    const char *k;
-    json_t *v;
-    json_object_foreach(ea, k, v) {
-      json_t *w = json_object_get(eb, k), *e = json_object();
-      json_object_set_new(e, "key", json_string(k));
-      json_object_set(e, "a", v);
-      json_object_set_new(e, "b", w ? json_incref(w) : json_null());
-      json_array_append_new(env, e);
-      if (!w) cat(env_said, sizeof env_said, "%s%s only in A", env_said[0] ? ", " : "", k);
-      else if (!json_equal(v, w) && (strlen(json_string_value(v)) > 40 || strlen(json_string_value(w)) > 40))
-        cat(env_said, sizeof env_said, "%s%s differs", env_said[0] ? ", " : "", k);
-      else if (!json_equal(v, w))
-        cat(env_said, sizeof env_said, "%s%s %s -> %s", env_said[0] ? ", " : "", k, json_string_value(v), json_string_value(w));
-    }
-    json_object_foreach(eb, k, v) {
-      if (json_object_get(ea, k)) continue;
-      json_t *e = json_object();
-      json_object_set_new(e, "key", json_string(k));
-      json_object_set_new(e, "a", json_null());
-      json_object_set(e, "b", v);
-      json_array_append_new(env, e);
-      if (strlen(json_string_value(v)) > 40) cat(env_said, sizeof env_said, "%s%s only in B", env_said[0] ? ", " : "", k);
-      else cat(env_said, sizeof env_said, "%s%s only in B (%s)", env_said[0] ? ", " : "", k, json_string_value(v));
-    }
+  char env_said[600] = "", cenv_said[900] = "";
+  env_compare(ea, eb, env, env_said, sizeof env_said);
+  json_decref(ea);
+  json_decref(eb);
+  ea = json_object();
+  eb = json_object();
+  if (extra) {
+    host_env(extra->env_a, extra->env_a_len, ea, "A", cenv_said, sizeof cenv_said);
+    host_env(extra->env_b, extra->env_b_len, eb, "B", cenv_said, sizeof cenv_said);
+    host_env(extra->host_env_a, extra->host_env_a_len, ea, "A", cenv_said, sizeof cenv_said);
+    host_env(extra->host_env_b, extra->host_env_b_len, eb, "B", cenv_said, sizeof cenv_said);
   }
+  env_compare(ea, eb, env, cenv_said, sizeof cenv_said);
   json_decref(ea);
   json_decref(eb);
   json_object_set_new(o, "environment", env);
-  json_t *passes = passes_json ? json_loadb(passes_json, passes_len, 0, NULL) : NULL;
+  json_t *passes = extra && extra->passes ? json_loadb(extra->passes, extra->passes_len, 0, NULL) : NULL;
   json_object_set_new(o, "passes", passes ? passes : json_null());
   char passes_said[600] = ""; /* "3 only in A (a, b, c), 1 only in B (d)" */
   for (int s = 0; s < 2 && passes; s++) {
@@ -1372,8 +1411,9 @@ bool hs_diff_build(const hs_doc *a, const hs_doc *b, const char *passes_json, si
   if (!verdict[0] || (!mc.added && !mc.removed && ta == tb && !fc.added && !fc.removed && !fc.merged && !fc.split &&
                       !fc.changed && !calls_said[0] && !xfer_said[0] && !env_said[0] && !passes_said[0] && !ua && !ub && !pa && !pb)) {
     verdict[0] = 0;
-    cat(verdict, vcap, "Same by meaning: all %u instructions matched, every fusion (%u) the same.", a->n_instrs - ua, fc.same);
+    cat(verdict, vcap, "Same by meaning: all %u instructions matched, every fusion (%u) the same. ", a->n_instrs - ua, fc.same);
   }
+  if (cenv_said[0]) cat(verdict, vcap, "Compile environment: %s. ", cenv_said);
   size_t vl = strlen(verdict);
   while (vl && verdict[vl - 1] == ' ') verdict[--vl] = 0;
   json_object_set_new(o, "verdict", json_string(verdict));

@@ -57,12 +57,13 @@ static const hs_command COMMANDS[] = {
      "--hlo (the\nafter_optimizations HLO, or the dump folder holding it) each kernel\nis joined to its fusion and what the "
      "lowering dropped is listed",
      INPUTS(IN("FILE", "llvm", "input"), OPT("DUMP", "--hlo", "hlo,dump", "hlo"))},
-    {"diff", NULL, "diff", "diff [--fail-on LIST] [--profiles PA PB] A B",
+    {"diff", NULL, "diff", "diff [--fail-on LIST] [--profiles PA PB] [--environment EA EB] A B",
      "what changed between two compiles (optimized HLO files or dump\nfolders, modules paired by name), by meaning: instructions matched\nby what they are, fusions same, added,\n"
      "removed, merged, split or changed, values newly in HBM, calls,\nmodule config, a verdict; with --profiles (a profile of each side's\n"
-     "runs: files or log folders) the time per run and per op;\n--fail-on new-spill,fusion-count,traffic+P%,time+P% exits 3 when\none holds (for CI)",
+     "runs: files or log folders) the time per run and per op; with\n--environment (a JSON object per side: jax versions, cost_analysis())\nthose facts compared;\n--fail-on new-spill,fusion-count,traffic+P%,time+P% exits 3 when\none holds (for CI)",
      INPUTS(IN("A", "hlo,dump", "a"), IN("B", "hlo,dump", "b"), OPT("LIST", "--fail-on", "text", "fail_on"),
-            OPT("PA", "--profiles", PROFILE, "profile_a"), OPT("PB", "--profiles", PROFILE, "profile_b"))},
+            OPT("PA", "--profiles", PROFILE, "profile_a"), OPT("PB", "--profiles", PROFILE, "profile_b"),
+            OPT("EA", "--environment", "json", "environment_a"), OPT("EB", "--environment", "json", "environment_b"))},
     {"version", NULL, NULL, "version", "print the version", NO_INPUTS},
     {"registry", NULL, "registry", "registry", "the formats, result kinds and codes the core knows (JSON)", NO_INPUTS},
 };

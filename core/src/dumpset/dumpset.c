@@ -389,8 +389,29 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
     }
     if (f->counts.error)
       warn(s, HS_W_DUMP_STEP_UNREADABLE, 0, "%s: not read as HLO (%s)", f->name, f->counts.error);
+  } else if (data && (f->kind == DS_DEBUG_OPTIONS || f->kind == DS_COMPILE_OPTIONS) && len <= ENV_FILE_MAX) {
+    /* what the compile was asked for (hs_dumpset_environment_json): kept as text */
+    if (!(f->text = dup_n(data, len))) return HS_E_NOMEM;
+    f->text_len = len;
   }
   return 0;
+}
+
+int hs_dumpset_wants_bytes(const char *name, size_t n) {
+  if (!name) return 0;
+  const char *base = name;
+  for (size_t i = 0; i < n; i++)
+    if (name[i] == '/' || name[i] == '\\') base = name + i + 1;
+  size_t bn = n - (size_t)(base - name);
+#define ENDS_(suf) (n >= sizeof suf - 1 && memcmp(name + n - (sizeof suf - 1), suf, sizeof suf - 1) == 0)
+  /* a module's compile options (module_NNNN.<name>/compile_options.textproto) and debug options */
+  if (bn == sizeof "compile_options.textproto" - 1 && memcmp(base, "compile_options.textproto", bn) == 0) return 1;
+  if (bn > 11 && memcmp(base, "module_", 7) == 0 && ENDS_(".debug_options")) return 1;
+  if (ENDS_(".gz")) n -= 3; /* module_x.after_optimizations.txt.gz: its text, gunzipped */
+  int r = bn > 11 && memcmp(base, "module_", 7) == 0 && ENDS_(".txt") && !ENDS_("-buffer-assignment.txt") &&
+          !ENDS_("-memory-usage-report.txt") && !ENDS_("-buffer-assignment-values.txt") && !ENDS_("-live-range.txt");
+#undef ENDS_
+  return r;
 }
 
 int hs_dumpset_add_listing(hs_dumpset *s, const char *text, size_t len) {
@@ -487,7 +508,7 @@ char *hs_dumpset_optimized_hlo(const hs_dumpset *s, size_t *len, uint32_t *n_mod
   uint32_t n = 0;
   size_t total = 0;
   for (uint32_t i = 0; i < s->n; i++)
-    if (s->files[i].text) n++, total += s->files[i].text_len + 1;
+    if (s->files[i].text && s->files[i].kind == DS_AFTER_OPT) n++, total += s->files[i].text_len + 1;
   if (!n) return NULL;
   const ds_file **list = malloc(n * sizeof *list);
   char *out = malloc(total + 1);
@@ -498,7 +519,7 @@ char *hs_dumpset_optimized_hlo(const hs_dumpset *s, size_t *len, uint32_t *n_mod
   }
   n = 0;
   for (uint32_t i = 0; i < s->n; i++)
-    if (s->files[i].text) list[n++] = &s->files[i];
+    if (s->files[i].text && s->files[i].kind == DS_AFTER_OPT) list[n++] = &s->files[i];
   qsort(list, n, sizeof *list, cmp_text_file);
   size_t at = 0;
   for (uint32_t i = 0; i < n; i++) {

@@ -74,6 +74,9 @@ static const char *const kind_hints[] = {
 #undef DS_X_
 };
 
+/* A debug_options or compile_options file larger than this is named, not read. */
+#define ENV_FILE_MAX (4u << 20)
+
 /* ---- the set ---------------------------------------------------------------------------- */
 typedef struct {
   char *op;
@@ -102,7 +105,8 @@ typedef struct {
   char *pipeline, *after, *before;
   ds_counts counts;
   uint32_t line;       /* listing line, 0 for files */
-  char *text;          /* an after_optimizations file's bytes, kept for hs_dumpset_optimized_hlo */
+  char *text;          /* an after_optimizations file's bytes, kept for hs_dumpset_optimized_hlo;
+                          a debug_options or compile_options file's, for hs_dumpset_environment_json */
   size_t text_len;
 } ds_file;
 

@@ -532,3 +532,114 @@ char *hs_dumpset_compare_json(hs_dumpset *a, hs_dumpset *b, hs_error *err, size_
   json_decref(rb);
   return hs_json_finish(root, len);
 }
+
+/* ---- what each compile was asked for ---------------------------------------------------- */
+/* One "key: value" of a text proto into out[prefix key], the value's quotes dropped; a key seen
+ * again (a repeated field, or another module's file) keeps each value once, comma-joined. */
+static void env_put(json_t *out, const char *prefix, const char *k, size_t kn, const char *v, size_t vn) {
+  if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') v++, vn -= 2;
+  char key[160];
+  if (kn > sizeof key - 16) return;
+  snprintf(key, sizeof key, "%s%.*s", prefix, (int)kn, k);
+  json_t *val = hs_json_bytes(v, vn);
+  const char *nv = json_string_value(val);
+  json_t *old = json_object_get(out, key);
+  const char *ov = json_string_value(old);
+  if (!nv) {
+    json_decref(val);
+    return;
+  }
+  if (!ov) {
+    json_object_set_new(out, key, val);
+    return;
+  }
+  /* already there: add the value unless the list holds it */
+  size_t on = strlen(ov), n = strlen(nv);
+  bool has = false;
+  for (const char *p = ov; (p = strstr(p, nv)) != NULL; p++)
+    if ((p == ov || p[-1] == ',') && (p[n] == 0 || p[n] == ',')) has = true;
+  if (!has && on + n + 2 < 4096) {
+    char *j = malloc(on + n + 2);
+    if (j) {
+      memcpy(j, ov, on);
+      j[on] = ',';
+      memcpy(j + on + 1, nv, n + 1);
+      json_object_set_new(out, key, json_string(j));
+      free(j);
+    }
+  }
+  json_decref(val);
+}
+
+/* The scalar fields of a text proto at `want_depth` (0: top level) inside the block `inside`
+ * (NULL: any, at depth 0), each as env_put takes it; `skip` (may be NULL): a key prefix left out. */
+static void env_textproto(json_t *out, const char *t, size_t len, const char *prefix, const char *inside, int want_depth,
+                          const char *skip) {
+  int depth = 0;
+  bool in_block = inside == NULL;
+  size_t p = 0;
+  while (p < len) {
+    size_t e = p;
+    while (e < len && t[e] != '\n') e++;
+    size_t s = p, f = e;
+    p = e + 1;
+    while (s < f && (t[s] == ' ' || t[s] == '\t')) s++;
+    while (f > s && (t[f - 1] == ' ' || t[f - 1] == '\r' || t[f - 1] == '\t')) f--;
+    if (s == f) continue;
+    if (t[f - 1] == '{') {
+      if (depth == 0 && inside) {
+        size_t kn = f - 1 - s;
+        while (kn && t[s + kn - 1] == ' ') kn--;
+        in_block = kn == strlen(inside) && memcmp(t + s, inside, kn) == 0;
+      }
+      depth++;
+      continue;
+    }
+    if (t[s] == '}') {
+      if (depth > 0) depth--;
+      if (depth == 0 && inside) in_block = false;
+      continue;
+    }
+    if (depth != want_depth || !in_block) continue;
+    size_t c = s;
+    while (c < f && t[c] != ':') c++;
+    if (c >= f) continue;
+    size_t kn = c - s, vs = c + 1;
+    while (vs < f && t[vs] == ' ') vs++;
+    if (skip && kn >= strlen(skip) && memcmp(t + s, skip, strlen(skip)) == 0) continue;
+    env_put(out, prefix, t + s, kn, t + vs, f - vs);
+  }
+}
+
+static int cmp_env_file(const void *x, const void *y) {
+  return strcmp((*(const ds_file *const *)x)->name, (*(const ds_file *const *)y)->name);
+}
+
+static void dumpset_environment(const hs_dumpset *s, json_t *out) {
+  if (!s || !out) return;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->files[i].text && s->files[i].kind != DS_AFTER_OPT) n++;
+  if (!n) return;
+  const ds_file **list = malloc(n * sizeof *list);
+  if (!list) return;
+  n = 0;
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->files[i].text && s->files[i].kind != DS_AFTER_OPT) list[n++] = &s->files[i];
+  qsort(list, n, sizeof *list, cmp_env_file);
+  for (uint32_t i = 0; i < n; i++) {
+    const ds_file *f = list[i];
+    if (f->kind == DS_DEBUG_OPTIONS) /* the flags, as XLA_FLAGS spells them; xla_dump_*: where and what to dump */
+      env_textproto(out, f->text, f->text_len, "--", NULL, 0, "xla_dump_");
+    else if (f->kind == DS_COMPILE_OPTIONS)
+      env_textproto(out, f->text, f->text_len, "compile_options.", "executable_build_options", 1, NULL);
+  }
+  free(list);
+}
+
+char *hs_dumpset_environment_json(const hs_dumpset *s, size_t *len) {
+  json_t *o = json_object();
+  if (!o) return NULL;
+  dumpset_environment(s, o);
+  return hs_json_finish(o, len);
+}

@@ -329,7 +329,7 @@ static json_t *time_json(const hs_diff_built *x, const hs_doc *a, const hs_doc *
 
 char *hs_diff_json_ex(const hs_doc *a, const hs_doc *b, const hs_diff_extra *extra, size_t *len) {
   hs_diff_built x;
-  if (!hs_diff_build(a, b, extra ? extra->passes : NULL, extra ? extra->passes_len : 0, &x)) return NULL;
+  if (!hs_diff_build(a, b, extra, &x)) return NULL;
   if (extra && extra->profile_a && extra->profile_b) {
     char said[2048];
     bool ok = true;

@@ -120,15 +120,26 @@ def _diff_files(a, b, profiles=None):
         if len(profiles) != 2:
             raise ValueError("profiles=(A's profile, B's profile): one for each side")
         args += ["--profiles"] + [_profile_arg(s, p, files) for s, p in zip(("a", "b"), profiles)]
+    sides, facts = [], {}
     for side, x in (("a", a), ("b", b)):
         folder = _inputs.dump_folder_path(x)
         if folder is not None:
-            args.append(str(folder))
-        else:
-            name = f"{side}.after_optimizations.txt"
-            files[name] = _inputs.optimized_hlo(x)
-            args.append(name)
-    return files, args
+            sides.append(str(folder))
+            continue
+        compiled = _inputs.compiled_of(x)  # a jax object: its text, and what jax knows of its compile
+        if compiled is not None:
+            facts[side] = _inputs.compile_facts(compiled)
+            x = compiled
+        name = f"{side}.after_optimizations.txt"
+        files[name] = _inputs.optimized_hlo(x)
+        sides.append(name)
+    if facts:  # the jax versions and XLA's cost_analysis() of each jax side, compared by the core
+        import json
+
+        for side in ("a", "b"):
+            files[f"{side}.environment.json"] = json.dumps(facts.get(side, {}))
+        args += ["--environment", "a.environment.json", "b.environment.json"]
+    return files, args + sides
 
 
 # THE TABLE. To switch an entry on when its core analysis lands: name its CLI command and the
@@ -200,7 +211,8 @@ class Result:
         if self.analysis.widget is None:
             return False
         if self.analysis.widget == "diff":
-            return all(isinstance(self.files.get(a), str) for a in self.args)
+            # the two sides are the last arguments (the options come first)
+            return "--profiles" not in self.args and all(isinstance(self.files.get(a), str) for a in self.args[-2:])
         return True
 
     def widget(self):
@@ -235,7 +247,7 @@ class Result:
                 kw.update(left=self.files[first], profile_name=first)
             elif self.analysis.widget == "diff":
                 # <xla-diff>: A's and B's optimized HLO, diffed in the browser by the same core
-                kw.update(left=self.files[self.args[0]], right=self.files[self.args[1]])
+                kw.update(left=self.files[self.args[-2]], right=self.files[self.args[-1]])
             elif self.analysis.widget == "memory":
                 # The HLO it is joined to: the one given, else the dump's own (the CLI's choice).
                 hlo = [self.files[a] for a in self.args[1:2]] or [v for k, v in texts.items() if k != first]
@@ -327,7 +339,8 @@ def diff(a, b, profiles=None) -> Result:
     values newly in HBM, library calls, transfers, module config, and a verdict. ``a``, ``b``: each a
     jax Compiled, a Lowered (compiled here), the optimized HLO text or its file, or an
     ``--xla_dump_to`` folder (or its .tar.gz/.zip; with a folder on both sides the passes are
-    compared too). ``profiles=(pa, pb)``: a profile of each side's runs (the ``jax.profiler.trace``
+    compared too). A jax side brings the jax and jaxlib versions and XLA's ``cost_analysis()`` of
+    its executable into ``environment`` (``--environment``). ``profiles=(pa, pb)``: a profile of each side's runs (the ``jax.profiler.trace``
     log folder, a .xplane.pb or .trace.json.gz file, or its bytes), as ``--profiles PA PB``: the
     time per run of each side and per op, matched through the HLO. ``.json()`` gives the CLI's
     ``--json``."""

@@ -71,6 +71,38 @@ def optimized_hlo(what, *args, **kwargs) -> str:
     return right
 
 
+def compiled_of(what):
+    """The jax Compiled behind an input, or None for a text, a file or a folder (a Lowered is
+    compiled here; optimized_hlo compiles it too, and jax keeps no cache of that)."""
+    if hasattr(what, "as_text") and hasattr(what, "compile"):  # Lowered
+        return what.compile()
+    if hasattr(what, "as_text") and hasattr(what, "cost_analysis"):  # Compiled
+        return what
+    return None
+
+
+def compile_facts(compiled):
+    """What jax knows of a compile that its text does not carry, for the diff's environment
+    (``--environment``): the jax and jaxlib versions of this process, and XLA's own
+    ``cost_analysis()`` of the executable (its scalar entries: flops, transcendentals, bytes
+    accessed, ...; the per-operand ones, named with ``{}``, are left out). Numbers stay numbers:
+    the core writes them. A cost analysis the backend does not give is left out, not guessed."""
+    import jax
+    import jaxlib
+
+    facts = {"jax": jax.__version__, "jaxlib": getattr(jaxlib, "__version__", None) or jaxlib.version.__version__}
+    try:
+        cost = compiled.cost_analysis()
+    except Exception:  # a backend without one (XlaRuntimeError "Unimplemented"): nothing to say
+        cost = None
+    if isinstance(cost, (list, tuple)):  # jax 0.4: one dict per computation; the entry's is the first
+        cost = cost[0] if cost else None
+    for k, v in sorted((cost or {}).items()):
+        if "{" not in k and isinstance(v, (int, float)) and not isinstance(v, bool):
+            facts[f"cost_analysis.{k}"] = v
+    return facts
+
+
 def dump_folder_path(x):
     """The path of an ``--xla_dump_to`` folder or of its archive (.tar.gz, .tgz, .tar, .zip) when
     ``x`` names one (a path, or a one-line string that is an existing path), else None."""
@@ -242,7 +274,11 @@ def decisions_file(what, *args, **kwargs):
 
 
 def _wants_text(name: str) -> bool:
-    """The names whose text the core reads (passesWantsBytes of wasm/hloscope.mjs)."""
+    """The names whose text the core reads: hs_dumpset_wants_bytes's rule, kept here because this
+    Python reads files for a widget before any core runs (the widget asks the core again,
+    passesWantsBytes, and drops what it does not read)."""
+    if name == "compile_options.textproto" or (name.startswith("module_") and name.endswith(".debug_options")):
+        return True
     return (name.startswith("module_") and name.endswith(".txt")
             and not name.endswith(("-buffer-assignment.txt", "-memory-usage-report.txt",
                                    "-buffer-assignment-values.txt", "-live-range.txt")))

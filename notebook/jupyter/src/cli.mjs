@@ -11,7 +11,7 @@
 //                                                (several files or folders: one job's, read as one)
 //   node cli.mjs memory [--json] FILE [HLO]      (a dump's report joins the HLO beside it)
 //   node cli.mjs passes [--json] PATH            (a dump folder, its .tar.gz/.tar/.zip, or an `ls` listing)
-//   node cli.mjs diff [--json] [--profiles PA PB] A B   (two optimized HLO files; PA/PB profile files)
+//   node cli.mjs diff [--json] [--profiles PA PB] [--environment EA EB] A B   (two optimized HLO files; PA/PB profile files)
 // FILE may be - for standard input. Exit status as the CLI: 0, 2 on a parse error, 1 otherwise.
 // Imported, it runs nothing: run(argv) -> { code, stdout, stderr } (tests/node/jupyter-text.test.mjs).
 import { existsSync, opendirSync, readFileSync, realpathSync, statSync } from 'node:fs';
@@ -607,7 +607,20 @@ async function main(argv) {
   }
   // diff --profiles PA PB: a profile of each side (files; a log folder needs the native CLI)
   let profPaths = null;
+  let envTexts = null;
   if (cmd === 'diff') {
+    // --environment EA EB: each side's compile facts (JSON), handed to the core as they are
+    const ke = args.indexOf('--environment');
+    if (ke > 0) {
+      if (ke + 2 >= args.length) { stderr.write(USAGE); return 1; }
+      try {
+        envTexts = args.slice(ke + 1, ke + 3).map((p) => readBytes(p).toString('utf8'));
+      } catch (e) {
+        stderr.write(`hloscope: cannot read ${e.path || 'an --environment file'} (--environment: a JSON object of each side's compile facts)\n`);
+        return 1;
+      }
+      args.splice(ke, 3);
+    }
     const k = args.indexOf('--profiles');
     if (k > 0) {
       if (k + 2 >= args.length) { stderr.write(USAGE); return 1; }
@@ -648,7 +661,7 @@ async function main(argv) {
       }
       let text;
       try {
-        text = diffJSON(at, bt, profiles.length ? { profiles } : {});
+        text = diffJSON(at, bt, { ...(profiles.length ? { profiles } : {}), ...(envTexts ? { environment: envTexts } : {}) });
       } catch (e) {
         if (e instanceof HloscopeError && e.side) path = e.side === 'a' ? args[1] : args[2];
         throw e;

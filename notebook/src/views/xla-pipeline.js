@@ -79,6 +79,7 @@ const ARCHIVE = /\.(zip|tar|tgz|tar\.gz)$/i;
 
 /** Turns picked or dropped files into readPasses input (bytes only for the HLO text files). */
 async function filesToInput(files) {
+  await api.load(); // which files' bytes the core reads is the core's rule (passesWantsBytes)
   if (files.length === 1 && ARCHIVE.test(files[0].name)) {
     const bytes = new Uint8Array(await files[0].file.arrayBuffer());
     return { input: await api.readArchive(bytes), label: files[0].name };
