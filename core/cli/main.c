@@ -930,6 +930,8 @@ static int cmd_diff(int argc, char **argv) {
     if (s) extra.env_b = dump_env[s], extra.env_b_len = el;
     else extra.env_a = dump_env[s], extra.env_a_len = el;
   }
+  hs_dumpset_free(sets[0]); /* what the diff needs of the folders is read out */
+  hs_dumpset_free(sets[1]);
   for (int s = 0; s < 2 && !rc && envs[0]; s++) {
     size_t el = 0;
     if (!(env_text[s] = hs_cli_read_all(envs[s], &el))) {
@@ -947,31 +949,19 @@ static int cmd_diff(int argc, char **argv) {
   }
   extra.profile_a = pr[0];
   extra.profile_b = pr[1];
+  size_t len = 0;
+  char *out = rc ? NULL : hs_diff_json_ex(a.doc, b.doc, &extra, &len);
+  for (int s = 0; s < 2; s++) {
+    free(env_text[s]);
+    hs_free(dump_env[s]);
+    hs_profile_free(pr[s]);
+  }
+  hs_free(passes);
   if (rc) {
-    hs_free(passes);
-    hs_profile_free(pr[0]);
-    hs_profile_free(pr[1]);
-    hs_dumpset_free(sets[0]);
-    hs_dumpset_free(sets[1]);
-    free(env_text[0]);
-    free(env_text[1]);
-    hs_free(dump_env[0]);
-    hs_free(dump_env[1]);
     close_input(&a);
     close_input(&b);
     return rc;
   }
-  size_t len = 0;
-  char *out = hs_diff_json_ex(a.doc, b.doc, &extra, &len);
-  hs_dumpset_free(sets[0]);
-  hs_dumpset_free(sets[1]);
-  free(env_text[0]);
-  free(env_text[1]);
-  hs_free(dump_env[0]);
-  hs_free(dump_env[1]);
-  hs_free(passes);
-  hs_profile_free(pr[0]);
-  hs_profile_free(pr[1]);
   char why[2048] = "";
   int holds = 0;
   if (out && fail_on) {

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { diffPairs, repoRoot } from '../fixtures.mjs';
+import { diffPairs, repoRoot, sharedAbsent, sharedPath } from '../fixtures.mjs';
 
 const cli = path.join(repoRoot, 'build/native/hloscope');
 const skip = existsSync(cli) ? false : `SKIPPED: no native CLI at ${cli} (npm run build:native)`;
@@ -51,6 +51,21 @@ test('a folder pair: the flags XLA was given are the environment entries that di
     }
     assert.ok(env.get('compile_options.num_partitions'), `${c.label}: compile_options.textproto's num_partitions`);
     assert.equal(env.get('compile_options.num_partitions').a, env.get('compile_options.num_partitions').b);
+  }
+});
+
+test('real GPU and TPU texts carry no flags or versions: the environment is the module line\'s, nothing said of a compile', { skip: skip || sharedAbsent('gpu-semantics') || sharedAbsent('tpu-v6e') }, () => {
+  for (const rel of ['captures/tpu-v6e/jit_naive_attention.after_optimizations.with_frame_tables.txt',
+    'captures/gpu-semantics/gpu_a100__lorrax__module_0039.jit_fft.sm_8.0_gpu_after_optimizations.txt']) {
+    const f = sharedPath(rel);
+    assert.ok(f, `${rel} is in ../shared`);
+    const d = diffJson(f, f);
+    assert.ok(d.environment.length > 0, `${rel}: the module line's attributes`);
+    for (const e of d.environment) {
+      assert.ok(!/^(--|compile_options\.|jax|cost_analysis\.)/.test(e.key), `${rel}: ${e.key} is not in a bare text`);
+      assert.equal(e.a, e.b);
+    }
+    assert.doesNotMatch(d.verdict, /Compile environment|Module config/, `${rel}: ${d.verdict}`);
   }
 });
 

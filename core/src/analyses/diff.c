@@ -1135,10 +1135,11 @@ static void env_compare(json_t *ea, json_t *eb, json_t *env, char *said, size_t 
   }
 }
 
-/* A host's facts about one side's compile (a JSON object of strings and numbers) into `out`,
+/* Facts about one side's compile (a JSON object of strings and numbers: a dump folder's, or a
+ * host's) into `out`,
  * numbers written as %.15g writes them (integers without a point); what is not such an object is
  * said, not guessed at. */
-static void host_env(const char *text, size_t len, json_t *out, const char *who, char *said, size_t cap) {
+static void read_facts(const char *text, size_t len, json_t *out, const char *who, char *said, size_t cap) {
   if (!text) return;
   json_t *j = json_loadb(text, len, 0, NULL);
   if (!json_is_object(j)) {
@@ -1348,10 +1349,10 @@ bool hs_diff_build(const hs_doc *a, const hs_doc *b, const hs_diff_extra *extra,
   ea = json_object();
   eb = json_object();
   if (extra) {
-    host_env(extra->env_a, extra->env_a_len, ea, "A", cenv_said, sizeof cenv_said);
-    host_env(extra->env_b, extra->env_b_len, eb, "B", cenv_said, sizeof cenv_said);
-    host_env(extra->host_env_a, extra->host_env_a_len, ea, "A", cenv_said, sizeof cenv_said);
-    host_env(extra->host_env_b, extra->host_env_b_len, eb, "B", cenv_said, sizeof cenv_said);
+    read_facts(extra->env_a, extra->env_a_len, ea, "A", cenv_said, sizeof cenv_said);
+    read_facts(extra->env_b, extra->env_b_len, eb, "B", cenv_said, sizeof cenv_said);
+    read_facts(extra->host_env_a, extra->host_env_a_len, ea, "A", cenv_said, sizeof cenv_said);
+    read_facts(extra->host_env_b, extra->host_env_b_len, eb, "B", cenv_said, sizeof cenv_said);
   }
   env_compare(ea, eb, env, cenv_said, sizeof cenv_said);
   json_decref(ea);
