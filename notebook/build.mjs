@@ -15,6 +15,7 @@
 //   hs:worker-source  { workerUrl, workerSource }: how views start the analysis worker
 //                     (a URL next to the page, or the bundled worker source for a Blob URL)
 //   hs:example        the example notebook's fixture texts, or nulls when they are not captured yet
+//   hs:page-template  notebook/index.html's text (the single file's "Save as page" rebuilds the page from it)
 //   hs:diff-pairs     GYM·14's real pairs: every fixtures/diff-pairs/<set>/<pair>/ the fixture walker
 //                     lists, each file a lazy import (drills/pairs.js), with {a,b}.xplane.pb where captured
 //
@@ -24,6 +25,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { fillPage, singleFile } from './src/notebook/page-template.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const nb = join(root, 'notebook');
@@ -68,7 +71,7 @@ function virtualPlugin({ worker, inWorker = false }) {
   return {
     name: 'hloscope-virtual',
     setup(build) {
-      build.onResolve({ filter: /^hs:(api|worker-source|example|pass-listings|diff-pairs)$/ }, (args) => ({
+      build.onResolve({ filter: /^hs:(api|worker-source|example|pass-listings|diff-pairs|page-template)$/ }, (args) => ({
         path: args.path,
         namespace: 'hs',
       }));
@@ -83,16 +86,25 @@ function virtualPlugin({ worker, inWorker = false }) {
           // A local export shadows the `export *` of the same name.
           // The worker bundle carries no wasm: the page that starts it sends its own copy of the
           // bytes first (engine.js, op 'init'), so the single file holds the module once.
+          // The bytes are gzipped (a third of the module's size; the page's own DecompressionStream
+          // unpacks them once, in load()), so a report page adds under 2 MiB beside its inputs.
           return {
             contents: (inWorker
               ? 'let wasmBinary = null;\nexport function setWasmBinary(bytes) { wasmBinary = bytes; }\n'
-              : `import wasmBinary from ${JSON.stringify(wasmFile)};\nexport { wasmBinary };\n`) +
+              : `import wasmBinary from ${JSON.stringify(wasmGz())};\nexport { wasmBinary };\n`) +
               `import { load as coreLoad } from ${JSON.stringify(apiModule)};\n` +
               `export * from ${JSON.stringify(apiModule)};\n` +
+              'let unpacked = null;\n' +
+              'async function bytes() {\n' +
+              '  const b = wasmBinary;\n' +
+              '  if (!(b && b[0] === 0x1f && b[1] === 0x8b)) return b;\n' +
+              '  if (typeof DecompressionStream === "undefined") throw new Error("hloscope: this browser has no DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later)");\n' +
+              '  return unpacked ??= new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((a) => new Uint8Array(a));\n' +
+              '}\n' +
               // locateFile also keeps the glue from building a URL from import.meta.url (none in an IIFE).
-              'export function load(options = {}) {\n' +
-              '  if (!wasmBinary && !options.wasmBinary) return Promise.reject(new Error("hloscope: no wasm bytes were handed to this worker"));\n' +
-              '  return coreLoad({ wasmBinary, locateFile: (p) => p, ...options });\n}\n',
+              'export async function load(options = {}) {\n' +
+              '  if (!wasmBinary && !options.wasmBinary) throw new Error("hloscope: no wasm bytes were handed to this worker");\n' +
+              '  return coreLoad({ wasmBinary: options.wasmBinary ? undefined : await bytes(), locateFile: (p) => p, ...options });\n}\n',
             resolveDir: root,
             loader: 'js',
           };
@@ -105,6 +117,11 @@ function virtualPlugin({ worker, inWorker = false }) {
           };
         }
         if (args.path === 'hs:pass-listings') return passListingsModule();
+        if (args.path === 'hs:page-template') {
+          // base64: the template's "<!--" must not appear in the page's inline script
+          const b64 = Buffer.from(readFileSync(join(nb, 'index.html'), 'utf8'), 'utf8').toString('base64');
+          return { contents: `export const pageTemplate = new TextDecoder().decode(Uint8Array.from(atob(${JSON.stringify(b64)}), (c) => c.charCodeAt(0)));\n`, loader: 'js' };
+        }
         if (args.path === 'hs:diff-pairs') return diffPairsModule();
         // hs:example
         const have = existsSync(exampleFiles.stablehlo) && existsSync(exampleFiles.hlo);
@@ -167,7 +184,7 @@ const common = {
   logLevel: 'warning',
   // The glue's import.meta.url only locates its .wasm file; hs:api hands it the bytes instead.
   logOverride: { 'empty-import-meta': 'silent' },
-  loader: { '.txt': 'text', '.mlir': 'text', '.wasm': 'binary', '.pb': 'binary' },
+  loader: { '.txt': 'text', '.mlir': 'text', '.wasm': 'binary', '.gz': 'binary', '.pb': 'binary' },
   charset: 'utf8',
   write: false,
 };
@@ -197,12 +214,13 @@ function sha256(text) {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-function page(template, { csp: policy, head, body }) {
-  const out = template
-    .replace('%%CSP%%', () => policy)
-    .replace('<!--HS:HEAD-->', () => head)
-    .replace('<!--HS:BODY-->', () => body);
-  if (out.includes('%%CSP%%') || out.includes('<!--HS:')) throw new Error('template placeholders left');
+// The module gzipped for the bundles (build/wasm-gz/, rewritten when the module changes).
+function wasmGz() {
+  const out = join(root, 'build/wasm-gz/hloscope_core.wasm.gz');
+  if (!existsSync(out) || statSync(out).mtimeMs < statSync(wasmFile).mtimeMs) {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, gzipSync(readFileSync(wasmFile), { level: 9 }));
+  }
   return out;
 }
 
@@ -247,7 +265,7 @@ async function main() {
   const app = await bundle(appEntry, { worker: { url: 'worker.js' }, css: true });
   writeFileSync(join(dist, 'app.js'), app.js);
   writeFileSync(join(dist, 'app.css'), app.css);
-  writeFileSync(join(dist, 'index.html'), page(template, {
+  writeFileSync(join(dist, 'index.html'), fillPage(template, {
     csp: csp({ scriptSrc: "'self'", connect: "'self'" }),
     head: '<link rel="stylesheet" href="app.css">',
     body: '<script src="app.js"></script>',
@@ -256,10 +274,11 @@ async function main() {
   // The single file: everything inline; the inline script is allowed by its hash.
   const single = await bundle(appEntry, { worker: inlineWorker, css: true });
   const code = inlineScript(single.js);
-  writeFileSync(join(dist, 'hloscope.html'), page(template, {
+  // It is also the report template: `hloscope report` and "Save as page" fill its slot.
+  writeFileSync(join(dist, 'hloscope.html'), singleFile(template, {
     csp: csp({ scriptSrc: sha256(code), connect: "'none'" }),
-    head: `<style>${single.css.replace(/<\/style/gi, '<\\/style')}</style>`,
-    body: `<script>${code}</script>`,
+    style: single.css,
+    script: code,
   }));
 
   // The drills pages, when present. Their failure fails the build, but only after the notebook

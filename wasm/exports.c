@@ -81,6 +81,13 @@ char *hsw_diff_ex(const hs_doc *a, const hs_doc *b, const hs_profile *pa, const 
   return hs_diff_json_ex(a, b, &x, &last_len);
 }
 
+/* A report page: the template (a page `npm run build` wrote, or a report saved before) with the
+ * payload JSON put in (hs_report_page): the notebook's "Save as page". */
+char *hsw_report_page(const char *t, size_t tn, const char *p, size_t pn) {
+  last_len = 0;
+  return hs_report_page(t, tn, p, pn, &last_error, &last_len);
+}
+
 /* Whether the core reads a dump file's bytes (hs_dumpset_wants_bytes). */
 int hsw_dumpset_wants_bytes(const char *name, size_t len) { return hs_dumpset_wants_bytes(name, len); }
 

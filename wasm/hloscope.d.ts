@@ -765,6 +765,22 @@ export interface Memory {
  * throws HloscopeError (HS_E_FORMAT, "not an XLA memory message") for other text. */
 /** `name`: the file's name (XLA's dump name says a buffer assignment's backend: ...sm_8.0_gpu_...). */
 export function readMemory(text: string, hlo?: string, name?: string): Memory;
+
+/** A report page's payload (README: `hloscope report`): the cells it opens with and the files they read. */
+export interface ReportPayload {
+  format: 'hloscope-report';
+  version: 1;
+  title?: string;
+  core?: string;
+  created?: string;
+  overview?: unknown;
+  markdown?: string | null;
+  cells: Array<{ kind: 'markdown' | 'dump' | 'code' | 'folder' | 'profile'; name?: string; text?: string; anchor?: string;
+    file?: number; files?: number[] }>;
+  files: Array<{ name: string; bytes: number; format: string; encoding: 'gzip+base64' | 'base64'; data: string }>;
+}
+/** The HTML of a report page: `template` (dist/hloscope.html, or a report page) with `payload` put in. */
+export function reportPage(template: string, payload: ReportPayload | string): string;
 export function readMemoryJSON(text: string, hlo?: string, name?: string): string;
 
 /** One type's layout in words with its padding. */

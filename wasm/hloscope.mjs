@@ -630,6 +630,33 @@ function textCall(fn, text) {
   }
 }
 
+/**
+ * A report page (what `hloscope report --out` writes): `template`, the text of a page `npm run
+ * build` wrote (dist/hloscope.html) or of a report saved before, with `payload` (an object or its
+ * JSON: { format: 'hloscope-report', version: 1, title, cells, files }) put in by the core. Returns
+ * the page's HTML; throws HloscopeError (HS_E_FORMAT) when the template has no slot.
+ */
+export function reportPage(template, payload) {
+  const m = core();
+  const [tp, tl] = writeText(template);
+  let pp = 0;
+  let pl = 0;
+  try {
+    [pp, pl] = writeText(typeof payload === 'string' ? payload : JSON.stringify(payload));
+  } catch (e) {
+    m._free(tp);
+    throw e;
+  }
+  try {
+    const p = m._hsw_report_page(tp, tl, pp, pl) >>> 0;
+    if (!p) throw lastError();
+    return takeString(p);
+  } finally {
+    m._free(tp);
+    m._free(pp);
+  }
+}
+
 /** The raw JSON of an XLA out-of-memory message, buffer assignment or memory-usage report
  * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO, joins
  * allocations and values to its instructions. */

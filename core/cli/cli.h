@@ -18,4 +18,10 @@ char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint,
 int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path);
 /* profiles.c: profile files and log folders read as one; *rc the exit status on NULL */
 hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc);
+/* profiles.c: the files hs_cli_load_profiles reads (gunzipped, each named by its path), *count
+ * of them; NULL with *rc set after saying why on stderr. Free with hs_cli_free_profiles. */
+hs_profile_input *hs_cli_read_profiles(const char *const *paths, int n, size_t *count, int *rc);
+void hs_cli_free_profiles(hs_profile_input *in, size_t n);
+/* report.c: `hloscope report ...` */
+int hs_cli_report(int argc, char **argv);
 #endif

@@ -1095,6 +1095,7 @@ typedef struct {
 
 static int passes_argv(int argc, char **argv) { return hs_cli_passes(argc - 1, argv + 1); }
 static int llvm_argv(int argc, char **argv) { return cmd_llvm(argc - 1, argv + 1); }
+static int report_argv(int argc, char **argv) { return hs_cli_report(argc, argv); }
 static int document_args(const hs_command *c, const char **a, int n, int json) { return cmd_document(c, a[0], json); }
 static int xray_args(const hs_command *c, const char **a, int n, int json) { return cmd_xray(a[0], a[1], json); }
 static int layout_args(const hs_command *c, const char **a, int n, int json) { return cmd_layout(a[0], json); }
@@ -1112,7 +1113,7 @@ static const handler HANDLERS[] = {
     {"xray", NULL, xray_args},             {"profile", cmd_profile, NULL},  {"layout", NULL, layout_args},
     {"memory", NULL, memory_args},         {"version", NULL, version_args},  {"registry", NULL, registry_args},
     {"passes", passes_argv, NULL},         {"timeline", cmd_timeline, NULL}, {"llvm", llvm_argv, NULL},
-    {"diff", cmd_diff, NULL},
+    {"diff", cmd_diff, NULL},              {"report", report_argv, NULL},
 };
 
 static const handler *handler_for(const char *name) {

@@ -106,9 +106,10 @@ static int folder_files(const char *dir, names *out) {
   return rc;
 }
 
-hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc) {
+hs_profile_input *hs_cli_read_profiles(const char *const *paths, int n, size_t *count, int *rc) {
   names files = {0};
   *rc = 0;
+  *count = 0;
   for (int i = 0; i < n && !*rc; i++) {
     if (is_dir(paths[i])) {
       size_t before = files.n;
@@ -148,23 +149,43 @@ hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc) {
       data = raw;
       len = m;
     }
-    in[i].name = files.n > 1 ? files.v[i] : NULL; /* one file: named by the profile itself, as in the JS API */
+    in[i].name = files.v[i];
     in[i].data = data;
     in[i].len = len;
   }
-  hs_profile *p = NULL;
-  if (!*rc) {
-    hs_error err;
-    p = hs_profile_parse_files(in, files.n, &err);
-    if (!p) {
-      /* with several files the message names the one in error */
-      fprintf(stderr, "%s:%u:%u: %s: %s\n", files.n == 1 ? files.v[0] : paths[0], err.line, err.col, hs_code_name(err.code),
-              err.message);
-      *rc = err.code == HS_E_NOMEM ? 1 : 2;
-    }
+  if (*rc) {
+    hs_cli_free_profiles(in, files.n);
+    drop(&files);
+    return NULL;
   }
-  for (size_t i = 0; in && i < files.n; i++) free((void *)in[i].data);
-  free(in);
+  for (size_t i = 0; i < files.n; i++) files.v[i] = NULL; /* the inputs own their names now */
+  *count = files.n;
   drop(&files);
+  return in;
+}
+
+void hs_cli_free_profiles(hs_profile_input *in, size_t n) {
+  for (size_t i = 0; in && i < n; i++) {
+    free((void *)in[i].data);
+    free((void *)in[i].name);
+  }
+  free(in);
+}
+
+hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc) {
+  size_t count = 0;
+  hs_profile_input *in = hs_cli_read_profiles(paths, n, &count, rc);
+  if (!in) return NULL;
+  hs_error err;
+  const char *first = in[0].name;
+  if (count == 1) in[0].name = NULL; /* one file: named by the profile itself, as in the JS API */
+  hs_profile *p = hs_profile_parse_files(in, count, &err);
+  in[0].name = first;
+  if (!p) {
+    /* with several files the message names the one in error */
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", count == 1 ? first : paths[0], err.line, err.col, hs_code_name(err.code), err.message);
+    *rc = err.code == HS_E_NOMEM ? 1 : 2;
+  }
+  hs_cli_free_profiles(in, count);
   return p;
 }

@@ -412,6 +412,36 @@ char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs
 char *hs_memory_file_json(const char *text, size_t len, const char *name, const hs_doc *module, hs_error *err,
                           size_t *out_len);
 
+/* ---- the report (`hloscope report`: one HTML file with every answer, offline) ------------------ */
+
+/* A report: the inputs given (files, a job's profile files, dump folders), read into an overview
+ * (JSON and Markdown), the notebook cells a report page opens with, and the files it carries.
+ * Inputs are copied (a dump set is taken). Free with hs_report_free. */
+typedef struct hs_report hs_report;
+hs_report *hs_report_new(void);
+void hs_report_free(hs_report *r);
+int hs_report_set_title(hs_report *r, const char *title);
+/* One file: a text (HLO, StableHLO, jaxpr, a memory message or report, LLVM IR) or one profile
+ * file (.xplane.pb, .trace.json, already gunzipped); `name` may be a path (its base name is kept). */
+int hs_report_add_file(hs_report *r, const char *name, const char *data, size_t len);
+/* Several files read as one profile (a job's processes, a log folder's newest run). */
+int hs_report_add_profile(hs_report *r, const char *label, const hs_profile_input *files, size_t n);
+/* A dump folder as read (the report takes `s`, also on failure): its pipelines and flags, and its
+ * optimized HLO as an input of its own. */
+int hs_report_add_dumpset(hs_report *r, const char *label, hs_dumpset *s);
+/* The report: {"format":"hloscope-report","version":1,"title","core","overview":{"title","inputs",
+ * "provenance","pairs","redacted"},"markdown","cells","files":[{"name","bytes","format"}]}. With
+ * `redact`, every module name, source file path and op_name prefix in the files' bytes (profiles
+ * too) and in the names is replaced in place by a placeholder of the same length, first. The host
+ * adds each file's bytes (hs_report_file) to "files" (compressed) and calls hs_report_page. */
+char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len);
+/* The bytes of the report's file i as the page carries them (redacted once hs_report_json redacted). */
+const char *hs_report_file(const hs_report *r, size_t i, size_t *len);
+/* The page: the template (dist/hloscope.html, which holds a <!--HS:REPORT--> slot, or a report page
+ * saved before, whose data block is replaced) with `payload` (JSON) put in as a data block
+ * (<script type="application/json" id="hs-report">, '<' written \u003c). Malloc'd; NULL with `err`. */
+char *hs_report_page(const char *tmpl, size_t tlen, const char *payload, size_t plen, hs_error *err, size_t *len);
+
 /* Frees a string returned by this library. */
 void hs_free(void *p);
 

@@ -18,6 +18,7 @@
 //   forget  { key }
 //   keys    {}                    -> the keys of the texts held (for tests: views release theirs)
 //   version {}                    -> the core's version
+//   reportPage { template, payload } -> the HTML of a report page (the core's hs_report_page)
 //   profile { key, file, options } -> the Timeline of the profile file (kept by key; progress)
 //   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
 // Each op is one entry of OPS below.
@@ -208,6 +209,12 @@ const OPS = {
   async version() {
     await api.load();
     return { result: api.version() };
+  },
+
+  /** "Save as page": the payload put into the page by the core. */
+  async reportPage(msg) {
+    await api.load();
+    return { result: api.reportPage(msg.template, msg.payload) };
   },
 };
 

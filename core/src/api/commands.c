@@ -64,6 +64,14 @@ static const hs_command COMMANDS[] = {
      INPUTS(IN("A", "hlo,dump", "a"), IN("B", "hlo,dump", "b"), OPT("LIST", "--fail-on", "text", "fail_on"),
             OPT("PA", "--profiles", PROFILE, "profile_a"), OPT("PB", "--profiles", PROFILE, "profile_b"),
             OPT("EA", "--environment", "json", "environment_a"), OPT("EB", "--environment", "json", "environment_b"))},
+    {"report", NULL, "report", "report --out FILE.html [--markdown FILE.md] [--zip] [--redact] INPUT...",
+     "one HTML file to attach to a bug: any mix of HLO, StableHLO,\njaxpr, dump folders or archives, profiles or log folders, memory\n"
+     "messages and LLVM IR, carried compressed with the core and the\nviews; opens offline on an overview (what was given, provenance,\n"
+     "each analysis's headline), two compiles of one program on their\ndiff; --markdown writes the overview for an issue's body, --zip\n"
+     "the page in a .zip, --redact replaces module names, source paths\nand op_name prefixes; --title TEXT, --only WORD, --json",
+     INPUTS({"INPUT", NULL, DOC ",memory,llvm," PROFILE ",dump", "input", 0, 1, 0}, OPT("FILE.html", "--out", "text", "out"),
+            OPT("FILE.md", "--markdown", "text", "markdown"), OPT("TEXT", "--title", "text", "title"),
+            OPT("WORD", "--only", "text", "only"))},
     {"version", NULL, NULL, "version", "print the version", NO_INPUTS},
     {"registry", NULL, "registry", "registry", "the formats, result kinds and codes the core knows (JSON)", NO_INPUTS},
 };

@@ -49,6 +49,7 @@ class Renderer {
   inline(parent, node, from = node.from, to = node.to) {
     let at = from;
     for (const c of children(node)) {
+      if (c.to <= from || c.from >= to) continue; // a link's marks and URL lie outside its text
       if (c.from > at) parent.append(this.text(at, c.from));
       this.inlineNode(parent, c);
       at = Math.max(at, c.to);
@@ -98,7 +99,8 @@ class Renderer {
           else parent.append(`[image: ${alt}]`);
           return;
         }
-        const box = href && safeHref(href) ? el('a', { href, target: '_blank', rel: 'noopener noreferrer' }) : el('span');
+        // a link within the page (a report's overview to its cells) stays in this tab
+        const box = href && safeHref(href) ? el('a', href.startsWith('#') ? { href } : { href, target: '_blank', rel: 'noopener noreferrer' }) : el('span');
         parent.append(this.inline(box, n, textFrom, textTo));
         return;
       }

@@ -18,6 +18,7 @@ import { renderMarkdown } from './markdown.js';
 import { el } from '../dom.js';
 import * as engine from '../views/engine.js';
 import { exampleNotebook } from '../example.js';
+import { pageOf, reportPayload, reportState } from './report.js';
 
 const CELL_CLASSES = { markdown: MarkdownCell, code: CodeCell, dump: DumpCell, folder: FolderCell, profile: ProfileCell };
 
@@ -46,6 +47,7 @@ export class NotebookPage {
     ui.save = el('span', { class: 'save', role: 'status', 'data-testid': 'save-status' });
     ui.banner = el('div', { class: 'banner', role: 'alert', hidden: true, 'data-testid': 'storage-error' });
     ui.undo = el('div', { class: 'undo', hidden: true });
+    ui.report = el('div', { class: 'banner info', role: 'status', hidden: true, 'data-testid': 'report-banner' });
     ui.cells = el('main', { class: 'cells', 'data-testid': 'cells' });
     ui.import = el('input', { type: 'file', accept: '.json,application/json', hidden: true, 'data-testid': 'import-input' });
     ui.version = el('span', { class: 'ver', 'data-testid': 'core-version' });
@@ -61,12 +63,13 @@ export class NotebookPage {
       button('+ Folder', 'add-folder', { title: 'a dump folder (--xla_dump_to): drop it, its .zip/.tar.gz, or an ls listing' }),
       button('+ Profile', 'add-profile', { title: 'a jax.profiler capture: where each run spent its time' }),
       button('Export', 'export', { title: 'save the notebook as a file' }),
+      button('Save as page', 'save-page', { title: 'one HTML file with these cells and their dumps and profiles inside: opens offline, to attach to a bug' }),
       button('Import', 'import', { title: 'open a notebook file (replaces this one; undo is offered)' }),
       button('Example', 'example', { title: 'replace this notebook by the example (undo is offered)' })),
       el('a', { class: 'gym', href: 'gym.html', title: 'drills on reading what XLA did' }, 'Gym'),
       ui.save,
       ui.import);
-    root.replaceChildren(toolbar, ui.banner, ui.undo, ui.cells,
+    root.replaceChildren(toolbar, ui.report, ui.banner, ui.undo, ui.cells,
       el('footer', { class: 'foot' }, 'Shift+Enter runs a cell · Tab moves between cells; click into an editor for Tab to indent (Escape then Tab, or Ctrl+M, leaves it) · dumps are analysed in your browser; nothing leaves this page · ', ui.version));
 
     toolbar.addEventListener('click', (e) => {
@@ -76,6 +79,7 @@ export class NotebookPage {
       else if (a.startsWith('add-')) {
         this.insertCell({ kind: a.slice(4) }, this.active ? this.cells.indexOf(this.active) + 1 : this.cells.length).focus();
       } else if (a === 'export') this.doExport();
+      else if (a === 'save-page') this.doSavePage();
       else if (a === 'import') ui.import.click();
       else if (a === 'example') this.replaceNotebook(exampleNotebook(), 'example loaded', true);
     });
@@ -219,8 +223,61 @@ export class NotebookPage {
     setTimeout(() => URL.revokeObjectURL(a.href), 60000);
   }
 
-  /** Opens the saved notebook (or the example on a first visit). */
+  async doSavePage() {
+    this.flash('writing the page…');
+    try {
+      const html = await pageOf(this);
+      const blob = new Blob([html], { type: 'text/html' });
+      const a = el('a', { href: URL.createObjectURL(blob), download: `${(this.title || 'notebook').replace(/[^\w.-]+/g, '_').slice(0, 60)}.html` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+      this.flash(`saved as a page (${(blob.size / 1048576).toFixed(2)} MiB)${blob.size > 25 * 1048576 ? ': over 25 MiB, more than most issue trackers take' : ''}`);
+    } catch (e) {
+      this.flash(`Save as page failed: ${e.message}`);
+    }
+  }
+
+  /** Opens the report this page carries: its cells, in this tab only (the browser's own notebook is left as it is). */
+  async openReport(data) {
+    this.store.detach();
+    const state = await reportState(data);
+    this.replaceNotebook(state, null, false, { save: false });
+    state.anchors.forEach((a, i) => { if (a && this.cells[i]) this.cells[i].el.id = a; });
+    for (const [i, files] of state.profiles) this.cells[i]?.open(files);
+    const ui = this.ui;
+    ui.save.textContent = 'report';
+    ui.save.dataset.state = 'report';
+    ui.report.replaceChildren(
+      el('b', { text: 'A report. ' }),
+      `${data.files.length} file${data.files.length === 1 ? '' : 's'} carried${data.created ? `, made ${data.created.slice(0, 10)}` : ''}` +
+      `${data.core ? ` by hloscope ${data.core}` : ''}. Everything is read in this page; nothing leaves it. ` +
+      'Changes stay in this tab (the notebook this browser keeps is not touched): Save as page writes them into a new file.');
+    ui.report.hidden = false;
+    document.title = data.title || 'hloscope report';
+  }
+
+  /** Opens the report this page carries, else the saved notebook (or the example on a first visit). */
   async start() {
+    let report = null;
+    try {
+      report = reportPayload();
+    } catch (e) {
+      this.ui.report.textContent = `This page carries a report that could not be opened: ${e.message}.`;
+      this.ui.report.hidden = false;
+    }
+    if (report) {
+      try {
+        await this.openReport(report);
+      } catch (e) {
+        this.ui.report.textContent = `This report could not be opened: ${e.message}.`;
+        this.ui.report.hidden = false;
+      }
+      document.documentElement.dataset.ready = 'true';
+      engine.version().then((v) => { this.ui.version.textContent = `core ${v}`; }, () => { this.ui.version.textContent = 'core not built'; });
+      return;
+    }
     let saved = null;
     try {
       saved = await this.store.load();
@@ -254,6 +311,8 @@ export function startNotebook() {
     get analysisInWorker() { return engine.usingWorker(); },
     get unsaved() { return page.store.unsaved; },
     runAll: () => page.runAll(),
+    /** The HTML "Save as page" writes, for tests. */
+    pageHTML: () => pageOf(page),
     /** The keys of the dump texts the analysis engine holds (views must release theirs). */
     engineKeys: () => engine.keys(),
     /** The Markdown cells' renderer (a DocumentFragment of DOM nodes), for tests and the console. */

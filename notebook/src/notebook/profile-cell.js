@@ -26,6 +26,7 @@ export class ProfileCell extends Cell {
   /** the <xla-timeline> view */ view = null;
   /** the last timeline shown (Timeline JSON) */ timeline = null;
   /** bumped by every open; an answer for an older one is dropped */ gen = 0;
+  /** the files of the profile shown ([{ path, file }]): "Save as page" carries them */ files = [];
 
   constructor(rec, page) {
     super(rec, page);
@@ -100,6 +101,7 @@ export class ProfileCell extends Cell {
       const label = chosen.entries.length > 1 ? `${chosen.entries.length} files of ${chosen.run ?? 'one job'}` : chosen.entry.path;
       this.name = label;
       this.timeline = t;
+      this.files = chosen.entries;
       this.view.data = { timeline: t, name: label };
       this.view.hidden = false;
       // what was skipped or guessed (a truncated file: what was read before the cut)

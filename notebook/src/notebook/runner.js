@@ -78,7 +78,7 @@ function jsonText(x) {
 export function isViewOnly(code) {
   const lines = code.split('\n').map((l) => l.replace(/\/\/.*$/, '').trim()).filter(Boolean);
   if (!lines.length) return false;
-  return lines.every((l) => /^show(\.(xray|fusions|summary|memory|padding|diff))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
+  return lines.every((l) => /^show(\.(xray|fusions|summary|memory|padding|diff|levels))?\(\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)?\)\s*;?$/.test(l));
 }
 
 /**

@@ -77,7 +77,14 @@ export class NotebookStore {
   /** Everything is rewritten at the next save (after an import or a reset). */
   replaceAll() { this.replacing = true; this.metaDirty = true; this.schedule(); }
 
+  /**
+   * A report page keeps its cells in the tab only: the notebook this browser saved (file:// pages
+   * share one origin) is never read or overwritten by it. "Save as page" keeps its changes.
+   */
+  detach() { this.detached = true; clearTimeout(this.timer); }
+
   schedule(delay = 250) {
+    if (this.detached) return;
     this.onStatus({ state: 'pending' });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.flush(), delay);
@@ -86,6 +93,7 @@ export class NotebookStore {
   /** Saves what changed now. Resolves true when saved, false on failure (reported). */
   async flush() {
     clearTimeout(this.timer);
+    if (this.detached) return true;
     if (this.saving) { await this.saving.catch(() => {}); }
     if (!this.metaDirty && !this.dirtyCells.size && !this.removed.size && !this.replacing) return true;
     this.saving = this._write();
@@ -156,6 +164,7 @@ export class NotebookStore {
 
   /** True when something typed has not reached storage yet. */
   get unsaved() {
+    if (this.detached) return false;
     return this.metaDirty || this.dirtyCells.size > 0 || this.removed.size > 0 || !!this.replacing || !!this.saving;
   }
 }

@@ -189,6 +189,11 @@ export function keys() {
   return call({ op: 'keys' }, null, async () => [...localTexts.keys()]);
 }
 
+/** The HTML of a report page: `template` (a page's text) with `payload` (JSON text) put in by the core. */
+export function reportPage(template, payload) {
+  return call({ op: 'reportPage', template, payload }, null, async () => { await api.load(); return api.reportPage(template, payload); });
+}
+
 export function version() {
   return call({ op: 'version' }, null, async () => { await api.load(); return api.version(); });
 }
