@@ -2,13 +2,14 @@
 //
 //   widget.mjs   the anywidget front end (its `_esm`): the views of notebook/src/views/ and the JS
 //                API with the single-file wasm inlined, so a notebook fetches nothing to show a widget
+//   hloscope.html the report page (dist/hloscope.html, copied), for hloscope.report
 //   cli.mjs      `node cli.mjs fusions FILE|-`: the CLI's human-readable text from the same wasm,
 //                for terminals where the native CLI is not built
 //
 // Needs the wasm build (npm run build:wasm): wasm/gen/hloscope_core.single.mjs.
 // Usage: node notebook/jupyter/build.mjs [--dev]
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,5 +68,10 @@ await esbuild.build({
   // Emscripten's Node branch require()s fs and path; an ES module has no require of its own.
   banner: { js: "import { createRequire as __hsRequire } from 'node:module'; const require = __hsRequire(import.meta.url);" },
 });
+// The report page (`hloscope.report`, `result.save`): the single-file notebook `npm run build` wrote,
+// handed to the CLI's `report --template`, so an installed package fills the page it carries.
+const page = join(root, 'dist/hloscope.html');
+if (existsSync(page)) copyFileSync(page, join(out, 'hloscope.html'));
+else console.warn('jupyter build: dist/hloscope.html missing (npm run build): hloscope.report will use the CLI\'s own page');
 const kib = (f) => `${(statSync(join(out, f)).size / 1024).toFixed(1)} KiB`;
 console.log(`jupyter build: hloscope/static in ${Date.now() - t0} ms: widget.mjs ${kib('widget.mjs')}, cli.mjs ${kib('cli.mjs')}`);

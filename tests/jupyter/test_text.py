@@ -105,6 +105,49 @@ class TextReprs(unittest.TestCase):
             self.assertEqual(printed(hloscope.fusions(self.compiled.as_text())), want)
             self.assertEqual(printed(hloscope.fusions(self.dir / "after_optimizations.txt")), want)
 
+    def _payload(self, html_path):
+        import base64
+        import gzip
+        import json
+
+        html = Path(html_path).read_text(encoding="utf-8")
+        m = re.search(r'<script type="application/json" id="hs-report">(.*?)</script>', html, re.S)
+        self.assertIsNotNone(m, "the page carries a data block")
+        data = json.loads(m.group(1))
+        return data, [gzip.decompress(base64.b64decode(f["data"])) for f in data["files"]]
+
+    def test_report_of_jax_objects_carries_them_and_says_what_the_cli_says(self):
+        import json
+
+        out = self.dir / "bug.html"
+        md = self.dir / "bug.md"
+        with text_backend("cli"):
+            got = hloscope.report(self.lowered, MemoryError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+                                                            "6291456 bytes."), path=out, markdown=md, title="naive attention")
+        self.assertEqual(got, out)
+        data, files = self._payload(out)
+        self.assertEqual(files[0].decode(), self.lowered.as_text())
+        self.assertEqual(files[1].decode(), self.compiled.as_text())
+        census = json.loads(cli("fusions", "--json", self.dir / "after_optimizations.txt"))
+        item = data["overview"]["inputs"][1]
+        got_census = next(h for h in item["headlines"] if h["kind"] == "census")["figures"]
+        self.assertEqual(got_census["fusion_ops"], census["fusion_ops"])
+        self.assertEqual([(p["view"], p["a"], p["b"]) for p in data["overview"]["pairs"]], [("xray", 1, 2)])
+        self.assertTrue(md.read_text().startswith("# hloscope report: naive attention\n"))
+
+    def test_result_save_writes_the_report_of_what_it_read(self):
+        out = self.dir / "saved.html"
+        with text_backend("cli"):
+            hloscope.fusions(self.compiled).save(out)
+        data, files = self._payload(out)
+        self.assertEqual([f.decode() for f in files], [self.compiled.as_text()])
+        self.assertEqual(data["title"], "hloscope.fusions")
+
+    def test_report_without_the_native_cli_says_so(self):
+        with text_backend("node", HLOSCOPE_CLI=""):
+            with self.assertRaisesRegex(RuntimeError, "needs the native hloscope CLI"):
+                hloscope.report(self.compiled, path=self.dir / "never.html")
+
     def test_census_counts_equal_xla_own_module(self):
         import hlo_proto
 

@@ -9,6 +9,7 @@
     hloscope.decisions(jax.make_jaxpr(f)(x)) # upcasts, broadcasts, remat marks, transposes
     hloscope.passes("/tmp/dump")             # an --xla_dump_to folder: the pass pipeline, step by step
     hloscope.diff(compiled_a, compiled_b)    # what changed between two compiles, by meaning
+    hloscope.report(lowered, err, "/tmp/trace", path="bug.html")  # one HTML file to attach to a bug
 
 Each call returns a Result: a widget in a notebook (the wasm core runs in the browser; nothing
 is fetched), readable text in a terminal (``str()``: the native CLI, else the wasm under Node),
@@ -16,6 +17,8 @@ and ``.json()`` for the numbers.
 """
 from __future__ import annotations
 
+import os
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +28,8 @@ from . import _inputs, _text
 from ._text import HloscopeError
 
 __version__ = "0.1.0"
-__all__ = ["xray", "fusions", "spills", "timeline", "memory", "passes", "decisions", "diff", "Result", "HloscopeError",
-           "ANALYSES"]
+__all__ = ["xray", "fusions", "spills", "timeline", "memory", "passes", "decisions", "diff", "report", "Result",
+           "HloscopeError", "ANALYSES"]
 
 
 @dataclass(frozen=True)
@@ -257,6 +260,13 @@ class Result:
             self._widget = HloscopeWidget(**kw)
         return self._widget
 
+    def save(self, path, *, redact=False, title=None, markdown=None, zip=False) -> Path:
+        """Writes what this result read as a report page (``hloscope report``): one HTML file that
+        opens offline on the overview, with the inputs inside. Returns the file written."""
+        names = [a for a in self.args if a in self.files]
+        return _write_report({k: self.files[k] for k in names}, path, redact=redact, title=title or f"hloscope.{self.name}",
+                             markdown=markdown, zip=zip)
+
     def _repr_mimebundle_(self, include=None, exclude=None):
         if not self._has_view():  # no view of its own in the widget: the text
             return {"text/plain": str(self)}, {}
@@ -345,3 +355,59 @@ def diff(a, b, profiles=None) -> Result:
     time per run of each side and per op, matched through the HLO. ``.json()`` gives the CLI's
     ``--json``."""
     return _call("diff", a, b, profiles=profiles)
+
+
+def _write_report(files, path, *, redact=False, title=None, markdown=None, zip=False) -> Path:
+    """Runs ``hloscope report --out PATH`` over {file name: text, bytes or Path} (a Path read where
+    it is); the page is the package's own copy of the notebook when it carries one."""
+    out = Path(path).expanduser().resolve()
+    name, argv = _text.runner()
+    if name != "cli":
+        raise RuntimeError("hloscope.report needs the native hloscope CLI (npm run build:native, or HLOSCOPE_CLI): "
+                           "the report is assembled by it" + ("" if name else f"; {argv}"))
+    args = ["--out", str(out)]
+    page = Path(__file__).parent / "static" / "hloscope.html"
+    if page.is_file() and not os.environ.get("HLOSCOPE_REPORT_TEMPLATE"):
+        args += ["--template", str(page)]
+    if redact:
+        args.append("--redact")
+    if title:
+        args += ["--title", str(title)]
+    if markdown:
+        args += ["--markdown", str(Path(markdown).expanduser().resolve())]
+    if zip:
+        args.append("--zip")
+    with tempfile.TemporaryDirectory(prefix="hloscope-") as tmp:
+        for fname, data in files.items():
+            p = Path(tmp) / fname
+            if isinstance(data, Path):
+                p.symlink_to(data, target_is_directory=data.is_dir())
+            elif isinstance(data, str):
+                p.write_text(data, encoding="utf-8")
+            else:
+                p.write_bytes(data)
+        proc = subprocess.run(argv + ["report"] + args + list(files), cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    said = proc.stderr.decode("utf-8", "replace").strip()
+    if proc.returncode != 0:
+        raise HloscopeError(said or f"hloscope report exited with status {proc.returncode}")
+    if "warning:" in said:
+        import warnings
+
+        warnings.warn(said[said.index("warning:") + 9:], stacklevel=3)
+    return out.with_suffix(".zip") if zip else out
+
+
+def report(*inputs, path, redact=False, title=None, markdown=None, zip=False) -> Path:
+    """One HTML file to attach to a bug (``hloscope report --out PATH``): the inputs inside, the
+    wasm core and the views beside them; it opens offline on an overview (what was given,
+    provenance, each analysis's headline; two compiles of one program on their diff). ``inputs``:
+    jax Lowered or Compiled objects, out-of-memory exceptions, texts, profile bytes, or paths of
+    files and folders (dumps, archives, profiles, log folders). ``redact=True`` replaces module
+    names, source paths and op_name prefixes with placeholders; ``markdown=`` writes the overview
+    for an issue's body; ``zip=True`` writes the page in a .zip. Returns the file written."""
+    if not inputs:
+        raise ValueError("hloscope.report: give one or more inputs (a Lowered, a Compiled, an error, a path, ...)")
+    files = {}
+    for i, x in enumerate(inputs):
+        files.update(_inputs.report_inputs(x, i))
+    return _write_report(files, path, redact=redact, title=title, markdown=markdown, zip=zip)

@@ -300,3 +300,33 @@ def dump_entries(folder: Path, depth: int = 0, out=None):
             text = p.read_text(encoding="utf-8", errors="replace") if _wants_text(p.name) else None
             out.append({"name": p.name, "data": text})
     return out
+
+
+def report_inputs(x, index: int) -> dict:
+    """{file name: text, bytes or Path} of one input of ``hloscope.report``: a file or folder (a
+    path, read where it is), a jax Lowered (its StableHLO and optimized HLO), a Compiled, an
+    exception (an out-of-memory error's text), a text, or bytes (a profile)."""
+    n = f"input{index + 1}"
+    if isinstance(x, os.PathLike) or (isinstance(x, str) and "\n" not in x and len(x) < 4096 and _exists(x)):
+        p = Path(x)
+        return {f"{n}-{p.name}": p.resolve()}
+    if isinstance(x, BaseException):
+        return {f"{n}.oom.txt": str(x)}
+    if isinstance(x, (bytes, bytearray, memoryview)):
+        return {f"{n}.bin": bytes(x)}
+    if isinstance(x, str):
+        return {f"{n}.txt": x}
+    left, right = hlo_pair(x)
+    out = {}
+    if left is not None:
+        out[f"{n}.stablehlo.mlir"] = left
+    if right is not None:
+        out[f"{n}.after_optimizations.txt"] = right
+    return out
+
+
+def _exists(s: str) -> bool:
+    try:
+        return Path(s).exists()
+    except (OSError, ValueError):
+        return False
