@@ -11,7 +11,7 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 pkgs=(cmake make gcc pkg-config libjansson-dev libpcre2-dev libcmocka-dev zlib1g-dev python3) # python3: the pass-dump tests (JSON checks, a .zip)
-if [ "$what" = all ]; then pkgs+=(emscripten chromium clang-14 libclang-rt-14-dev python3-venv); fi
+if [ "$what" = all ]; then pkgs+=(emscripten chromium firefox-esr clang-14 libclang-rt-14-dev python3-venv); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
