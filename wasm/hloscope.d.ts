@@ -774,6 +774,8 @@ export interface ReportPayload {
   core?: string;
   created?: string;
   overview?: unknown;
+  /** the anchor of the cell the page opens on */
+  open?: string;
   markdown?: string | null;
   cells: Array<{ kind: 'markdown' | 'dump' | 'code' | 'folder' | 'profile'; name?: string; text?: string; anchor?: string;
     file?: number; files?: number[] }>;

@@ -430,7 +430,8 @@ int hs_report_add_profile(hs_report *r, const char *label, const hs_profile_inpu
  * optimized HLO as an input of its own. */
 int hs_report_add_dumpset(hs_report *r, const char *label, hs_dumpset *s);
 /* The report: {"format":"hloscope-report","version":1,"title","core","overview":{"title","inputs",
- * "provenance","pairs","redacted"},"markdown","cells","files":[{"name","bytes","format"}]}. With
+ * "provenance","pairs","redacted"},"open" (the anchor of the cell the page opens on: the first
+ * pair's view, else "overview"),"markdown","cells","files":[{"name","bytes","format"}]}. With
  * `redact`, every module name, source file path and op_name prefix in the files' bytes (profiles
  * too) and in the names is replaced in place by a placeholder of the same length, first. The host
  * adds each file's bytes (hs_report_file) to "files" (compressed) and calls hs_report_page. */

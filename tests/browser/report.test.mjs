@@ -166,3 +166,19 @@ test('Save as page: a page with the same cells and the same carried bytes, saved
     await close();
   }
 });
+
+test('two compiles of one program: the page opens on their diff', { skip, timeout: 120000 }, async () => {
+  const pair = path.join(repoRoot, 'fixtures/diff-pairs/cpu-jax-0.12.0.1/mlp_softmax-nofusion');
+  const out = makeReport('pair', [path.join(pair, 'a.after_optimizations.txt'), path.join(pair, 'b.after_optimizations.txt')]);
+  const { browser, close } = await launch();
+  try {
+    const p = await openFile(browser, out);
+    await p.page.waitForFunction(() => document.querySelector('#pair-1 xla-diff'), null, { timeout: 60000 });
+    const top = await p.page.evaluate(() => document.getElementById('pair-1').getBoundingClientRect().top);
+    assert.ok(Math.abs(top) < 200, `the diff cell is at the top of the view (${top} px)`);
+    assert.deepEqual(p.outside, []);
+    await p.close();
+  } finally {
+    await close();
+  }
+});

@@ -28,6 +28,7 @@ const sharedFiles = {
   gpu: sharedPath('captures/gpu-semantics/gpu_a100__lorrax__module_0039.jit_fft.sm_8.0_gpu_after_optimizations.txt'),
   oom: sharedPath('captures/memory/13_gpu_jax_13428_peak_buffers.txt'),
   tpuProfile: sharedPath('captures/profiles/xprof_tpu_inference_2.xplane.pb'),
+  gpuProfile: sharedPath('captures/profiles/tracelens_mi300_jax08_attention.xplane.pb'),
   tpuStablehlo: sharedPath('captures/tpu-v6e/jit_gelu_mlp.stablehlo.mlir'),
   tpuHlo: sharedPath('captures/tpu-v6e/jit_gelu_mlp.after_optimizations.with_frame_tables.txt'),
 };
@@ -106,6 +107,8 @@ test('two compiles of one program open on their diff; the diff is the first view
   assert.equal(r.payload.overview.pairs[0].sentence, d.verdict);
   assert.equal(r.payload.cells[0].kind, 'markdown');
   assert.deepEqual(r.payload.cells[1], { kind: 'code', text: 'show.diff(dump1, dump2)', anchor: 'pair-1' });
+  assert.equal(r.payload.open, 'pair-1', 'the page opens on the diff');
+  assert.equal(report('one', [a]).payload.open, 'overview');
 });
 
 test('the page carries every input byte for byte, and adds under 2 MiB beside them', { skip }, () => {
@@ -146,13 +149,16 @@ function secrets(files) {
 
 test('--redact: no module name, source path, op_name prefix or file name of the inputs is left', { skip: skip || noShared }, () => {
   const texts = [sharedFiles.tpuStablehlo, sharedFiles.tpuHlo, sharedFiles.gpu, path.join(fx, 'after_optimizations.txt')];
-  const inputs = [...texts, sharedFiles.tpuProfile];
+  const inputs = [...texts, sharedFiles.tpuProfile, sharedFiles.gpuProfile];
   const names = secrets(texts);
-  // the profile's programs and op_name prefixes, as the CLI's timeline reads them
+  // the profiles' programs and op_name prefixes, as the CLI's timeline reads them
   const tl = json('timeline', sharedFiles.tpuProfile);
-  for (const p of tl.programs) if (p.name.length >= 4) names.push(p.name);
-  for (const row of tl.rows) if (row.op_name?.includes('/')) names.push(row.op_name.slice(0, row.op_name.lastIndexOf('/') + 1));
-  names.push(path.basename(sharedFiles.tpuProfile));
+  for (const prof of [sharedFiles.tpuProfile, sharedFiles.gpuProfile]) {
+    const t = json('timeline', prof);
+    for (const p of t.programs) if (p.name.length >= 4) names.push(p.name);
+    for (const row of t.rows) if (row.op_name?.includes('/')) names.push(row.op_name.slice(0, row.op_name.lastIndexOf('/') + 1));
+    names.push(path.basename(prof));
+  }
   assert.ok(names.length > 10, `found ${names.length} names to hide`);
   const r = report('redacted', inputs, ['--redact']);
   const carried = filesOf(r.payload).map((b) => b.toString('latin1'));
@@ -160,6 +166,13 @@ test('--redact: no module name, source path, op_name prefix or file name of the 
   for (const n of names) {
     for (const [i, c] of carried.entries()) assert.ok(!c.includes(n), `${JSON.stringify(n)} left in ${r.payload.files[i].name}`);
     assert.ok(!said.includes(n), `${JSON.stringify(n)} left in the overview or the cells`);
+  }
+  // every source path a profile's protobuf still holds is a placeholder (the stack frames of its
+  // HloModuleProtos included), and no jit(...) op name or module name is left in it
+  for (const [i, c] of carried.entries()) {
+    if (r.payload.files[i].format !== 'profile') continue;
+    for (const m of c.matchAll(/([\x21-\x7e]+)\.py\b/g)) assert.match(m[1], /(src|f)\d+_*$/, `${m[0]} left in ${r.payload.files[i].name}`);
+    assert.doesNotMatch(c, /jit\(|jit_[a-z]|PjitFunction\(/, `a jit name left in ${r.payload.files[i].name}`);
   }
   assert.match(r.payload.markdown, /\*\*Redacted\*\*/);
   // the pairing still holds: the StableHLO and its HLO are still one program

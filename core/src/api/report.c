@@ -260,7 +260,8 @@ static void scan_quoted(r_redact *x, const char *t, size_t len, const char *key,
     if (cls == 'p') {
       size_t slash = e;
       while (slash > s && t[slash - 1] != '/') slash--;
-      if (slash > s) add_pat(x, t + s, slash - s, 'p');
+      int call = e - slash > 4 && (memcmp(t + slash, "jit(", 4) == 0 || memcmp(t + slash, "pmap(", 5) == 0);
+      if (slash > s) add_pat(x, t + s, call ? e - s : slash - s, 'p'); /* ".../jit(g)": the last part names a function */
     } else add_pat(x, t + s, e - s, cls);
     i = e;
   }
@@ -326,6 +327,66 @@ static void scan_locs(r_redact *x, const char *t, size_t len) {
       if (slash > s) add_pat(x, t + s, slash - s, 'p');
     }
     i = e;
+  }
+}
+
+/* The length a protobuf string field's varint before `k` gives (1 or 2 bytes), or SIZE_MAX. */
+static size_t len_before(const unsigned char *t, size_t k) {
+  if (k >= 1 && t[k - 1] < 0x80) {
+    if (k >= 2 && t[k - 2] >= 0x80) return (size_t)(t[k - 2] & 0x7f) | (size_t)t[k - 1] << 7;
+    return t[k - 1];
+  }
+  return SIZE_MAX;
+}
+
+static int printable(unsigned char c) { return c >= 0x20 && c < 0x7f; }
+
+/* A profile's strings (length-delimited fields): every source path ("....py", as its HloModuleProtos'
+ * stack frames and metadata hold them), every op name ("jit(...)/.../add") and every module name
+ * ("jit_f", "jit_f(17)") becomes a pattern,
+ * wherever in the protobuf it sits; a string is taken only when the varint before it is its length. */
+static void scan_proto(r_redact *x, const char *text, size_t len) {
+  const unsigned char *t = (const unsigned char *)text;
+  for (size_t i = 0; i + 3 <= len; i++) {
+    if (t[i] == '.' && t[i + 1] == 'p' && t[i + 2] == 'y' && (i + 3 == len || !printable(t[i + 3]) || t[i + 3] == ':')) {
+      size_t e = i + 3, s = i;
+      while (s > 0 && printable(t[s - 1]) && t[s - 1] != ' ' && e - s < 4096) s--;
+      for (size_t k = s; k < i; k++) {
+        size_t l = len_before(t, k);
+        if (l != SIZE_MAX && l >= e - k && k + l <= len) { /* the path, or a string that begins with it ("x.py:37") */
+          add_pat(x, text + k, e - k, 'f');
+          break;
+        }
+      }
+    }
+    if ((t[i] == 'j' && len - i > 4 && memcmp(t + i, "jit(", 4) == 0) || (t[i] == 'p' && len - i > 5 && memcmp(t + i, "pmap(", 5) == 0)) {
+      size_t l = len_before(t, i);
+      if (l == SIZE_MAX || l < 5 || i + l > len) continue;
+      size_t slash = SIZE_MAX;
+      for (size_t k = i; k < i + l && printable(t[k]); k++)
+        if (t[k] == '/') slash = k;
+      size_t end = i;
+      while (end < i + l && printable(t[end])) end++;
+      if (slash != SIZE_MAX && end - slash > 4 && (memcmp(t + slash + 1, "jit(", 4) == 0 || memcmp(t + slash + 1, "pmap(", 5) == 0))
+        add_pat(x, text + i, end - i, 'p'); /* ".../jit(g)": the last part names a function too */
+      else if (slash != SIZE_MAX) add_pat(x, text + i, slash + 1 - i, 'p');
+      else if (t[i + l - 1] == ')') add_pat(x, text + i, l, 'm'); /* "jit(f)": the function a module is named after */
+    }
+    /* the Python function a jit call ran ("PjitFunction(f)", a host event's name) */
+    if (t[i] == 'P' && len - i > 13 && memcmp(t + i, "PjitFunction(", 13) == 0) {
+      size_t e = i + 13;
+      while (e < len && e - i < 512 && printable(t[e]) && t[e] != ')') e++;
+      if (e < len && t[e] == ')') add_pat(x, text + i, e + 1 - i, 'm');
+    }
+    /* a module's name: "jit_f", "jit_f(17)" (a program's events), "pmap_g" */
+    if ((t[i] == 'j' && len - i > 4 && memcmp(t + i, "jit_", 4) == 0) || (t[i] == 'p' && len - i > 5 && memcmp(t + i, "pmap_", 5) == 0)) {
+      size_t l = len_before(t, i), e = i;
+      if (l == SIZE_MAX || i + l > len) continue;
+      while (e < i + l && (t[e] == '_' || t[e] == '.' || t[e] == '-' || (t[e] >= '0' && t[e] <= '9') || (t[e] >= 'a' && t[e] <= 'z') ||
+                           (t[e] >= 'A' && t[e] <= 'Z')))
+        e++;
+      if (e == i + l || t[e] == '(') add_pat(x, text + i, e - i, 'm');
+    }
   }
 }
 
@@ -403,6 +464,7 @@ static json_t *redact_all(hs_report *r, r_redact *x) {
     scan_quoted(x, f->data, f->len, "source_filename = \"", 'f');
     scan_frame_files(x, f->data, f->len);
     scan_locs(x, f->data, f->len);
+    if (f->format < 0) scan_proto(x, f->data, f->len);
   }
   /* a profile's module names: its programs, as the profile model reads them */
   for (size_t i = 0; i < r->n_in; i++) {
@@ -1066,6 +1128,10 @@ char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len) {
   json_object_set_new(root, "title", r->title ? json_string(r->title) : json_string("hloscope report"));
   json_object_set_new(root, "core", json_string(HS_VERSION));
   json_object_set_new(root, "overview", overview);
+  /* the cell the page opens on: two compiles of one program on their diff, a StableHLO and its
+   * HLO on the x-ray, else the overview */
+  json_t *first_pair = json_array_get(pairs, 0);
+  json_object_set_new(root, "open", json_string(first_pair ? str_of(first_pair, "anchor") : "overview"));
   json_object_set_new(root, "markdown", hs_json_bytes(b.s ? b.s : "", b.n));
   json_object_set_new(root, "cells", cells);
   json_object_set_new(root, "files", files);

@@ -256,6 +256,9 @@ export class NotebookPage {
       'Changes stay in this tab (the notebook this browser keeps is not touched): Save as page writes them into a new file.');
     ui.report.hidden = false;
     document.title = data.title || 'hloscope report';
+    // two compiles of one program open on their diff, a StableHLO and its HLO on the x-ray
+    const opens = !location.hash && typeof data.open === 'string' && data.open !== 'overview' ? document.getElementById(data.open) : null;
+    opens?.scrollIntoView({ block: 'start' });
   }
 
   /** Opens the report this page carries, else the saved notebook (or the example on a first visit). */
