@@ -4,7 +4,8 @@
 //   node --experimental-websocket tests/browser/firefox-drive.mjs PAGE.html EXPR [WAIT_EXPR]
 // It starts Firefox headless with a fresh profile, opens file://PAGE, waits until WAIT_EXPR (a JS
 // expression) is truthy in the page, evaluates EXPR (its value as JSON), records every request
-// the page makes, and prints { value, requests, firefox } as one JSON line. Exit 2: no Firefox.
+// the page makes and refuses those outside file:, data:, blob: and about: (network.addIntercept),
+// and prints { value, requests, refused, firefox } as one JSON line. Exit 2: no Firefox.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,13 +58,23 @@ async function main() {
   let next = 1;
   const waiting = new Map();
   const requests = [];
+  const refused = [];
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     if (msg.id && waiting.has(msg.id)) {
       const { ok, fail } = waiting.get(msg.id);
       waiting.delete(msg.id);
       if (msg.type === 'error') fail(new Error(`${msg.error}: ${msg.message}`)); else ok(msg.result);
-    } else if (msg.method === 'network.beforeRequestSent') requests.push(msg.params.request.url);
+    } else if (msg.method === 'network.beforeRequestSent') {
+      const { url, request } = msg.params.request;
+      requests.push(url);
+      // every request outside the page's file and in-page data is refused (and said)
+      if (msg.params.isBlocked) {
+        const local = /^(file|data|blob|about):/.test(url);
+        if (!local) refused.push(url);
+        send(local ? 'network.continueRequest' : 'network.failRequest', { request }).catch(() => {});
+      }
+    }
   };
   const send = (method, params = {}) => new Promise((ok, fail) => {
     const id = next++;
@@ -72,6 +83,7 @@ async function main() {
   });
   const session = await send('session.new', { capabilities: {} });
   await send('session.subscribe', { events: ['network.beforeRequestSent'] });
+  await send('network.addIntercept', { phases: ['beforeRequestSent'] });
   const tree = await send('browsingContext.getTree', {});
   const context = tree.contexts[0].context;
   await send('browsingContext.navigate', { context, url: pathToFileURL(path.resolve(file)).href, wait: 'complete' });
@@ -87,7 +99,7 @@ async function main() {
   }
   const value = await evaluate(expr);
   clearTimeout(timer);
-  console.log(JSON.stringify({ value, requests, firefox: session.capabilities?.browserVersion ?? null }));
+  console.log(JSON.stringify({ value, requests, refused, firefox: session.capabilities?.browserVersion ?? null }));
   await send('session.end').catch(() => {});
   ws.close();
   cleanup();

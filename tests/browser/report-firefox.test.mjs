@@ -56,4 +56,5 @@ test('a report opens in Firefox from file:// and says what the CLI says, offline
   const own = pathToFileURL(out).href;
   const outside = got.requests.filter((u) => u !== own && !/^(data|blob|about):/.test(u));
   assert.deepEqual(outside, [], 'no request left the page');
+  assert.deepEqual(got.refused, [], 'none had to be refused');
 });
