@@ -478,19 +478,21 @@ export async function launchFirefox({ headless = true, offline = true, allow = i
   const logs = [];
   let context;
   let closed = false;
+  let sessionStarted = false;
 
   const close = async () => {
     if (closed) return;
     closed = true;
-    if (!lost) {
-      await send('session.end', {}, { timeout: 3000 }).catch(() => {});
-    }
-    // session.end leaves the browser running; browser.close needs a session, so it is the
-    // process that goes: SIGTERM first (Firefox shuts down cleanly), then the whole group.
+    // browser.close ends the session and quits Firefox; when it cannot (no session yet, a hung
+    // browser), SIGTERM, then SIGKILL to the whole process group.
+    if (!lost && sessionStarted) await send('browser.close', {}, { timeout: 5000 }).catch(() => {});
+    await Promise.race([exitedP, sleep(sessionStarted ? 5000 : 0)]);
     ws.close();
-    killGroup(proc, 'SIGTERM');
-    await Promise.race([exitedP, sleep(5000)]);
-    killGroup(proc, 'SIGKILL');
+    if (!exited) {
+      killGroup(proc, 'SIGTERM');
+      await Promise.race([exitedP, sleep(3000)]);
+    }
+    killGroup(proc, 'SIGKILL'); // content processes still in the group
     await Promise.race([exitedP, sleep(2000)]);
     live.delete(me);
     removeProfile(profile);
@@ -498,6 +500,7 @@ export async function launchFirefox({ headless = true, offline = true, allow = i
 
   try {
     const s = await send('session.new', { capabilities: { alwaysMatch: { acceptInsecureCerts: false } } });
+    sessionStarted = true;
     const version = `${s.capabilities?.browserName || 'firefox'} ${s.capabilities?.browserVersion || '?'}`;
 
     on('network.beforeRequestSent', (p) => {

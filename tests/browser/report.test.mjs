@@ -143,6 +143,10 @@ test('Save as page: a page with the same cells and the same carried bytes, saved
     await first.page.waitForFunction(() => { const t = document.querySelector('xla-timeline'); return t && !t.hidden; }, null, { timeout: 60000 });
     // an edit: a Markdown cell added at the end is carried too
     const before = await first.page.evaluate(() => window.hloscopeNotebook.state);
+    // the toolbar's button downloads the page
+    const [download] = await Promise.all([first.page.waitForEvent('download'), first.page.click('[data-action=save-page]')]);
+    assert.match(download.suggestedFilename(), /\.html$/);
+    assert.ok(readFileSync(await download.path(), 'utf8').includes('id="hs-report"'), 'the download is a report page');
     const html = await first.page.evaluate(() => window.hloscopeNotebook.pageHTML());
     await first.close();
     const again = path.join(work, 'again.html');
