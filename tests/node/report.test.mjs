@@ -29,6 +29,7 @@ const sharedFiles = {
   oom: sharedPath('captures/memory/13_gpu_jax_13428_peak_buffers.txt'),
   tpuProfile: sharedPath('captures/profiles/xprof_tpu_inference_2.xplane.pb'),
   gpuProfile: sharedPath('captures/profiles/tracelens_mi300_jax08_attention.xplane.pb'),
+  gpuBuffers: sharedPath('captures/buffers/gpu_a100__module_0003.SyncTensorsGraph.5.sm_8.0_gpu_after_optimizations-buffer-assignment.txt'),
   tpuStablehlo: sharedPath('captures/tpu-v6e/jit_gelu_mlp.stablehlo.mlir'),
   tpuHlo: sharedPath('captures/tpu-v6e/jit_gelu_mlp.after_optimizations.with_frame_tables.txt'),
 };
@@ -60,7 +61,9 @@ function report(name, inputs, extra = []) {
 const headline = (item, kind) => item.headlines.find((h) => h.kind === kind);
 
 test('the overview says what the CLI says of each input', { skip }, () => {
-  const inputs = [...ours, ...(noShared ? [] : [sharedFiles.gpu, sharedFiles.oom, sharedFiles.tpuProfile])];
+  const levels = path.join(repoRoot, 'fixtures/levels/cpu-jax-0.4.38/add');
+  const ll = path.join(levels, 'module_0001.jit_add.ir-with-opt.ll');
+  const inputs = [...ours, ll, ...(noShared ? [] : [sharedFiles.gpu, sharedFiles.oom, sharedFiles.tpuProfile, sharedFiles.gpuBuffers])];
   const ov = json('report', ...inputs);
   assert.equal(ov.inputs.length, inputs.length);
   ov.inputs.forEach((item, i) => {
@@ -84,7 +87,16 @@ test('the overview says what the CLI says of each input', { skip }, () => {
       assert.equal(h.figures.top_op.name, tl.rows[0].name, file);
       assert.equal(h.figures.top_op.share, tl.rows[0].share, file);
       assert.deepEqual(h.figures.programs.map((p) => [p.name, p.runs, p.per_run_ps]), tl.programs.map((p) => [p.name, p.runs, p.per_run_ps]), file);
-    } else if (/peak_buffers/.test(file)) {
+    } else if (/\.ll$/.test(file)) {
+      // joined to the report's last optimized HLO, as `hloscope llvm --hlo` joins it
+      const hlo = inputs.filter((f) => /after_optimizations\.txt$/.test(f)).pop();
+      const l = json('llvm', file, '--hlo', hlo);
+      const h = headline(item, 'llvm').figures;
+      assert.equal(h.functions, l.functions.length);
+      assert.equal(h.kernels, l.functions.filter((f) => f.kernel).length);
+      assert.equal(h.joined, l.functions.filter((f) => f.hlo).length);
+      assert.equal(h.triple, l.triple);
+    } else if (/peak_buffers|buffer-assignment/.test(file)) {
       const m = json('memory', file);
       const h = headline(item, 'memory');
       assert.equal(h.sentence, m.explanation);

@@ -685,7 +685,9 @@ static void read_memory(r_parsed *pp, const r_file *f, json_t *prov) {
   json_decref(m);
 }
 
-static void read_llvm(r_parsed *pp, const r_file *f) {
+/* LLVM IR: its kernels, joined to the report's optimized HLO when it has one (the kernels named
+ * after its instructions), and the backend its target triple names. */
+static void read_llvm(r_parsed *pp, const r_file *f, const hs_doc *hlo, json_t *prov) {
   hs_error err;
   hs_llvm *m = hs_llvm_parse(f->data, f->len, &err);
   if (!m) {
@@ -693,11 +695,29 @@ static void read_llvm(r_parsed *pp, const r_file *f) {
                                                      "column", err.col, "message", err.message));
     return;
   }
-  char s[200];
-  size_t k = hs_llvm_function_count(m);
-  snprintf(s, sizeof s, "%zu function%s defined", k, k == 1 ? "" : "s");
-  headline(pp->item, "llvm", s, json_pack("{s:I}", "functions", (json_int_t)k));
+  size_t n;
+  json_t *j = loads(hs_llvm_json(m, hlo, &n), &n);
   hs_llvm_free(m);
+  size_t kernels = 0, joined = 0, k;
+  json_t *fn;
+  json_array_foreach(json_object_get(j, "functions"), k, fn) {
+    kernels += json_is_true(json_object_get(fn, "kernel"));
+    joined += json_is_string(json_object_get(fn, "hlo"));
+  }
+  size_t fns = json_array_size(json_object_get(j, "functions"));
+  const char *triple = str_of(j, "triple");
+  char s[400];
+  int w = snprintf(s, sizeof s, "%zu function%s defined, %zu kernel%s", fns, fns == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s");
+  if (hlo && w > 0 && (size_t)w < sizeof s)
+    w += snprintf(s + w, sizeof s - (size_t)w, "; %zu joined to the optimized HLO's instructions", joined);
+  if (triple && w > 0 && (size_t)w < sizeof s) snprintf(s + w, sizeof s - (size_t)w, "; target %s", triple);
+  headline(pp->item, "llvm", s, json_pack("{s:I,s:I,s:O?,s:I}", "functions", (json_int_t)fns, "kernels", (json_int_t)kernels,
+                                            "triple", json_object_get(j, "triple"), "joined", (json_int_t)joined));
+  /* the backend the triple names: x86_64/aarch64 CPU, nvptx64 (CUDA) and amdgcn (ROCm) GPU */
+  const char *be = !triple ? NULL : strncmp(triple, "nvptx", 5) == 0 || strncmp(triple, "amdgcn", 6) == 0 ? "gpu"
+                   : strncmp(triple, "x86_64", 6) == 0 || strncmp(triple, "aarch64", 7) == 0 ? "cpu" : NULL;
+  if (be) json_array_append_new(json_object_get(prov, "backend"), json_pack("{s:s,s:s}", "value", be, "from", f->name));
+  json_decref(j);
 }
 
 static void read_profile(r_parsed *pp, const hs_report *r, const r_input *in, json_t *prov) {
@@ -879,7 +899,7 @@ char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len) {
     switch (in->kind) {
     case RI_DOC: read_doc(&pp[i], &r->files[in->first], prov); break;
     case RI_MEMORY: read_memory(&pp[i], &r->files[in->first], prov); break;
-    case RI_LLVM: read_llvm(&pp[i], &r->files[in->first]); break;
+    case RI_LLVM: break; /* below, once every HLO is read */
     case RI_PROFILE: read_profile(&pp[i], r, in, prov); break;
     case RI_FOLDER: read_folder(&pp[i], in, prov, &passes_json, redact ? &x : NULL); break;
     default:
@@ -899,6 +919,15 @@ char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len) {
     }
     json_array_append_new(items, item);
   }
+
+  /* LLVM IR, joined to the last optimized HLO given */
+  const hs_doc *opt_hlo = NULL;
+  for (size_t i = 0; i < r->n_in; i++) {
+    const char *st = hs_stage_name(pp[i].stage);
+    if (pp[i].doc && hs_doc_format(pp[i].doc) == HS_FORMAT_HLO && st && strcmp(st, "after_optimizations") == 0) opt_hlo = pp[i].doc;
+  }
+  for (size_t i = 0; i < r->n_in; i++)
+    if (r->in[i].kind == RI_LLVM) read_llvm(&pp[i], &r->files[r->in[i].first], opt_hlo, prov);
 
   /* pairs: two compiles of one program (optimized HLO, the same module and signature) open on
    * their diff; a StableHLO and the HLO it became on the x-ray */
