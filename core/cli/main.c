@@ -822,6 +822,17 @@ static void human_diff(json_t *j, const char *pa, const char *pb) {
            gets(f, "value"), gets(f, "shape"), geti(f, "bytes"));
   json_array_foreach(json_object_get(j, "calls"), i, f)
     printf("call %s %s: A %lld, B %lld\n", gets(f, "target"), gets(f, "change"), geti(f, "a"), geti(f, "b"));
+  /* what each side was compiled with, where the two differ (a value a side lacks: "-") */
+  json_array_foreach(json_object_get(j, "environment"), i, f) {
+    json_t *va = json_object_get(f, "a"), *vb = json_object_get(f, "b");
+    if (json_equal(va, vb)) continue;
+    char *xa = json_is_string(va) || json_is_null(va) || !va ? NULL : json_dumps(va, JSON_ENCODE_ANY);
+    char *xb = json_is_string(vb) || json_is_null(vb) || !vb ? NULL : json_dumps(vb, JSON_ENCODE_ANY);
+    printf("environment %s: A %s, B %s\n", gets(f, "key"), json_is_string(va) ? json_string_value(va) : xa ? xa : "-",
+           json_is_string(vb) ? json_string_value(vb) : xb ? xb : "-");
+    free(xa);
+    free(xb);
+  }
   json_t *t = json_object_get(j, "time");
   if (json_is_object(t)) {
     char x[32], y[32];

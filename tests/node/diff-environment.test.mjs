@@ -44,6 +44,9 @@ test('a folder pair: the flags XLA was given are the environment entries that di
       assert.equal(e.a, o.a.xla_flags[k] ?? null, `${c.label} ${k} on A`);
       assert.equal(e.b, o.b.xla_flags[k] ?? null, `${c.label} ${k} on B`);
       assert.match(d.verdict, new RegExp(`Compile environment: .*${k.replace(/[-]/g, '\\-')}`), `${c.label}: the verdict names ${k}`);
+      // the human text lists it with each side's value
+      const text = spawnSync(cli, ['diff', c.file('a.dump.tar.gz'), c.file('b.dump.tar.gz')]).stdout.toString();
+      assert.ok(text.includes(`environment ${k}: A ${o.a.xla_flags[k] ?? '-'}, B ${o.b.xla_flags[k] ?? '-'}\n`), `${c.label}: the text names ${k}`);
     }
     for (const e of d.environment) {
       if (e.key.startsWith('--') && !given.has(e.key)) assert.equal(e.a, e.b, `${c.label}: ${e.key} differs though the capture set it on neither side`);

@@ -549,6 +549,11 @@ function humanDiff(j, pa, pb) {
   line(`  ${same} fusion groups the same`);
   for (const f of j.materialized) line(`materialized ${f.change} on ${f.side === 'b' ? 'B' : 'A'}: ${f.value} ${f.shape} (${f.bytes} bytes)`);
   for (const f of j.calls) line(`call ${f.target} ${f.change}: A ${f.a}, B ${f.b}`);
+  const envWord = (v) => (v == null ? '-' : typeof v === 'string' ? v : JSON.stringify(v));
+  for (const f of j.environment || []) {
+    if (JSON.stringify(f.a ?? null) === JSON.stringify(f.b ?? null)) continue;
+    line(`environment ${f.key}: A ${envWord(f.a)}, B ${envWord(f.b)}`);
+  }
   const t = j.time;
   if (t && typeof t === 'object') {
     for (const [s, ps, runs, g] of [['A', t.a_ps, t.a_runs, t.a_program], ['B', t.b_ps, t.b_runs, t.b_program]]) {
