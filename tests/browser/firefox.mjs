@@ -6,8 +6,9 @@
 //
 //   firefoxPath()                   the executable: $HLOSCOPE_FIREFOX (a path or a name on PATH),
 //                                   else firefox-esr, else firefox; null when there is none
-//   launchFirefox({ headless = true, offline = true, allow }) -> session
-//     Firefox with a fresh temporary profile, one BiDi session, its first tab.
+//   launchFirefox({ headless = true, offline = true, allow, prefs }) -> session
+//     Firefox with a fresh temporary profile (PREFS below, and `prefs` over them), one BiDi
+//     session, its first tab.
 //     offline: every request whose URL `allow(url)` refuses (default: all but file:, data:,
 //     blob:, about:) is failed before it is sent (network.addIntercept) and recorded in
 //     session.refused.
@@ -58,7 +59,8 @@ export function firefoxPath() {
 export function skipWithoutFirefox() {
   if (firefoxPath()) return null;
   const env = process.env.HLOSCOPE_FIREFOX;
-  return env ? `HLOSCOPE_FIREFOX=${env} is not an executable Firefox (unset it, or ${INSTALL})` : `firefox-esr is not installed: ${INSTALL}`;
+  return env ? `HLOSCOPE_FIREFOX=${env} is not an executable: point it at a Firefox, or unset it to use firefox-esr (apt-get install -y firefox-esr)`
+    : `firefox-esr is not installed: ${INSTALL}`;
 }
 
 // ---------------------------------------------------------------- WebSocket client (RFC 6455)
@@ -383,14 +385,19 @@ function hookExit() {
 
 const inPage = (url) => /^(file|data|blob|about):/i.test(url);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Waits for `p`, or `ms` at most (and leaves no timer behind to hold the process open). */
+const within = (p, ms) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  p.then(() => { clearTimeout(timer); resolve(); });
+});
 
 // ---------------------------------------------------------------- launch
-export async function launchFirefox({ headless = true, offline = true, allow = inPage, startTimeout = 45000, commandTimeout = 60000 } = {}) {
+export async function launchFirefox({ headless = true, offline = true, allow = inPage, prefs = {}, startTimeout = 45000, commandTimeout = 60000 } = {}) {
   const exe = firefoxPath();
   if (!exe) throw new Error(skipWithoutFirefox());
   hookExit();
   const profile = mkdtempSync(path.join(tmpdir(), 'hloscope-firefox-'));
-  writeFileSync(path.join(profile, 'user.js'), Object.entries(PREFS).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});\n`).join(''));
+  writeFileSync(path.join(profile, 'user.js'), Object.entries({ ...PREFS, ...prefs }).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});\n`).join(''));
   const args = ['--no-remote', '-profile', profile, '--remote-debugging-port=0', ...(headless ? ['--headless'] : []), 'about:blank'];
   const proc = spawn(exe, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -406,7 +413,7 @@ export async function launchFirefox({ headless = true, offline = true, allow = i
   const tail = () => stderr.slice(-1500).trim() || '(nothing on stderr)';
   const fail = async (msg) => {
     killGroup(proc);
-    await Promise.race([exitedP, sleep(3000)]);
+    await within(exitedP, 3000);
     live.delete(me);
     removeProfile(profile);
     return new Error(msg);
@@ -486,14 +493,14 @@ export async function launchFirefox({ headless = true, offline = true, allow = i
     // browser.close ends the session and quits Firefox; when it cannot (no session yet, a hung
     // browser), SIGTERM, then SIGKILL to the whole process group.
     if (!lost && sessionStarted) await send('browser.close', {}, { timeout: 5000 }).catch(() => {});
-    await Promise.race([exitedP, sleep(sessionStarted ? 5000 : 0)]);
+    await within(exitedP, sessionStarted ? 5000 : 0);
     ws.close();
     if (!exited) {
       killGroup(proc, 'SIGTERM');
-      await Promise.race([exitedP, sleep(3000)]);
+      await within(exitedP, 3000);
     }
     killGroup(proc, 'SIGKILL'); // content processes still in the group
-    await Promise.race([exitedP, sleep(2000)]);
+    await within(exitedP, 2000);
     live.delete(me);
     removeProfile(profile);
   };

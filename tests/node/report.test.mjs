@@ -161,7 +161,7 @@ function secrets(files) {
 
 test('--redact: no module name, source path, op_name prefix or file name of the inputs is left', { skip: skip || noShared }, () => {
   const texts = [sharedFiles.tpuStablehlo, sharedFiles.tpuHlo, sharedFiles.gpu, path.join(fx, 'after_optimizations.txt')];
-  const inputs = [...texts, sharedFiles.tpuProfile, sharedFiles.gpuProfile];
+  const inputs = [...texts, sharedFiles.tpuProfile, sharedFiles.gpuProfile, path.join(fx, 'profile.trace.json.gz')];
   const names = secrets(texts);
   // the profiles' programs and op_name prefixes, as the CLI's timeline reads them
   const tl = json('timeline', sharedFiles.tpuProfile);
@@ -189,6 +189,9 @@ test('--redact: no module name, source path, op_name prefix or file name of the 
   assert.match(r.payload.markdown, /\*\*Redacted\*\*/);
   // the pairing still holds: the StableHLO and its HLO are still one program
   assert.deepEqual(r.payload.overview.pairs.map((p) => [p.view, p.a, p.b]), [['xray', 1, 2]]);
+  // a redacted trace JSON is still JSON, and reads
+  assert.equal(r.payload.overview.inputs[6].error, undefined, JSON.stringify(r.payload.overview.inputs[6].error));
+  assert.doesNotMatch(carried[6], /naive_attention|PjitFunction\(jit/);
   // a redacted profile still reads, with the same figures
   const ov = r.payload.overview.inputs[4];
   assert.equal(ov.error, undefined);

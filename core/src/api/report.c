@@ -10,6 +10,7 @@
  * the same length: protobuf strings keep their length prefixes valid, and the same name gets the
  * same placeholder everywhere, so a StableHLO and the HLO it became still pair. Names shorter than
  * four bytes are left (too common to replace blindly) and counted. */
+#define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,13 +391,48 @@ static void scan_proto(r_redact *x, const char *text, size_t len) {
   }
 }
 
+/* A trace JSON profile's strings: a value that holds a source path ("...py", "...py:37"), an op
+ * name ("jit(f)/.../add") or a module's name ("jit_f", "jit_f(17)") gives its pattern, as a
+ * protobuf's strings do (scan_proto); only the string's own bytes are ever replaced. */
+static void scan_json(r_redact *x, const char *t, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (t[i] != '"') continue;
+    size_t s = i + 1, e = s;
+    while (e < len && t[e] != '"' && t[e] != '\\' && t[e] != '\n' && e - s < 4096) e++;
+    if (e >= len || t[e] != '"') { /* an escape or a long string: step over it */
+      while (e < len && t[e] != '"') e += t[e] == '\\' ? 2 : 1;
+      i = e;
+      continue;
+    }
+    size_t n = e - s;
+    const char *py = n >= 3 ? memmem(t + s, n, ".py", 3) : NULL;
+    if (py && ((size_t)(py - t) + 3 == e || py[3] == ':')) add_pat(x, t + s, (size_t)(py - t) + 3 - s, 'f');
+    if ((n > 4 && memcmp(t + s, "jit(", 4) == 0) || (n > 5 && memcmp(t + s, "pmap(", 5) == 0)) {
+      size_t slash = e;
+      while (slash > s && t[slash - 1] != '/') slash--;
+      int call = slash > s && e - slash > 4 && (memcmp(t + slash, "jit(", 4) == 0 || memcmp(t + slash, "pmap(", 5) == 0);
+      if (slash > s) add_pat(x, t + s, call ? n : slash - s, 'p');
+      else if (t[e - 1] == ')') add_pat(x, t + s, n, 'm');
+    }
+    if (n > 13 && memcmp(t + s, "PjitFunction(", 13) == 0) add_pat(x, t + s, n, 'm'); /* the Python function a jit call ran */
+    if ((n > 4 && memcmp(t + s, "jit_", 4) == 0) || (n > 5 && memcmp(t + s, "pmap_", 5) == 0)) {
+      size_t k = s;
+      while (k < e && (t[k] == '_' || t[k] == '.' || t[k] == '-' || (t[k] >= '0' && t[k] <= '9') || (t[k] >= 'a' && t[k] <= 'z') ||
+                       (t[k] >= 'A' && t[k] <= 'Z')))
+        k++;
+      if (k == e || t[k] == '(') add_pat(x, t + s, k - s, 'm');
+    }
+    i = e;
+  }
+}
+
 static int cmp_len_desc(const void *a, const void *b) {
   size_t x = ((const r_pat *)a)->len, y = ((const r_pat *)b)->len;
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
 static void redact_index(r_redact *x) {
-  qsort(x->v, x->n, sizeof *x->v, cmp_len_desc);
+  if (x->n) qsort(x->v, x->n, sizeof *x->v, cmp_len_desc);
   x->bucket_head = malloc(65536 * sizeof(size_t));
   x->next = malloc((x->n ? x->n : 1) * sizeof(size_t));
   if (!x->bucket_head || !x->next) return;
@@ -464,7 +500,9 @@ static json_t *redact_all(hs_report *r, r_redact *x) {
     scan_quoted(x, f->data, f->len, "source_filename = \"", 'f');
     scan_frame_files(x, f->data, f->len);
     scan_locs(x, f->data, f->len);
-    if (f->format < 0) scan_proto(x, f->data, f->len);
+    /* a profile: an XSpace's protobuf strings, or a trace JSON's string values */
+    if (f->format < 0 && f->len && (unsigned char)f->data[0] == 0x0a) scan_proto(x, f->data, f->len);
+    else if (f->format < 0) scan_json(x, f->data, f->len);
   }
   /* a profile's module names: its programs, as the profile model reads them */
   for (size_t i = 0; i < r->n_in; i++) {
