@@ -328,7 +328,7 @@ export const PREFS = {
   'browser.search.update': false,
   'browser.search.geoip.url': '',
   'geo.provider.network.url': '',
-  'services.settings.server': 'data:,#remote-settings-dummy/v1', // what geckodriver sets: no remote-settings sync
+  'services.settings.server': 'data:,#remote-settings-dummy/v1', // no remote-settings sync (with MOZ_REMOTE_SETTINGS_DEVTOOLS=1 below)
   'media.gmp-manager.updateEnabled': false,
   'media.gmp-gmpopenh264.enabled': false,
   'dom.push.connection.enabled': false,
@@ -402,7 +402,9 @@ export async function launchFirefox({ headless = true, offline = true, allow = i
   const proc = spawn(exe, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: close() and the exit hook kill the content processes too
-    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', MOZ_CRASHREPORTER: '', MOZ_DISABLE_AUTO_SAFE_MODE: '1' },
+    // MOZ_REMOTE_SETTINGS_DEVTOOLS: a release build ignores services.settings.server (PREFS)
+    // without it, and keeps polling firefox.settings.services.mozilla.com (its own traffic again).
+    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1', MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' },
   });
   const me = { proc, profile };
   live.add(me);

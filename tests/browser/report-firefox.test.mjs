@@ -27,7 +27,7 @@ const cliJson = (...args) => JSON.parse(spawnSync(cli, [args[0], '--json', ...ar
 
 test('a report opens in Firefox from file:// and says what the CLI says, offline', { skip, timeout: 200000 }, (t) => {
   ensureBuilt();
-  if (!haveReal) t.diagnostic(`${sharedAbsent('captures')}: our CPU captures only`);
+  if (!haveReal) t.diagnostic(`${(sharedAbsent() || sharedAbsent('memory') || sharedAbsent('profiles') || sharedAbsent('gpu-semantics') || 'SKIPPED: a capture this test reads is missing from ../shared/captures')}: our CPU captures only`);
   const hlo = haveReal ? real.gpu : path.join(fx, 'after_optimizations.txt');
   const profile = haveReal ? real.tpuProfile : path.join(fx, 'profile.xplane.pb');
   const inputs = [hlo, ...(haveReal ? [real.oom] : []), profile];

@@ -22,7 +22,7 @@ const files = {
   tpuProfile: shared('captures/profiles/xprof_tpu_inference_2.xplane.pb'),
 };
 const skip = skipWithoutChromium || (!existsSync(cli) ? `no native CLI at ${cli} (npm run build:native)` : false);
-const noShared = Object.values(files).some((f) => !f) ? sharedAbsent('captures') : false;
+const noShared = Object.values(files).some((f) => !f) ? (sharedAbsent() || sharedAbsent('memory') || sharedAbsent('profiles') || sharedAbsent('gpu-semantics') || 'SKIPPED: a capture this test reads is missing from ../shared/captures') : false;
 
 const cliJson = (...args) => {
   const r = spawnSync(cli, [args[0], '--json', ...args.slice(1)], { maxBuffer: 1 << 28 });

@@ -9,7 +9,7 @@
 // ../shared/captures where it is beside the clone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -33,7 +33,7 @@ const sharedFiles = {
   tpuStablehlo: sharedPath('captures/tpu-v6e/jit_gelu_mlp.stablehlo.mlir'),
   tpuHlo: sharedPath('captures/tpu-v6e/jit_gelu_mlp.after_optimizations.with_frame_tables.txt'),
 };
-const noShared = Object.values(sharedFiles).some((f) => !f) ? sharedAbsent('captures') : false;
+const noShared = Object.values(sharedFiles).some((f) => !f) ? (sharedAbsent() || sharedAbsent('memory') || sharedAbsent('profiles') || sharedAbsent('gpu-semantics') || 'SKIPPED: a capture this test reads is missing from ../shared/captures') : false;
 
 function run(args, { ok = true } = {}) {
   const r = spawnSync(cli, args, { maxBuffer: 1 << 29 });
@@ -243,4 +243,18 @@ test('bad inputs: said per input, never a crash', { skip }, () => {
   const missing = run(['report', '--json', path.join(work, 'absent.txt')], { ok: false });
   assert.equal(missing.status, 1);
   assert.match(missing.stderr.toString(), /cannot read/);
+});
+
+test('--redact leaves every real profile reading the same: runs, time per run, the top op, the devices', { skip: skip || sharedAbsent('profiles') }, () => {
+  const dirs = ['captures/profiles', 'captures/profiles-multidevice'].map((d) => sharedPath(d)).filter(Boolean);
+  const profiles = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.xplane.pb')).map((f) => path.join(d, f)));
+  assert.ok(profiles.length >= 4, `${profiles.length} profiles`);
+  for (const f of profiles) {
+    const plain = headline(json('report', f).inputs[0], 'time').figures;
+    const red = headline(json('report', '--redact', f).inputs[0], 'time').figures;
+    // programs in any order (they sort by name, and the names are placeholders)
+    const shape = (x) => ({ programs: x.programs.map((p) => [p.runs, p.per_run_ps]).sort((a, b) => a[0] - b[0] || a[1] - b[1]), top: x.top_op && [x.top_op.per_run_ps, x.top_op.share],
+      devices: x.device_count, kinds: x.device_kinds });
+    assert.deepEqual(shape(red), shape(plain), path.basename(f));
+  }
 });

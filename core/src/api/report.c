@@ -342,6 +342,16 @@ static size_t len_before(const unsigned char *t, size_t k) {
 
 static int printable(unsigned char c) { return c >= 0x20 && c < 0x7f; }
 
+/* Whether [k, k+l) is a string a protobuf holds: inside the bytes and printable throughout (a
+ * byte before a printable run that only looks like its length fails this, so a pattern never
+ * spans a field's tag or length). */
+static int proto_string(const unsigned char *t, size_t len, size_t k, size_t l) {
+  if (l == SIZE_MAX || k + l > len) return 0;
+  for (size_t q = k; q < k + l; q++)
+    if (!printable(t[q])) return 0;
+  return 1;
+}
+
 /* A profile's strings (length-delimited fields): every source path ("....py", as its HloModuleProtos'
  * stack frames and metadata hold them), every op name ("jit(...)/.../add") and every module name
  * ("jit_f", "jit_f(17)") becomes a pattern,
@@ -354,7 +364,7 @@ static void scan_proto(r_redact *x, const char *text, size_t len) {
       while (s > 0 && printable(t[s - 1]) && t[s - 1] != ' ' && e - s < 4096) s--;
       for (size_t k = s; k < i; k++) {
         size_t l = len_before(t, k);
-        if (l != SIZE_MAX && l >= e - k && k + l <= len) { /* the path, or a string that begins with it ("x.py:37") */
+        if (l != SIZE_MAX && l >= e - k && proto_string(t, len, k, l)) { /* the path, or a string that begins with it ("x.py:37") */
           add_pat(x, text + k, e - k, 'f');
           break;
         }
@@ -362,7 +372,7 @@ static void scan_proto(r_redact *x, const char *text, size_t len) {
     }
     if ((t[i] == 'j' && len - i > 4 && memcmp(t + i, "jit(", 4) == 0) || (t[i] == 'p' && len - i > 5 && memcmp(t + i, "pmap(", 5) == 0)) {
       size_t l = len_before(t, i);
-      if (l == SIZE_MAX || l < 5 || i + l > len) continue;
+      if (l < 5 || !proto_string(t, len, i, l)) continue;
       size_t slash = SIZE_MAX;
       for (size_t k = i; k < i + l && printable(t[k]); k++)
         if (t[k] == '/') slash = k;
@@ -382,7 +392,7 @@ static void scan_proto(r_redact *x, const char *text, size_t len) {
     /* a module's name: "jit_f", "jit_f(17)" (a program's events), "pmap_g" */
     if ((t[i] == 'j' && len - i > 4 && memcmp(t + i, "jit_", 4) == 0) || (t[i] == 'p' && len - i > 5 && memcmp(t + i, "pmap_", 5) == 0)) {
       size_t l = len_before(t, i), e = i;
-      if (l == SIZE_MAX || i + l > len) continue;
+      if (!proto_string(t, len, i, l)) continue;
       while (e < i + l && (t[e] == '_' || t[e] == '.' || t[e] == '-' || (t[e] >= '0' && t[e] <= '9') || (t[e] >= 'a' && t[e] <= 'z') ||
                            (t[e] >= 'A' && t[e] <= 'Z')))
         e++;
