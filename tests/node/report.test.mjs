@@ -9,13 +9,13 @@
 // ../shared/captures where it is beside the clone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
-import { repoRoot, sharedAbsent, sharedPath } from '../fixtures.mjs';
+import { repoRoot, sharedAbsent, sharedCaptures, sharedPath } from '../fixtures.mjs';
 
 const cli = path.join(repoRoot, 'build/native/hloscope');
 const page = path.join(repoRoot, 'dist/hloscope.html');
@@ -246,8 +246,7 @@ test('bad inputs: said per input, never a crash', { skip }, () => {
 });
 
 test('--redact leaves every real profile reading the same: runs, time per run, the top op, the devices', { skip: skip || sharedAbsent('profiles') }, () => {
-  const dirs = ['captures/profiles', 'captures/profiles-multidevice'].map((d) => sharedPath(d)).filter(Boolean);
-  const profiles = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.xplane.pb')).map((f) => path.join(d, f)));
+  const profiles = ['profiles', 'profiles-multidevice'].flatMap((d) => sharedCaptures(d, (f) => f.endsWith('.xplane.pb')));
   assert.ok(profiles.length >= 4, `${profiles.length} profiles`);
   for (const f of profiles) {
     const plain = headline(json('report', f).inputs[0], 'time').figures;
