@@ -121,85 +121,17 @@ export function partialWords(p) {
 }
 
 // ---------------------------------------------------------------- pairing evidence
-// Whether two dumps are the same program (StableHLO in, HLO out), from what both texts say:
-// the module name (`HloModule jit_f` / `module @jit_f`) and the entry signature (parameter and
-// result types: HLO's entry_computation_layout, StableHLO's `func.func public @main`).
+// Whether two dumps are the same program (StableHLO in, HLO out), from what the core read of
+// each: the module name and the entry signature (parameter and result types in HLO form, the
+// summary's "module", "params" and "results": doc/signature.c, so MLIR's signless i8 is s8 and
+// layouts and /*index=5*/ comments never count). The x-ray's own "pair" is the core's
+// (analyses/pair.c); this comparison of two summaries is the same rule, kept here because the
+// suggestions are made on the page's thread from the analyses it already holds.
 
-/** "tensor<1024x128xbf16>" -> "bf16[1024,128]" */
-function tensorType(inner) {
-  const parts = inner.split('x');
-  const dtype = parts.pop();
-  return `${dtype}[${parts.join(',')}]`;
-}
-
-/** Top-level comma split of an HLO type list, layouts `{...}` removed. */
-function hloTypes(list) {
-  let s = '';
-  let depth = 0;
-  for (const ch of list) {
-    if (ch === '{') depth++;
-    else if (ch === '}') depth--;
-    else if (depth === 0) s += ch;
-  }
-  const out = [];
-  let d = 0;
-  let cur = '';
-  for (const ch of s) {
-    if ((ch === '(' || ch === '[') && ++d) cur += ch;
-    else if ((ch === ')' || ch === ']') && d--) cur += ch;
-    else if (ch === ',' && d === 0) { out.push(cur.trim()); cur = ''; } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out.map((t) => t.replace(/^\(|\)$/g, '')).filter(Boolean);
-}
-
-/**
- * { module, params: [types], results: [types] } read from a dump's text (fields null when
- * absent): an `HloModule` header, or a `module @name` with its `func.func public @main`.
- */
-export function programEvidence(text, signature = null) {
-  const t = String(text ?? '');
-  const ev = { module: null, params: null, results: null };
-  // The core's reading of the entry signature (the summary's or the x-ray's "params" and
-  // "results", in HLO form: complex<f32> is c64, i32 is s32) wins over the text's.
-  const core = (r) => (Array.isArray(signature?.[r]) ? signature[r] : null);
-  const head = t.slice(0, 1 << 16);
-  const format = /^\s*HloModule\s/m.test(head) ? 'hlo' : /^\s*module\s+@/m.test(head) || t.includes('func.func public @main(') ? 'stablehlo' : null;
-  if (format === 'hlo') {
-    const m = /^\s*HloModule\s+([^\s,]+)(.*)$/m.exec(t.slice(0, 1 << 16));
-    if (!m) return ev;
-    ev.module = m[1];
-    const at = m[2].indexOf('entry_computation_layout={');
-    if (at >= 0) {
-      let i = at + 'entry_computation_layout={'.length;
-      let depth = 1;
-      const start = i;
-      for (; i < m[2].length && depth; i++) depth += m[2][i] === '{' ? 1 : m[2][i] === '}' ? -1 : 0;
-      const sig = m[2].slice(start, i - 1);
-      const arrow = sig.lastIndexOf(')->');
-      if (sig.startsWith('(') && arrow > 0) {
-        ev.params = hloTypes(sig.slice(1, arrow));
-        ev.results = hloTypes(sig.slice(arrow + 3));
-      }
-    }
-  } else if (format === 'stablehlo') {
-    const m = /^\s*module\s+@([\w.$-]+)/m.exec(t.slice(0, 1 << 16));
-    if (m) ev.module = m[1];
-    const f = t.indexOf('func.func public @main(');
-    if (f >= 0) {
-      const end = t.indexOf('\n', f);
-      const line = t.slice(f, end < 0 ? t.length : end);
-      const arrow = line.indexOf(') -> ');
-      const tensors = (s) => [...s.matchAll(/tensor<([^>]*)>/g)].map((x) => tensorType(x[1]));
-      if (arrow > 0) {
-        ev.params = tensors(line.slice(0, arrow));
-        ev.results = tensors(line.slice(arrow));
-      } else ev.params = tensors(line);
-    }
-  }
-  if (core('params')) ev.params = core('params');
-  if (core('results')) ev.results = core('results');
-  return ev;
+/** { module, params, results } of a dump, from the core's summary of it (fields null when absent). */
+export function programEvidence(summary) {
+  const list = (k) => (Array.isArray(summary?.[k]) ? summary[k] : null);
+  return { module: typeof summary?.module === 'string' ? summary.module : null, params: list('params'), results: list('results') };
 }
 
 const dtypes = (types) => types.map((x) => x.replace(/\[.*$/, '')).join(',');

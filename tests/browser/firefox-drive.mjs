@@ -22,16 +22,77 @@ export function firefoxPath() {
   return null;
 }
 
-// Firefox's own background traffic (updates, telemetry, safe browsing, captive portal checks) is
-// switched off so that what is recorded is the page's.
+// Firefox's own background traffic (updates, telemetry, safe browsing, remote settings, captive
+// portal checks, push) is switched off, so that nothing leaves the machine and what is recorded
+// is the page's (checked with a recording proxy: nothing in 60 s idle and a notebook's load).
 const PREFS = {
-  'app.update.enabled': false, 'app.update.auto': false, 'browser.safebrowsing.malware.enabled': false,
-  'browser.safebrowsing.phishing.enabled': false, 'browser.safebrowsing.downloads.enabled': false,
-  'datareporting.healthreport.uploadEnabled': false, 'datareporting.policy.dataSubmissionEnabled': false,
-  'toolkit.telemetry.enabled': false, 'network.captive-portal-service.enabled': false, 'network.connectivity-service.enabled': false,
-  'browser.newtabpage.enabled': false, 'browser.startup.homepage_override.mstone': 'ignore', 'extensions.getAddons.cache.enabled': false,
-  'browser.region.network.url': '', 'browser.shell.checkDefaultBrowser': false, 'network.dns.disablePrefetch': true,
-  'network.prefetch-next': false, 'remote.prefs.recommended': true,
+  // Firefox's own traffic
+  'app.update.enabled': false,
+  'app.update.auto': false,
+  'app.update.checkInstallTime': false,
+  'app.update.disabledForTesting': true,
+  'app.normandy.enabled': false,
+  'app.normandy.api_url': '',
+  'app.shield.optoutstudies.enabled': false,
+  'browser.safebrowsing.malware.enabled': false,
+  'browser.safebrowsing.phishing.enabled': false,
+  'browser.safebrowsing.downloads.enabled': false,
+  'browser.safebrowsing.downloads.remote.enabled': false,
+  'browser.safebrowsing.blockedURIs.enabled': false,
+  'browser.safebrowsing.passwords.enabled': false,
+  'browser.safebrowsing.provider.google.updateURL': '',
+  'browser.safebrowsing.provider.google4.updateURL': '',
+  'browser.safebrowsing.provider.mozilla.updateURL': '',
+  'datareporting.healthreport.uploadEnabled': false,
+  'datareporting.policy.dataSubmissionEnabled': false,
+  'datareporting.usage.uploadEnabled': false,
+  'toolkit.telemetry.enabled': false,
+  'toolkit.telemetry.unified': false,
+  'toolkit.telemetry.archive.enabled': false,
+  'toolkit.telemetry.server': '',
+  'browser.ping-centre.telemetry': false,
+  'network.captive-portal-service.enabled': false,
+  'captivedetect.canonicalURL': '',
+  'network.connectivity-service.enabled': false,
+  'network.trr.mode': 5, // DNS over HTTPS off
+  'network.dns.disablePrefetch': true,
+  'network.prefetch-next': false,
+  'network.http.speculative-parallel-limit': 0,
+  'browser.newtabpage.enabled': false,
+  'browser.newtabpage.activity-stream.feeds.system.topstories': false,
+  'browser.newtabpage.activity-stream.feeds.snippets': false,
+  'browser.topsites.contile.enabled': false,
+  'extensions.getAddons.cache.enabled': false,
+  'extensions.update.enabled': false,
+  'extensions.blocklist.enabled': false,
+  'extensions.systemAddon.update.enabled': false,
+  'browser.region.network.url': '',
+  'browser.region.update.enabled': false,
+  'browser.search.update': false,
+  'browser.search.geoip.url': '',
+  'geo.provider.network.url': '',
+  'services.settings.server': 'data:,#remote-settings-dummy/v1', // no remote-settings sync (with MOZ_REMOTE_SETTINGS_DEVTOOLS=1 below)
+  'media.gmp-manager.updateEnabled': false,
+  'media.gmp-gmpopenh264.enabled': false,
+  'dom.push.connection.enabled': false,
+  'dom.push.serverURL': '',
+  'identity.fxaccounts.enabled': false,
+  'browser.discovery.enabled': false,
+  'browser.contentblocking.report.lockwise.enabled': false,
+  // a quiet fresh profile
+  'browser.shell.checkDefaultBrowser': false,
+  'browser.startup.homepage_override.mstone': 'ignore',
+  'browser.startup.page': 0,
+  'browser.startup.homepage': 'about:blank',
+  'startup.homepage_welcome_url': 'about:blank',
+  'startup.homepage_welcome_url.additional': '',
+  'browser.aboutwelcome.enabled': false,
+  'trailhead.firstrun.branches': 'nofirstrun-empty',
+  'browser.sessionstore.resume_from_crash': false,
+  'browser.tabs.warnOnClose': false,
+  'toolkit.startup.max_resumed_crashes': -1,
+  'datareporting.policy.firstRunURL': '',
+  'remote.prefs.recommended': true,
 };
 
 async function main() {
@@ -40,7 +101,11 @@ async function main() {
   if (!exe) { console.error('firefox-esr is not installed: apt-get install -y firefox-esr (or set HLOSCOPE_FIREFOX)'); process.exit(2); }
   const profile = mkdtempSync(path.join(tmpdir(), 'hs-firefox-'));
   writeFileSync(path.join(profile, 'user.js'), Object.entries(PREFS).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`).join('\n'));
-  const ff = spawn(exe, ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port=0', 'about:blank'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const ff = spawn(exe, ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port=0', 'about:blank'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // MOZ_REMOTE_SETTINGS_DEVTOOLS: a release build ignores services.settings.server without it
+    env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1', MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' },
+  });
   const cleanup = () => { try { ff.kill('SIGKILL'); } catch { /* gone */ } rmSync(profile, { recursive: true, force: true }); };
   process.on('exit', cleanup);
   const timer = setTimeout(() => { console.error('firefox-drive: timed out'); process.exit(1); }, 150000);

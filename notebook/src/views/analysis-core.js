@@ -174,7 +174,7 @@ function describeDoc(api, doc, out, text, readable, onStage) {
     out.format_label = formatLabel(api, doc.format);
     out.summary = doc.summary();
     // What pairs this dump with another (module name, entry signature): suggest.js, the x-ray.
-    out.evidence = programEvidence(text, out.summary);
+    out.evidence = programEvidence(out.summary);
     // Several modules in one text: their names, in order (the views group by them).
     if (out.summary.modules > 1) {
       out.module_names = [...readable.matchAll(/^\s*(?:HloModule\s+([^\s,]+)|module\s+@([\w.$-]+))/gm)].slice(0, 200).map((m) => m[1] || m[2]);
