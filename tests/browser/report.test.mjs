@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureBuilt, launch, openPage, repoRoot, sharedAbsent, shared, skipWithoutChromium } from './harness.mjs';
+import { ensureBuilt, launch, openPage, repoRoot, serveDist, sharedAbsent, shared, skipWithoutChromium } from './harness.mjs';
 
 const cli = path.join(repoRoot, 'build/native/hloscope');
 const work = mkdtempSync(path.join(tmpdir(), 'hs-report-page-'));
@@ -184,5 +184,27 @@ test('two compiles of one program: the page opens on their diff', { skip, timeou
     await p.close();
   } finally {
     await close();
+  }
+});
+
+test('Save as page from the served notebook: the page beside it is the template', { skip, timeout: 120000 }, async () => {
+  const server = await serveDist();
+  const { browser, close } = await launch();
+  try {
+    const p = await openPage(browser, server.url);
+    await p.page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+    await p.page.waitForFunction(() => window.hloscopeNotebook.state.cells.some((c) => c.kind === 'dump'), null, { timeout: 30000 });
+    const html = await p.page.evaluate(() => window.hloscopeNotebook.pageHTML());
+    const state = await p.page.evaluate(() => window.hloscopeNotebook.state);
+    const m = /<script type="application\/json" id="hs-report">([\s\S]*?)<\/script>/.exec(html);
+    assert.ok(m, 'a data block');
+    const payload = JSON.parse(m[1]);
+    assert.deepEqual(payload.cells.map((c) => c.kind), state.cells.map((c) => c.kind));
+    assert.ok(html.includes('id="hs-app"'), 'the single file, its script inline');
+    assert.deepEqual(p.external, []);
+    await p.close();
+  } finally {
+    await close();
+    await server.close();
   }
 });
