@@ -4,47 +4,16 @@
  * `npm run build` (dist/hloscope.html); hs_report_page puts a payload into it, for the CLI and for
  * the notebook's "Save as page" alike. The hosts compress the files (zlib in the CLI, the
  * browser's CompressionStream) and move bytes; what is said, and which cells open, is here.
- *
- * Redaction replaces, in every file's bytes (texts and profiles alike), each module name, each
- * source file path and each op_name prefix (the op_name up to its last '/') with a placeholder of
- * the same length: protobuf strings keep their length prefixes valid, and the same name gets the
- * same placeholder everywhere, so a StableHLO and the HLO it became still pair. Names shorter than
- * four bytes are left (too common to replace blindly) and counted. */
-#define _GNU_SOURCE /* memmem */
+ * Redaction (--redact) is redact.c's: it runs first, on the bytes, and what is read afterwards
+ * is read from the redacted bytes. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
+#include "api/report.h"
 
-typedef enum { RI_DOC, RI_MEMORY, RI_LLVM, RI_PROFILE, RI_FOLDER, RI_UNKNOWN } ri_kind;
-
-typedef struct {
-  char *name; /* as embedded (redacted when asked) */
-  char *data;
-  size_t len;
-  int format; /* hs_format, or -1 for a profile file */
-} r_file;
-
-typedef struct {
-  ri_kind kind;
-  char *label;        /* the name the user gave (a file's base name, a folder's name) */
-  size_t first, n;    /* its files in r->files */
-  hs_dumpset *set;    /* RI_FOLDER: the folder as read */
-  size_t hlo_of;      /* RI_FOLDER: the input that holds its optimized HLO, or SIZE_MAX */
-  size_t folder_of;   /* an input made from a folder's optimized HLO: the folder, or SIZE_MAX */
-} r_input;
-
-struct hs_report {
-  r_input *in;
-  size_t n_in, cap_in;
-  r_file *files;
-  size_t n_files, cap_files;
-  char *title;
-};
-
-static char *dupn(const char *s, size_t n) {
+char *hs_report_dupn(const char *s, size_t n) {
   char *c = malloc(n + 1);
   if (!c) return NULL;
   if (n) memcpy(c, s, n);
@@ -78,7 +47,7 @@ void hs_report_free(hs_report *r) {
 int hs_report_set_title(hs_report *r, const char *title) {
   if (!r) return HS_E_ARG;
   free(r->title);
-  r->title = title ? dupn(title, strlen(title)) : NULL;
+  r->title = title ? hs_report_dupn(title, strlen(title)) : NULL;
   return title && !r->title ? HS_E_NOMEM : 0;
 }
 
@@ -91,8 +60,8 @@ static int add_file(hs_report *r, const char *name, const char *data, size_t len
     r->cap_files = nc;
   }
   r_file *f = &r->files[r->n_files];
-  f->name = dupn(name, strlen(name));
-  f->data = dupn(data, len);
+  f->name = hs_report_dupn(name, strlen(name));
+  f->data = hs_report_dupn(data, len);
   f->len = len;
   f->format = format;
   if (!f->name || !f->data) {
@@ -115,7 +84,7 @@ static r_input *add_input(hs_report *r, ri_kind kind, const char *label) {
   r_input *in = &r->in[r->n_in];
   memset(in, 0, sizeof *in);
   in->kind = kind;
-  in->label = dupn(label, strlen(label));
+  in->label = hs_report_dupn(label, strlen(label));
   in->first = r->n_files;
   in->hlo_of = in->folder_of = SIZE_MAX;
   if (!in->label) return NULL;
@@ -190,403 +159,6 @@ int hs_report_add_dumpset(hs_report *r, const char *label, hs_dumpset *s) {
   return 0;
 }
 
-/* ---------------------------------------------------------------- redaction */
-
-typedef struct {
-  char *from, *to;
-  size_t len;
-  char cls; /* 'm' module, 'f' source file, 'p' op_name prefix */
-} r_pat;
-
-typedef struct {
-  r_pat *v;
-  size_t n, cap;
-  size_t counts[3], short_left;
-  size_t *bucket_head; /* 65536 heads into `next`, by the first two bytes; SIZE_MAX = none */
-  size_t *next;
-} r_redact;
-
-static int cls_index(char c) { return c == 'm' ? 0 : c == 'f' ? 1 : 2; }
-
-static void add_pat(r_redact *x, const char *s, size_t n, char cls) {
-  if (n < 4) {
-    if (n) x->short_left++;
-    return;
-  }
-  for (size_t i = 0; i < x->n; i++)
-    if (x->v[i].len == n && memcmp(x->v[i].from, s, n) == 0) return;
-  if (x->n == x->cap) {
-    size_t nc = x->cap ? x->cap * 2 : 64;
-    r_pat *nv = realloc(x->v, nc * sizeof *nv);
-    if (!nv) return;
-    x->v = nv;
-    x->cap = nc;
-  }
-  r_pat *p = &x->v[x->n];
-  p->from = dupn(s, n);
-  p->to = malloc(n + 1);
-  if (!p->from || !p->to) {
-    free(p->from);
-    free(p->to);
-    return;
-  }
-  p->len = n;
-  p->cls = cls;
-  size_t k = ++x->counts[cls_index(cls)];
-  /* "module7", "src7.py", "prefix7/": the class, a number, and '_' to the original length */
-  char head[40];
-  const char *word = cls == 'm' ? "module" : cls == 'f' ? "src" : "prefix";
-  int w = snprintf(head, sizeof head, "%s%zu", word, k);
-  if ((size_t)w > n - (cls == 'p')) w = snprintf(head, sizeof head, "%c%zu", cls, k);
-  memset(p->to, '_', n);
-  memcpy(p->to, head, (size_t)w < n ? (size_t)w : n);
-  if (cls == 'p') p->to[n - 1] = '/';
-  if (cls == 'f' && n >= 3 && memcmp(s + n - 3, ".py", 3) == 0 && (size_t)w + 3 <= n) memcpy(p->to + n - 3, ".py", 3);
-  p->to[n] = 0;
-  x->n++;
-}
-
-/* scans for `key` then a quoted value; calls add_pat on the value (or on its prefix up to the last
- * '/' for op names) */
-static void scan_quoted(r_redact *x, const char *t, size_t len, const char *key, char cls) {
-  size_t kl = strlen(key);
-  for (size_t i = 0; i + kl < len; i++) {
-    const char *p = memchr(t + i, key[0], len - i);
-    if (!p) break;
-    i = (size_t)(p - t);
-    if (len - i < kl || memcmp(p, key, kl) != 0) continue;
-    size_t s = i + kl, e = s;
-    while (e < len && t[e] != '"' && t[e] != '\n' && e - s < 4096) e++;
-    if (e >= len || t[e] != '"') continue;
-    if (cls == 'p') {
-      size_t slash = e;
-      while (slash > s && t[slash - 1] != '/') slash--;
-      int call = e - slash > 4 && (memcmp(t + slash, "jit(", 4) == 0 || memcmp(t + slash, "pmap(", 5) == 0);
-      if (slash > s) add_pat(x, t + s, call ? e - s : slash - s, 'p'); /* ".../jit(g)": the last part names a function */
-    } else add_pat(x, t + s, e - s, cls);
-    i = e;
-  }
-}
-
-/* `HloModule NAME`, `module @NAME` (or @"NAME"), `; ModuleID = 'NAME'` */
-static void scan_modules(r_redact *x, const char *t, size_t len) {
-  static const char *const KEYS[] = {"HloModule ", "module @", "ModuleID = '"};
-  for (int k = 0; k < 3; k++) {
-    size_t kl = strlen(KEYS[k]);
-    for (size_t i = 0; i + kl < len; i++) {
-      const char *p = memchr(t + i, KEYS[k][0], len - i);
-      if (!p) break;
-      i = (size_t)(p - t);
-      if (len - i < kl || memcmp(p, KEYS[k], kl) != 0) continue;
-      if (i && k < 2 && t[i - 1] != '\n' && t[i - 1] != ' ') continue;
-      size_t s = i + kl, e;
-      if (k == 1 && s < len && t[s] == '"') s++;
-      for (e = s; e < len && (t[e] == '_' || t[e] == '.' || t[e] == '-' || (t[e] >= '0' && t[e] <= '9') ||
-                              (t[e] >= 'a' && t[e] <= 'z') || (t[e] >= 'A' && t[e] <= 'Z'));
-           e++) {
-      }
-      if (e > s) add_pat(x, t + s, e - s, 'm');
-      i = e;
-    }
-  }
-}
-
-/* A frame table's FileNames section: `FileNames` then lines `  1 "/path/x.py"` up to a blank line. */
-static void scan_frame_files(r_redact *x, const char *t, size_t len) {
-  for (size_t i = 0; i + 9 < len; i++) {
-    const char *p = memchr(t + i, 'F', len - i);
-    if (!p) break;
-    i = (size_t)(p - t);
-    if (len - i < 10 || memcmp(p, "FileNames\n", 10) != 0) continue;
-    size_t j = i + 10;
-    while (j < len && t[j] != '\n') {
-      size_t e = j;
-      while (e < len && t[e] != '\n') e++;
-      const char *q = memchr(t + j, '"', e - j);
-      const char *q2 = q ? memchr(q + 1, '"', (size_t)(t + e - q - 1)) : NULL;
-      if (q && q2) add_pat(x, q + 1, (size_t)(q2 - q - 1), 'f');
-      j = e + 1;
-    }
-    i = j;
-  }
-}
-
-/* MLIR locations: loc("path/x.py":12:3), and the op-name locations loc("jit(f)/jit(main)/add"(...)) */
-static void scan_locs(r_redact *x, const char *t, size_t len) {
-  for (size_t i = 0; i + 5 < len; i++) {
-    const char *p = memchr(t + i, 'l', len - i);
-    if (!p) break;
-    i = (size_t)(p - t);
-    if (len - i < 6 || memcmp(p, "loc(\"", 5) != 0) continue;
-    size_t s = i + 5, e = s;
-    while (e < len && t[e] != '"' && t[e] != '\n' && e - s < 4096) e++;
-    if (e + 1 >= len || t[e] != '"') continue;
-    if (t[e + 1] == ':') add_pat(x, t + s, e - s, 'f');
-    else {
-      size_t slash = e;
-      while (slash > s && t[slash - 1] != '/') slash--;
-      if (slash > s) add_pat(x, t + s, slash - s, 'p');
-    }
-    i = e;
-  }
-}
-
-/* The length a protobuf string field's varint before `k` gives (1 or 2 bytes), or SIZE_MAX. */
-static size_t len_before(const unsigned char *t, size_t k) {
-  if (k >= 1 && t[k - 1] < 0x80) {
-    if (k >= 2 && t[k - 2] >= 0x80) return (size_t)(t[k - 2] & 0x7f) | (size_t)t[k - 1] << 7;
-    return t[k - 1];
-  }
-  return SIZE_MAX;
-}
-
-static int printable(unsigned char c) { return c >= 0x20 && c < 0x7f; }
-
-/* Whether [k, k+l) is a string a protobuf holds: inside the bytes and printable throughout (a
- * byte before a printable run that only looks like its length fails this, so a pattern never
- * spans a field's tag or length). */
-static int proto_string(const unsigned char *t, size_t len, size_t k, size_t l) {
-  if (l == SIZE_MAX || k + l > len) return 0;
-  for (size_t q = k; q < k + l; q++)
-    if (!printable(t[q])) return 0;
-  return 1;
-}
-
-/* A profile's strings (length-delimited fields): every source path ("....py", as its HloModuleProtos'
- * stack frames and metadata hold them), every op name ("jit(...)/.../add") and every module name
- * ("jit_f", "jit_f(17)") becomes a pattern,
- * wherever in the protobuf it sits; a string is taken only when the varint before it is its length. */
-static void scan_proto(r_redact *x, const char *text, size_t len) {
-  const unsigned char *t = (const unsigned char *)text;
-  for (size_t i = 0; i + 3 <= len; i++) {
-    if (t[i] == '.' && t[i + 1] == 'p' && t[i + 2] == 'y' && (i + 3 == len || !printable(t[i + 3]) || t[i + 3] == ':')) {
-      size_t e = i + 3, s = i;
-      while (s > 0 && printable(t[s - 1]) && t[s - 1] != ' ' && e - s < 4096) s--;
-      for (size_t k = s; k < i; k++) {
-        size_t l = len_before(t, k);
-        if (l != SIZE_MAX && l >= e - k && proto_string(t, len, k, l)) { /* the path, or a string that begins with it ("x.py:37") */
-          add_pat(x, text + k, e - k, 'f');
-          break;
-        }
-      }
-    }
-    if ((t[i] == 'j' && len - i > 4 && memcmp(t + i, "jit(", 4) == 0) || (t[i] == 'p' && len - i > 5 && memcmp(t + i, "pmap(", 5) == 0)) {
-      size_t l = len_before(t, i);
-      if (l < 5 || !proto_string(t, len, i, l)) continue;
-      size_t slash = SIZE_MAX;
-      for (size_t k = i; k < i + l && printable(t[k]); k++)
-        if (t[k] == '/') slash = k;
-      size_t end = i;
-      while (end < i + l && printable(t[end])) end++;
-      if (slash != SIZE_MAX && end - slash > 4 && (memcmp(t + slash + 1, "jit(", 4) == 0 || memcmp(t + slash + 1, "pmap(", 5) == 0))
-        add_pat(x, text + i, end - i, 'p'); /* ".../jit(g)": the last part names a function too */
-      else if (slash != SIZE_MAX) add_pat(x, text + i, slash + 1 - i, 'p');
-      else if (t[i + l - 1] == ')') add_pat(x, text + i, l, 'm'); /* "jit(f)": the function a module is named after */
-    }
-    /* the Python function a jit call ran ("PjitFunction(f)", a host event's name) */
-    if (t[i] == 'P' && len - i > 13 && memcmp(t + i, "PjitFunction(", 13) == 0) {
-      size_t e = i + 13;
-      while (e < len && e - i < 512 && printable(t[e]) && t[e] != ')') e++;
-      if (e < len && t[e] == ')') add_pat(x, text + i, e + 1 - i, 'm');
-    }
-    /* a module's name: "jit_f", "jit_f(17)" (a program's events), "pmap_g" */
-    if ((t[i] == 'j' && len - i > 4 && memcmp(t + i, "jit_", 4) == 0) || (t[i] == 'p' && len - i > 5 && memcmp(t + i, "pmap_", 5) == 0)) {
-      size_t l = len_before(t, i), e = i;
-      if (!proto_string(t, len, i, l)) continue;
-      while (e < i + l && (t[e] == '_' || t[e] == '.' || t[e] == '-' || (t[e] >= '0' && t[e] <= '9') || (t[e] >= 'a' && t[e] <= 'z') ||
-                           (t[e] >= 'A' && t[e] <= 'Z')))
-        e++;
-      if (e == i + l || t[e] == '(') add_pat(x, text + i, e - i, 'm');
-    }
-  }
-}
-
-/* A trace JSON profile's strings: a value that holds a source path ("...py", "...py:37"), an op
- * name ("jit(f)/.../add") or a module's name ("jit_f", "jit_f(17)") gives its pattern, as a
- * protobuf's strings do (scan_proto); only the string's own bytes are ever replaced. */
-static void scan_json(r_redact *x, const char *t, size_t len) {
-  for (size_t i = 0; i < len; i++) {
-    if (t[i] != '"') continue;
-    size_t s = i + 1, e = s;
-    while (e < len && t[e] != '"' && t[e] != '\\' && t[e] != '\n' && e - s < 4096) e++;
-    if (e >= len || t[e] != '"') { /* an escape or a long string: step over it */
-      while (e < len && t[e] != '"') e += t[e] == '\\' ? 2 : 1;
-      i = e;
-      continue;
-    }
-    size_t n = e - s;
-    const char *py = n >= 3 ? memmem(t + s, n, ".py", 3) : NULL;
-    if (py && ((size_t)(py - t) + 3 == e || py[3] == ':')) add_pat(x, t + s, (size_t)(py - t) + 3 - s, 'f');
-    if ((n > 4 && memcmp(t + s, "jit(", 4) == 0) || (n > 5 && memcmp(t + s, "pmap(", 5) == 0)) {
-      size_t slash = e;
-      while (slash > s && t[slash - 1] != '/') slash--;
-      int call = slash > s && e - slash > 4 && (memcmp(t + slash, "jit(", 4) == 0 || memcmp(t + slash, "pmap(", 5) == 0);
-      if (slash > s) add_pat(x, t + s, call ? n : slash - s, 'p');
-      else if (t[e - 1] == ')') add_pat(x, t + s, n, 'm');
-    }
-    if (n > 13 && memcmp(t + s, "PjitFunction(", 13) == 0) add_pat(x, t + s, n, 'm'); /* the Python function a jit call ran */
-    if ((n > 4 && memcmp(t + s, "jit_", 4) == 0) || (n > 5 && memcmp(t + s, "pmap_", 5) == 0)) {
-      size_t k = s;
-      while (k < e && (t[k] == '_' || t[k] == '.' || t[k] == '-' || (t[k] >= '0' && t[k] <= '9') || (t[k] >= 'a' && t[k] <= 'z') ||
-                       (t[k] >= 'A' && t[k] <= 'Z')))
-        k++;
-      if (k == e || t[k] == '(') add_pat(x, t + s, k - s, 'm');
-    }
-    i = e;
-  }
-}
-
-static int cmp_len_desc(const void *a, const void *b) {
-  size_t x = ((const r_pat *)a)->len, y = ((const r_pat *)b)->len;
-  return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static void redact_index(r_redact *x) {
-  if (x->n) qsort(x->v, x->n, sizeof *x->v, cmp_len_desc);
-  x->bucket_head = malloc(65536 * sizeof(size_t));
-  x->next = malloc((x->n ? x->n : 1) * sizeof(size_t));
-  if (!x->bucket_head || !x->next) return;
-  for (size_t i = 0; i < 65536; i++) x->bucket_head[i] = SIZE_MAX;
-  /* in reverse, so each bucket lists its longest patterns first */
-  for (size_t i = x->n; i-- > 0;) {
-    unsigned h = (unsigned char)x->v[i].from[0] << 8 | (unsigned char)x->v[i].from[1];
-    x->next[i] = x->bucket_head[h];
-    x->bucket_head[h] = i;
-  }
-}
-
-/* Every pattern replaced in place (placeholders have the patterns' lengths); returns how many. */
-static size_t redact_bytes(const r_redact *x, char *t, size_t len) {
-  if (!x->bucket_head || !x->next || !x->n) return 0;
-  size_t hits = 0;
-  for (size_t i = 0; i + 1 < len;) {
-    unsigned h = (unsigned char)t[i] << 8 | (unsigned char)t[i + 1];
-    size_t k = x->bucket_head[h], took = 0;
-    for (; k != SIZE_MAX; k = x->next[k]) {
-      const r_pat *p = &x->v[k];
-      if (p->len <= len - i && memcmp(t + i, p->from, p->len) == 0) {
-        memcpy(t + i, p->to, p->len);
-        took = p->len;
-        hits++;
-        break;
-      }
-    }
-    i += took ? took : 1;
-  }
-  return hits;
-}
-
-static void redact_free(r_redact *x) {
-  for (size_t i = 0; i < x->n; i++) {
-    free(x->v[i].from);
-    free(x->v[i].to);
-  }
-  free(x->v);
-  free(x->bucket_head);
-  free(x->next);
-}
-
-/* The extension a redacted name keeps: ".xplane.pb", ".trace.json", or a short last one (".txt");
- * never a middle part of the name, which may be a module's (module_0039.jit_fft.sm_8.0_...). */
-static const char *safe_ext(const char *name) {
-  static const char *const LONG[] = {".xplane.pb", ".trace.json"};
-  for (size_t i = 0; i < 2; i++)
-    if (strlen(name) > strlen(LONG[i]) && strcmp(name + strlen(name) - strlen(LONG[i]), LONG[i]) == 0) return LONG[i];
-  const char *dot = strrchr(name, '.');
-  if (!dot || strlen(dot) > 6) return "";
-  for (const char *p = dot + 1; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) return "";
-  return dot;
-}
-
-/* Redacts every file of the report in place, and the names files carry; the labels the user
- * gave become "input1" ... (their extension kept). Returns the summary said at the top. */
-static json_t *redact_all(hs_report *r, r_redact *x) {
-  for (size_t i = 0; i < r->n_files; i++) {
-    const r_file *f = &r->files[i];
-    scan_modules(x, f->data, f->len);
-    scan_quoted(x, f->data, f->len, "source_file=\"", 'f');
-    scan_quoted(x, f->data, f->len, "op_name=\"", 'p');
-    scan_quoted(x, f->data, f->len, "source_filename = \"", 'f');
-    scan_frame_files(x, f->data, f->len);
-    scan_locs(x, f->data, f->len);
-    /* a profile: an XSpace's protobuf strings, or a trace JSON's string values */
-    if (f->format < 0 && f->len && (unsigned char)f->data[0] == 0x0a) scan_proto(x, f->data, f->len);
-    else if (f->format < 0) scan_json(x, f->data, f->len);
-  }
-  /* a profile's module names: its programs, as the profile model reads them */
-  for (size_t i = 0; i < r->n_in; i++) {
-    const r_input *in = &r->in[i];
-    if (in->kind != RI_PROFILE || !in->n) continue;
-    hs_profile_input *pi = calloc(in->n, sizeof *pi);
-    if (!pi) continue;
-    for (size_t k = 0; k < in->n; k++) pi[k] = (hs_profile_input){NULL, r->files[in->first + k].data, r->files[in->first + k].len};
-    hs_profile *p = hs_profile_parse_files(pi, in->n, NULL);
-    free(pi);
-    size_t jl = 0;
-    char *js = p ? hs_profile_timeline_json(p, NULL, &jl) : NULL;
-    hs_profile_free(p);
-    json_t *t = js ? json_loadb(js, jl, 0, NULL) : NULL;
-    hs_free(js);
-    json_t *v;
-    size_t k;
-    json_array_foreach(json_object_get(t, "programs"), k, v) {
-      const char *name = json_string_value(json_object_get(v, "name"));
-      if (name) add_pat(x, name, strlen(name), 'm');
-    }
-    json_array_foreach(json_object_get(t, "rows"), k, v) {
-      const char *op = json_string_value(json_object_get(v, "op_name"));
-      const char *src = json_string_value(json_object_get(v, "source"));
-      const char *slash = op ? strrchr(op, '/') : NULL;
-      if (slash) add_pat(x, op, (size_t)(slash - op) + 1, 'p');
-      const char *colon = src ? strrchr(src, ':') : NULL;
-      if (src) add_pat(x, src, colon ? (size_t)(colon - src) : strlen(src), 'f');
-    }
-    json_decref(t);
-  }
-  redact_index(x);
-  size_t hits = 0;
-  for (size_t i = 0; i < r->n_files; i++) {
-    hits += redact_bytes(x, r->files[i].data, r->files[i].len);
-    hits += redact_bytes(x, r->files[i].name, strlen(r->files[i].name));
-  }
-  /* the names the user gave (paths are never kept: base names only) */
-  for (size_t i = 0; i < r->n_in; i++) {
-    r_input *in = &r->in[i];
-    if (in->folder_of != SIZE_MAX) continue; /* named after its folder below */
-    char name[64];
-    snprintf(name, sizeof name, "input%zu%s", i + 1, in->kind == RI_FOLDER ? "" : safe_ext(in->label));
-    free(in->label);
-    in->label = dupn(name, strlen(name));
-    if (in->kind != RI_PROFILE && in->kind != RI_FOLDER && in->n == 1) {
-      free(r->files[in->first].name);
-      r->files[in->first].name = dupn(name, strlen(name));
-    }
-    for (size_t k = 0; in->kind == RI_PROFILE && k < in->n; k++) {
-      char fn[80];
-      snprintf(fn, sizeof fn, "input%zu_%zu%s", i + 1, k + 1, safe_ext(r->files[in->first + k].name));
-      free(r->files[in->first + k].name);
-      r->files[in->first + k].name = dupn(fn, strlen(fn));
-    }
-    if (in->hlo_of != SIZE_MAX) {
-      r_input *h = &r->in[in->hlo_of];
-      char hn[96];
-      snprintf(hn, sizeof hn, "%s.after_optimizations.txt", name);
-      free(h->label);
-      h->label = dupn(hn, strlen(hn));
-      free(r->files[h->first].name);
-      r->files[h->first].name = dupn(hn, strlen(hn));
-    }
-  }
-  json_t *o = json_object();
-  json_object_set_new(o, "module_names", json_integer((json_int_t)x->counts[0]));
-  json_object_set_new(o, "source_files", json_integer((json_int_t)x->counts[1]));
-  json_object_set_new(o, "op_name_prefixes", json_integer((json_int_t)x->counts[2]));
-  json_object_set_new(o, "replacements", json_integer((json_int_t)hits));
-  json_object_set_new(o, "short_names_left", json_integer((json_int_t)x->short_left));
-  return o;
-}
-
 /* ---------------------------------------------------------------- the overview */
 
 /* the JSON a core function returned (its length through `n`, read after the call), freed */
@@ -652,6 +224,12 @@ typedef struct {
   int stage;     /* hs_doc_stage */
 } r_parsed;
 
+/* the input's "error": the core's error as hs_error_json gives it, less the offset */
+static void set_error(json_t *item, const hs_error *err) {
+  json_object_set_new(item, "error", json_pack("{s:s,s:i,s:i,s:s}", "code", hs_code_name(err->code), "line", err->line, "column",
+                                               err->col, "message", err->message));
+}
+
 static void headline(json_t *item, const char *kind, const char *sentence, json_t *figures) {
   json_t *hs = json_object_get(item, "headlines");
   json_t *h = json_object();
@@ -671,8 +249,7 @@ static void read_doc(r_parsed *pp, const r_file *f, json_t *prov) {
   pp->doc = hs_parse(f->data, f->len, &err);
   json_t *item = pp->item;
   if (!pp->doc) {
-    json_object_set_new(item, "error", json_pack("{s:s,s:i,s:i,s:s}", "code", hs_code_name(err.code), "line", err.line,
-                                                 "column", err.col, "message", err.message));
+    set_error(item, &err);
     return;
   }
   size_t n;
@@ -720,8 +297,7 @@ static void read_memory(r_parsed *pp, const r_file *f, json_t *prov) {
   size_t n;
   json_t *m = loads(hs_memory_file_json(f->data, f->len, f->name, NULL, &err, &n), &n);
   if (!m) {
-    json_object_set_new(pp->item, "error", json_pack("{s:s,s:i,s:i,s:s}", "code", hs_code_name(err.code), "line", err.line,
-                                                     "column", err.col, "message", err.message));
+    set_error(pp->item, &err);
     return;
   }
   json_t *fig = json_object();
@@ -739,8 +315,7 @@ static void read_llvm(r_parsed *pp, const r_file *f, const hs_doc *hlo, json_t *
   hs_error err;
   hs_llvm *m = hs_llvm_parse(f->data, f->len, &err);
   if (!m) {
-    json_object_set_new(pp->item, "error", json_pack("{s:s,s:i,s:i,s:s}", "code", hs_code_name(err.code), "line", err.line,
-                                                     "column", err.col, "message", err.message));
+    set_error(pp->item, &err);
     return;
   }
   size_t n;
@@ -778,8 +353,7 @@ static void read_profile(r_parsed *pp, const hs_report *r, const r_input *in, js
   hs_profile *p = hs_profile_parse_files(pi, in->n, &err);
   free(pi);
   if (!p) {
-    json_object_set_new(pp->item, "error", json_pack("{s:s,s:i,s:i,s:s}", "code", hs_code_name(err.code), "line", err.line,
-                                                     "column", err.col, "message", err.message));
+    set_error(pp->item, &err);
     return;
   }
   size_t n;
@@ -824,22 +398,21 @@ static void read_profile(r_parsed *pp, const hs_report *r, const r_input *in, js
 
 /* The folder as the core reads it (its pipelines, file names and flags), redacted as its files
  * were when `x` is given (the set was read from the bytes as given). */
-static void read_folder(r_parsed *pp, r_input *in, json_t *prov, json_t **passes_out, const r_redact *x) {
+static void read_folder(r_parsed *pp, r_input *in, json_t *prov, char **passes_out, const hs_redaction *x) {
   hs_error err;
   size_t n;
   char *js = hs_dumpset_json(in->set, &err, &n);
-  if (js && x) redact_bytes(x, js, n);
+  if (js && x) hs_redaction_apply(x, js, n);
   json_t *ps = js ? json_loadb(js, n, 0, NULL) : NULL;
-  if (ps && x) json_object_set_new(ps, "label", json_string(in->label));
   if (!ps) {
     hs_free(js);
-    json_object_set_new(pp->item, "error", json_pack("{s:s,s:i,s:i,s:s}", "code", hs_code_name(err.code), "line", err.line,
-                                                     "column", err.col, "message", err.message));
+    set_error(pp->item, &err);
     return;
   }
-  char *again = json_dumps(ps, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  *passes_out = json_string(again ? again : js);
-  free(again);
+  if (x) { /* redacted, the folder's label is the input's new name */
+    json_object_set_new(ps, "label", json_string(in->label));
+    *passes_out = json_dumps(ps, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  } else *passes_out = hs_report_dupn(js, n);
   json_object_set_new(pp->item, "files", json_integer((json_int_t)json_array_size(json_object_get(ps, "files"))));
   hs_free(js);
   json_t *m, *mods = json_array();
@@ -863,7 +436,7 @@ static void read_folder(r_parsed *pp, r_input *in, json_t *prov, json_t **passes
   headline(pp->item, "pipelines", s, json_pack("{s:o,s:I}", "modules", mods, "steps", (json_int_t)steps));
   json_decref(ps);
   char *es = hs_dumpset_environment_json(in->set, &n);
-  if (es && x) redact_bytes(x, es, n);
+  if (es && x) hs_redaction_apply(x, es, n);
   json_t *env = loads(es, &n);
   const char *key;
   json_t *val;
@@ -906,8 +479,8 @@ char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len) {
     hs_set_error(err, HS_E_EMPTY, NULL, 0, 0, "nothing to report: give one or more dumps, profiles or messages");
     return NULL;
   }
-  r_redact x = {0};
-  json_t *red = redact ? redact_all(r, &x) : json_null();
+  hs_redaction *x = NULL;
+  json_t *red = redact ? hs_report_redact(r, &x) : json_null();
   json_t *root = json_object(), *items = json_array(), *cells = json_array(), *files = json_array();
   json_t *prov = json_pack("{s:[],s:[],s:[]}", "backend", "xla_flags", "versions");
   r_parsed *pp = calloc(r->n_in, sizeof *pp);
@@ -923,7 +496,7 @@ char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len) {
     json_decref(files);
     json_decref(prov);
     json_decref(red);
-    redact_free(&x);
+    hs_redaction_free(x);
     hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory");
     return NULL;
   }
@@ -943,26 +516,23 @@ char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len) {
     json_object_set_new(item, "headlines", json_array());
     if (in->folder_of != SIZE_MAX) json_object_set_new(item, "from_folder", json_integer((json_int_t)in->folder_of + 1));
     pp[i].item = item;
-    json_t *passes_json = NULL;
     switch (in->kind) {
     case RI_DOC: read_doc(&pp[i], &r->files[in->first], prov); break;
     case RI_MEMORY: read_memory(&pp[i], &r->files[in->first], prov); break;
     case RI_LLVM: break; /* below, once every HLO is read */
     case RI_PROFILE: read_profile(&pp[i], r, in, prov); break;
-    case RI_FOLDER: read_folder(&pp[i], in, prov, &passes_json, redact ? &x : NULL); break;
-    default:
-      json_object_set_new(item, "error", json_pack("{s:s,s:i,s:i,s:s}", "code", "HS_E_FORMAT", "line", 0, "column", 0, "message",
-                                                   "not a format hloscope reads: carried in the report as it is"));
+    case RI_FOLDER: read_folder(&pp[i], in, prov, &passes[i], x); break;
+    default: {
+      hs_error e;
+      hs_set_error(&e, HS_E_FORMAT, NULL, 0, 0, "not a format hloscope reads: carried in the report as it is");
+      set_error(item, &e);
     }
-    if (passes_json) {
-      passes[i] = dupn(json_string_value(passes_json), json_string_length(passes_json));
-      json_decref(passes_json);
     }
     json_object_set_new(item, "what", json_string(kind_words(in, in->n ? &r->files[in->first] : NULL, pp[i].stage)));
     if (in->kind == RI_DOC || in->kind == RI_MEMORY || in->kind == RI_LLVM || in->kind == RI_UNKNOWN) {
       char nm[32];
       snprintf(nm, sizeof nm, "dump%zu", ++n_dumps);
-      dump_name[i] = dupn(nm, strlen(nm));
+      dump_name[i] = hs_report_dupn(nm, strlen(nm));
       json_object_set_new(item, "cell", json_string(nm));
     }
     json_array_append_new(items, item);
@@ -1221,7 +791,7 @@ char *hs_report_json(hs_report *r, int redact, hs_error *err, size_t *len) {
   free(pp);
   free(passes);
   free(dump_name);
-  redact_free(&x);
+  hs_redaction_free(x);
   return hs_json_finish(root, len);
 }
 
