@@ -8,6 +8,11 @@
 
 /* main.c: a whole file ("-": stdin), malloc'd; NULL with errno set */
 char *hs_cli_read_all(const char *path, size_t *len);
+/* main.c: whether s ends with suf; whether p is a folder; whether p names a dump folder's archive
+ * (.tar.gz, .tgz, .tar, .zip) */
+int hs_cli_ends_with(const char *s, const char *suf);
+int hs_cli_is_dir(const char *p);
+int hs_cli_is_archive_name(const char *p);
 /* passes.c: `hloscope passes ...` */
 int hs_cli_passes(int argc, char **argv);
 /* passes.c: all of `in` inflated (window as zlib's inflateInit2 takes it: -15 raw deflate,
@@ -22,6 +27,10 @@ hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc);
  * of them; NULL with *rc set after saying why on stderr. Free with hs_cli_free_profiles. */
 hs_profile_input *hs_cli_read_profiles(const char *const *paths, int n, size_t *count, int *rc);
 void hs_cli_free_profiles(hs_profile_input *in, size_t n);
+/* profiles.c: a name jax.profiler writes (.xplane.pb, .trace.json[.gz]); a folder that is a profile
+ * log folder (it holds plugins/profile/, or a profile file at its top) */
+int hs_cli_is_profile_name(const char *name);
+int hs_cli_is_profile_folder(const char *dir);
 /* report.c: `hloscope report ...` */
 int hs_cli_report(int argc, char **argv);
 #endif

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "cli.h"
@@ -74,6 +75,23 @@ static char *read_all(const char *path, size_t *len) {
 }
 
 char *hs_cli_read_all(const char *path, size_t *len) { return read_all(path, len); }
+
+int hs_cli_ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), k = strlen(suf);
+  return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+int hs_cli_is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int hs_cli_is_archive_name(const char *p) {
+  static const char *const ends[] = {".tar.gz", ".tgz", ".tar", ".zip"};
+  for (size_t k = 0; k < sizeof ends / sizeof *ends; k++)
+    if (hs_cli_ends_with(p, ends[k])) return 1;
+  return 0;
+}
 
 typedef struct {
   const char *path;
@@ -865,21 +883,12 @@ static void human_diff(json_t *j, const char *pa, const char *pb) {
 /* A side of the diff: an optimized HLO file, or a dump folder or its archive (.tar.gz, .tgz,
  * .tar, .zip), read by the core's dump-folder reader: its modules' *after_optimizations.txt are
  * one text of several modules (the core pairs modules by name), and the set stays for `passes`. */
-static int is_archive_name(const char *p) {
-  static const char *const ends[] = {".tar.gz", ".tgz", ".tar", ".zip"};
-  size_t n = strlen(p);
-  for (size_t k = 0; k < sizeof ends / sizeof *ends; k++) {
-    size_t e = strlen(ends[k]);
-    if (n >= e && strcmp(p + n - e, ends[k]) == 0) return 1;
-  }
-  return 0;
-}
 
 static int open_side(input *in, hs_dumpset **set, const char *path) {
   *set = NULL;
   DIR *dir = strcmp(path, "-") == 0 ? NULL : opendir(path);
   if (dir) closedir(dir);
-  if (!dir && !is_archive_name(path)) return open_input(in, path);
+  if (!dir && !hs_cli_is_archive_name(path)) return open_input(in, path);
   in->path = path;
   if (!(*set = hs_dumpset_new())) {
     fprintf(stderr, "hloscope: out of memory\n");

@@ -50,10 +50,6 @@ static char *slurp(const char *path, size_t *len) {
   return buf;
 }
 
-static int ends_with(const char *s, const char *suf) {
-  size_t a = strlen(s), b = strlen(suf);
-  return a >= b && strcmp(s + a - b, suf) == 0;
-}
 
 
 /* The names whose bytes the core reads (its rule: hs_dumpset_wants_bytes). */
@@ -308,7 +304,7 @@ int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path) {
     rc = add_zip(s, path, u, len);
   } else if (len >= 512 && memcmp(u + 257, "ustar", 5) == 0) {
     rc = add_tar(s, path, u, len);
-  } else if (ends_with(path, ".zip") || ends_with(path, ".tar") || ends_with(path, ".tgz") || ends_with(path, ".gz")) {
+  } else if (hs_cli_ends_with(path, ".zip") || hs_cli_ends_with(path, ".tar") || hs_cli_ends_with(path, ".tgz") || hs_cli_ends_with(path, ".gz")) {
     rc = fail(path, "HS_E_FORMAT", "not a readable archive (neither gzip, zip nor tar bytes)");
   } else {
     rc = hs_dumpset_add_listing(s, data, len) ? 1 : 0;

@@ -52,15 +52,7 @@ static char *join(const char *dir, const char *name) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static bool is_dir(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
-static bool ends_with(const char *s, const char *suf) {
-  size_t n = strlen(s), k = strlen(suf);
-  return n >= k && strcmp(s + n - k, suf) == 0;
-}
 
 /* The entries of a folder whose names end with `suf` (sorted), or its sub-folders (suf NULL). */
 static int list(const char *dir, const char *suf, names *out) {
@@ -76,12 +68,32 @@ static int list(const char *dir, const char *suf, names *out) {
       rc = -1;
       break;
     }
-    if (suf ? ends_with(e->d_name, suf) && !is_dir(p) : is_dir(p)) rc = push(out, p);
+    if (suf ? hs_cli_ends_with(e->d_name, suf) && !hs_cli_is_dir(p) : hs_cli_is_dir(p)) rc = push(out, p);
     else free(p);
   }
   closedir(d);
   if (out->n - start > 1) qsort(out->v + start, out->n - start, sizeof *out->v, cmp_str);
   return rc;
+}
+
+/* The names jax.profiler writes, in the order a folder's files are looked for. */
+static const char *const SUFFIX[] = {".xplane.pb", ".trace.json.gz", ".trace.json"};
+
+int hs_cli_is_profile_name(const char *name) {
+  for (size_t k = 0; k < 3; k++)
+    if (hs_cli_ends_with(name, SUFFIX[k])) return 1;
+  return 0;
+}
+
+int hs_cli_is_profile_folder(const char *dir) {
+  char *runs_dir = join(dir, "plugins/profile");
+  int yes = runs_dir && hs_cli_is_dir(runs_dir);
+  free(runs_dir);
+  DIR *d = yes ? NULL : opendir(dir);
+  struct dirent *e;
+  while (d && !yes && (e = readdir(d)) != NULL) yes = hs_cli_is_profile_name(e->d_name);
+  if (d) closedir(d);
+  return yes;
 }
 
 /* The profile files of a folder: its newest plugins/profile/<run>/ when it is a log_dir. */
@@ -90,7 +102,7 @@ static int folder_files(const char *dir, names *out) {
   if (!runs_dir) return -1;
   names runs = {0};
   char *use = NULL;
-  if (is_dir(runs_dir) && list(runs_dir, NULL, &runs) == 0 && runs.n) {
+  if (hs_cli_is_dir(runs_dir) && list(runs_dir, NULL, &runs) == 0 && runs.n) {
     use = runs.v[runs.n - 1]; /* runs are named by their start time: the newest sorts last */
     runs.v[runs.n - 1] = NULL;
     if (runs.n > 1) fprintf(stderr, "hloscope: %s holds %zu runs: reading the newest, %s\n", dir, runs.n, use);
@@ -98,7 +110,6 @@ static int folder_files(const char *dir, names *out) {
   drop(&runs);
   free(runs_dir);
   const char *from = use ? use : dir;
-  static const char *const SUFFIX[] = {".xplane.pb", ".trace.json.gz", ".trace.json"};
   int rc = 0;
   size_t before = out->n; /* the files of earlier arguments are already in `out` */
   for (size_t k = 0; rc == 0 && k < 3 && out->n == before; k++) rc = list(from, SUFFIX[k], out);
@@ -111,7 +122,7 @@ hs_profile_input *hs_cli_read_profiles(const char *const *paths, int n, size_t *
   *rc = 0;
   *count = 0;
   for (int i = 0; i < n && !*rc; i++) {
-    if (is_dir(paths[i])) {
+    if (hs_cli_is_dir(paths[i])) {
       size_t before = files.n;
       if (folder_files(paths[i], &files) != 0) {
         fprintf(stderr, "hloscope: cannot read the folder %s: %s\n", paths[i], strerror(errno));
@@ -137,7 +148,7 @@ hs_profile_input *hs_cli_read_profiles(const char *const *paths, int n, size_t *
       *rc = 1;
       break;
     }
-    if (ends_with(files.v[i], ".gz")) {
+    if (hs_cli_ends_with(files.v[i], ".gz")) {
       size_t m = 0;
       char *raw = hs_cli_inflate((const unsigned char *)data, len, 15 + 32, 0, &m);
       free(data);

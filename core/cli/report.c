@@ -4,7 +4,6 @@
  * writes the page (and the Markdown and the .zip when asked). The page is the notebook as
  * `npm run build` writes it (dist/hloscope.html), found beside this executable's build. */
 #define _XOPEN_SOURCE 700 /* realpath, readlink, PATH_MAX */
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -21,35 +20,11 @@
 
 #define BIG_ATTACHMENT (25u << 20) /* most issue trackers refuse larger attachments */
 
-static int ends_with(const char *s, const char *suf) {
-  size_t n = strlen(s), k = strlen(suf);
-  return n >= k && strcmp(s + n - k, suf) == 0;
-}
 
-static int is_dir(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static int exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* A folder is a profile log folder when jax.profiler wrote it (plugins/profile/) or it holds a
- * profile file at its top; else a dump folder. */
-static int is_profile_folder(const char *dir) {
-  char p[PATH_MAX];
-  snprintf(p, sizeof p, "%s/plugins/profile", dir);
-  if (is_dir(p)) return 1;
-  DIR *d = opendir(dir);
-  if (!d) return 0;
-  struct dirent *e;
-  int yes = 0;
-  while (!yes && (e = readdir(d)) != NULL)
-    yes = ends_with(e->d_name, ".xplane.pb") || ends_with(e->d_name, ".trace.json") || ends_with(e->d_name, ".trace.json.gz");
-  closedir(d);
-  return yes;
 }
 
 static const char *template_path(const char *given, const char *argv0) {
@@ -153,21 +128,20 @@ static int write_zip(const char *path, const char *name, const char *data, size_
   unsigned long crc = crc32(0L, (const unsigned char *)data, (uInt)len);
   size_t nl = strlen(name);
   unsigned char lh[30] = {0}, ch[46] = {0}, eo[22] = {0};
+  /* the local header and the central directory's entry hold the same fields from "version
+   * needed" on, the central one two bytes later (after "version made by") */
   put32(lh, 0x04034b50);
-  put16(lh + 4, 20);
-  put16(lh + 8, 8);
-  put32(lh + 14, crc);
-  put32(lh + 18, (unsigned long)dlen);
-  put32(lh + 22, (unsigned long)len);
-  put16(lh + 26, (unsigned)nl);
   put32(ch, 0x02014b50);
   put16(ch + 4, 20);
-  put16(ch + 6, 20);
-  put16(ch + 10, 8);
-  put32(ch + 16, crc);
-  put32(ch + 20, (unsigned long)dlen);
-  put32(ch + 24, (unsigned long)len);
-  put16(ch + 28, (unsigned)nl);
+  for (int k = 0; k < 2; k++) {
+    unsigned char *f = k ? ch + 6 : lh + 4;
+    put16(f, 20);
+    put16(f + 4, 8); /* deflate */
+    put32(f + 10, crc);
+    put32(f + 14, (unsigned long)dlen);
+    put32(f + 18, (unsigned long)len);
+    put16(f + 22, (unsigned)nl);
+  }
   put32(ch + 38, 0644ul << 16);
   put32(eo, 0x06054b50);
   put16(eo + 8, 1);
@@ -201,17 +175,17 @@ static void say_size(const char *what, const char *path, size_t n) {
  * or a text (gunzipped when it ends in .gz). `only`: keep files whose names contain it. */
 static int add_path(hs_report *r, const char *path, const char *only) {
   int rc = 0;
-  int archive = ends_with(path, ".tar.gz") || ends_with(path, ".tgz") || ends_with(path, ".tar") || ends_with(path, ".zip");
-  int profile = ends_with(path, ".xplane.pb") || ends_with(path, ".trace.json") || ends_with(path, ".trace.json.gz");
-  if (is_dir(path) ? !is_profile_folder(path) : archive) {
+  int archive = hs_cli_is_archive_name(path);
+  int profile = hs_cli_is_profile_name(path);
+  if (hs_cli_is_dir(path) ? !hs_cli_is_profile_folder(path) : archive) {
     hs_dumpset *s = hs_dumpset_new();
     if (!s || hs_cli_dumpset_add_path(s, path) != 0) {
       hs_dumpset_free(s);
       return 1;
     }
     rc = hs_report_add_dumpset(r, path, s);
-  } else if (is_dir(path) || profile) {
-    if (only && !is_dir(path) && !strstr(path, only)) return 0;
+  } else if (hs_cli_is_dir(path) || profile) {
+    if (only && !hs_cli_is_dir(path) && !strstr(path, only)) return 0;
     size_t n = 0;
     const char *one[1] = {path};
     hs_profile_input *in = hs_cli_read_profiles(one, 1, &n, &rc);
@@ -228,7 +202,7 @@ static int add_path(hs_report *r, const char *path, const char *only) {
     }
     char name[PATH_MAX];
     snprintf(name, sizeof name, "%s", strcmp(path, "-") == 0 ? "stdin.txt" : path);
-    if (ends_with(name, ".gz")) {
+    if (hs_cli_ends_with(name, ".gz")) {
       size_t m = 0;
       char *raw = hs_cli_inflate((const unsigned char *)data, len, 15 + 32, 0, &m);
       free(data);
@@ -350,7 +324,7 @@ int hs_cli_report(int argc, char **argv) {
       char zpath[PATH_MAX];
       if (zip) {
         snprintf(zpath, sizeof zpath, "%s", out);
-        if (ends_with(zpath, ".html")) zpath[strlen(zpath) - 5] = 0;
+        if (hs_cli_ends_with(zpath, ".html")) zpath[strlen(zpath) - 5] = 0;
         strncat(zpath, ".zip", sizeof zpath - strlen(zpath) - 1);
       }
       const char *slash = strrchr(out, '/');
