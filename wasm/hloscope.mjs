@@ -248,26 +248,7 @@ export function parseBytes(bytes) {
 }
 
 /** The raw JSON of the x-ray of a pair (what `hloscope xray --json LEFT RIGHT` prints). */
-export function xrayJSON(left, right) {
-  const m = core();
-  const [lp, ll] = writeText(left);
-  let rp = 0;
-  let rl = 0;
-  try {
-    [rp, rl] = writeText(right);
-  } catch (e) {
-    m._free(lp);
-    throw e;
-  }
-  try {
-    const p = m._hsw_xray(lp, ll, rp, rl) >>> 0;
-    if (!p) throw lastError();
-    return takeString(p);
-  } finally {
-    m._free(lp);
-    m._free(rp);
-  }
-}
+export function xrayJSON(left, right) { return textCall('_hsw_xray', left, right); }
 
 /** The x-ray of a StableHLO (left) / optimized HLO (right) pair. */
 export function xray(left, right) { return JSON.parse(xrayJSON(left, right)); }
@@ -618,15 +599,23 @@ export function comparePasses(a, b, options = {}) { return JSON.parse(comparePas
 
 // ---- memory texts and layouts (issue 14) ------------------------------------------------------
 
-function textCall(fn, text) {
+/** A text not given to textCall: the call gets a null pointer and length 0. */
+const NO_TEXT = Symbol('no text');
+
+/** m[fn](ptr1, len1, ptr2, len2, ...) over the texts written into wasm memory (NO_TEXT: 0, 0), its string result. */
+function textCall(fn, ...texts) {
   const m = core();
-  const [ptr, len] = writeText(text);
+  const args = [];
   try {
-    const p = m[fn](ptr, len) >>> 0;
+    for (const t of texts) {
+      const r = t === NO_TEXT ? [0, 0] : writeText(t);
+      args.push(...r);
+    }
+    const p = m[fn](...args) >>> 0;
     if (!p) throw lastError();
     return takeString(p);
   } finally {
-    m._free(ptr);
+    for (let i = 0; i < args.length; i += 2) if (args[i]) m._free(args[i]);
   }
 }
 
@@ -637,54 +626,13 @@ function textCall(fn, text) {
  * the page's HTML; throws HloscopeError (HS_E_FORMAT) when the template has no slot.
  */
 export function reportPage(template, payload) {
-  const m = core();
-  const [tp, tl] = writeText(template);
-  let pp = 0;
-  let pl = 0;
-  try {
-    [pp, pl] = writeText(typeof payload === 'string' ? payload : JSON.stringify(payload));
-  } catch (e) {
-    m._free(tp);
-    throw e;
-  }
-  try {
-    const p = m._hsw_report_page(tp, tl, pp, pl) >>> 0;
-    if (!p) throw lastError();
-    return takeString(p);
-  } finally {
-    m._free(tp);
-    m._free(pp);
-  }
+  return textCall('_hsw_report_page', template, typeof payload === 'string' ? payload : JSON.stringify(payload));
 }
 
 /** The raw JSON of an XLA out-of-memory message, buffer assignment or memory-usage report
  * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO, joins
  * allocations and values to its instructions. */
-export function readMemoryJSON(text, hlo = '', name = '') {
-  const m = core();
-  const [ptr, len] = writeText(text);
-  let hp = 0;
-  let hl = 0;
-  let np = 0;
-  let nl = 0;
-  try {
-    [hp, hl] = writeText(hlo ?? '');
-    [np, nl] = writeText(name ?? '');
-  } catch (e) {
-    m._free(ptr);
-    if (hp) m._free(hp);
-    throw e;
-  }
-  try {
-    const p = m._hsw_memory(ptr, len, hp, hl, np, nl) >>> 0;
-    if (!p) throw lastError();
-    return takeString(p);
-  } finally {
-    m._free(ptr);
-    m._free(hp);
-    m._free(np);
-  }
-}
+export function readMemoryJSON(text, hlo = '', name = '') { return textCall('_hsw_memory', text, hlo ?? '', name ?? ''); }
 
 /** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt
  * into numbers (joined to the optimized HLO `hlo` when given; `name`, the file's name, gives a
@@ -714,26 +662,7 @@ export function layouts(text) {
  * the optimized HLO of the same module, is optional: with it each kernel is joined to its fusion
  * and `dropped` is filled. Throws HloscopeError (side 'left' = the LLVM IR, 'right' = the HLO).
  */
-export function llvmJSON(text, hlo = '') {
-  const m = core();
-  const [lp, ll] = writeText(text);
-  let hp = 0;
-  let hl = 0;
-  try {
-    if (hlo) [hp, hl] = writeText(hlo);
-  } catch (e) {
-    m._free(lp);
-    throw e;
-  }
-  try {
-    const p = m._hsw_llvm(lp, ll, hp, hl) >>> 0;
-    if (!p) throw lastError();
-    return takeString(p);
-  } finally {
-    m._free(lp);
-    if (hp) m._free(hp);
-  }
-}
+export function llvmJSON(text, hlo = '') { return textCall('_hsw_llvm', text, hlo || NO_TEXT); }
 
 /** Reads an LLVM IR text (see llvmJSON); returns the `Llvm` object of hloscope.d.ts. */
 export function readLlvm(text, hlo = '') { return JSON.parse(llvmJSON(text, hlo)); }
