@@ -271,16 +271,19 @@ export class NotebookPage {
       this.ui.report.hidden = false;
     }
     if (report) {
-      try {
-        await this.openReport(report);
-      } catch (e) {
+      await this.openReport(report).catch((e) => {
         this.ui.report.textContent = `This report could not be opened: ${e.message}.`;
         this.ui.report.hidden = false;
-      }
-      document.documentElement.dataset.ready = 'true';
-      engine.version().then((v) => { this.ui.version.textContent = `core ${v}`; }, () => { this.ui.version.textContent = 'core not built'; });
-      return;
-    }
+      });
+    } else await this.openSaved();
+    document.documentElement.dataset.ready = 'true';
+    engine.version().then((v) => { this.ui.version.textContent = `core ${v}`; }, () => {
+      this.ui.version.textContent = 'core not built';
+    });
+  }
+
+  /** The notebook this browser saved, or the example on a first visit. */
+  async openSaved() {
     let saved = null;
     try {
       saved = await this.store.load();
@@ -294,10 +297,6 @@ export class NotebookPage {
     } else {
       this.replaceNotebook(exampleNotebook(), null, false, { save: true });
     }
-    document.documentElement.dataset.ready = 'true';
-    engine.version().then((v) => { this.ui.version.textContent = `core ${v}`; }, () => {
-      this.ui.version.textContent = 'core not built';
-    });
   }
 }
 
