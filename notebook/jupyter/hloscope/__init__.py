@@ -18,7 +18,6 @@ and ``.json()`` for the numbers.
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,15 +173,7 @@ class Result:
 
     def _run(self, json=False):
         with tempfile.TemporaryDirectory(prefix="hloscope-") as tmp:
-            for fname, data in self.files.items():
-                p = Path(tmp) / fname
-                p.parent.mkdir(parents=True, exist_ok=True)
-                if isinstance(data, Path):  # a file or folder read where it is, under this name
-                    p.symlink_to(data, target_is_directory=data.is_dir())
-                elif isinstance(data, str):
-                    p.write_text(data, encoding="utf-8")
-                else:
-                    p.write_bytes(data)
+            _write_files(self.files, tmp)
             # Relative names, so the text names the files as the user would ("after_optimizations.txt").
             return _text.run(self.analysis.cli, self.args, json=json, cwd=tmp)
 
@@ -357,6 +348,20 @@ def diff(a, b, profiles=None) -> Result:
     return _call("diff", a, b, profiles=profiles)
 
 
+def _write_files(files, folder):
+    """Writes {file name: text, bytes or Path} into folder, for the CLI to read by name (a Path is
+    linked: a file or folder read where it is, under this name)."""
+    for fname, data in files.items():
+        p = Path(folder) / fname
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, Path):
+            p.symlink_to(data, target_is_directory=data.is_dir())
+        elif isinstance(data, str):
+            p.write_text(data, encoding="utf-8")
+        else:
+            p.write_bytes(data)
+
+
 def _write_report(files, path, *, redact=False, title=None, markdown=None, zip=False) -> Path:
     """Runs ``hloscope report --out PATH`` over {file name: text, bytes or Path} (a Path read where
     it is); the page is the package's own copy of the notebook when it carries one."""
@@ -378,18 +383,8 @@ def _write_report(files, path, *, redact=False, title=None, markdown=None, zip=F
     if zip:
         args.append("--zip")
     with tempfile.TemporaryDirectory(prefix="hloscope-") as tmp:
-        for fname, data in files.items():
-            p = Path(tmp) / fname
-            if isinstance(data, Path):
-                p.symlink_to(data, target_is_directory=data.is_dir())
-            elif isinstance(data, str):
-                p.write_text(data, encoding="utf-8")
-            else:
-                p.write_bytes(data)
-        proc = subprocess.run(argv + ["report"] + args + list(files), cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    said = proc.stderr.decode("utf-8", "replace").strip()
-    if proc.returncode != 0:
-        raise HloscopeError(said or f"hloscope report exited with status {proc.returncode}")
+        _write_files(files, tmp)
+        _, said = _text.run("report", args + list(files), cwd=tmp, with_stderr=True)
     if "warning:" in said:
         import warnings
 

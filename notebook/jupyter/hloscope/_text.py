@@ -62,8 +62,9 @@ def runner():
                   "in a notebook the widget shows the result without either")
 
 
-def run(command, paths, *, json=False, cwd=None) -> str:
-    """Runs ``hloscope COMMAND [--json] PATHS`` and returns its standard output.
+def run(command, paths, *, json=False, cwd=None, with_stderr=False):
+    """Runs ``hloscope COMMAND [--json] PATHS`` and returns its standard output (with_stderr: the
+    pair of its standard output and what it said on standard error, stripped).
     Raises HloscopeError on a parse error, RuntimeError when nothing can run."""
     name, argv = runner()
     if name is None:
@@ -73,4 +74,5 @@ def run(command, paths, *, json=False, cwd=None) -> str:
     if proc.returncode != 0:
         msg = proc.stderr.decode("utf-8", "replace").strip() or f"{name} exited with status {proc.returncode}"
         raise HloscopeError(msg)
-    return proc.stdout.decode("utf-8", "replace")
+    out = proc.stdout.decode("utf-8", "replace")
+    return (out, proc.stderr.decode("utf-8", "replace").strip()) if with_stderr else out
