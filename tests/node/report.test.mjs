@@ -257,3 +257,20 @@ test('--redact leaves every real profile reading the same: runs, time per run, t
     assert.deepEqual(shape(red), shape(plain), path.basename(f));
   }
 });
+
+test('an `ls` listing of a real GPU or TPU dump folder is read as that folder: its pipelines and backend, as `hloscope passes` says', { skip: skip || sharedAbsent('pass-names') }, () => {
+  const listings = sharedCaptures('pass-names', (f) => f.endsWith('.txt'));
+  assert.ok(listings.some((f) => /\/gpu_/.test(f)) && listings.some((f) => /\/tpu_/.test(f)), 'GPU and TPU listings');
+  for (const f of listings) {
+    const item = json('report', f).inputs[0];
+    assert.equal(item.error, undefined, `${f}: ${JSON.stringify(item.error)}`);
+    assert.equal(item.what, 'dump folder');
+    const ps = json('passes', f);
+    const h = headline(item, 'pipelines').figures;
+    assert.equal(h.steps, ps.modules.reduce((n, m) => n + m.steps.length, 0), path.basename(f));
+    assert.deepEqual(h.modules.map((m) => [m.name, m.backend]), ps.modules.map((m) => [m.name, m.backend]), path.basename(f));
+  }
+  const ov = json('report', ...listings);
+  const backends = new Set(ov.provenance.backend.map((b) => b.value));
+  assert.ok(backends.has('gpu') && backends.has('tpu'), `backends said: ${[...backends]}`);
+});

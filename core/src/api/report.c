@@ -113,6 +113,14 @@ int hs_report_add_file(hs_report *r, const char *name, const char *data, size_t 
     return hs_report_add_profile(r, b, &one, 1);
   }
   hs_format f = hs_detect_format(data, len);
+  if (f == HS_FORMAT_PASS_LISTING) { /* an `ls` of a dump folder: read as the folder's names */
+    hs_dumpset *s = hs_dumpset_new();
+    if (!s || hs_dumpset_set_label(s, b, strlen(b)) || hs_dumpset_add_listing(s, data, len)) {
+      hs_dumpset_free(s);
+      return HS_E_NOMEM;
+    }
+    return hs_report_add_dumpset(r, b, s);
+  }
   ri_kind k = f == HS_FORMAT_HLO || f == HS_FORMAT_STABLEHLO || f == HS_FORMAT_JAXPR ? RI_DOC
               : f == HS_FORMAT_MEMORY ? RI_MEMORY
               : f == HS_FORMAT_LLVM   ? RI_LLVM
