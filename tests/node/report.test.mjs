@@ -106,7 +106,15 @@ test('the overview says what the CLI says of each input', { skip }, () => {
   // the StableHLO and the HLO it became open on the x-ray, with the core's evidence
   assert.deepEqual(ov.pairs.map((p) => [p.view, p.a, p.b]), [['xray', 1, 2]]);
   assert.equal(ov.pairs[0].evidence[0], 'both are module jit_naive_attention');
-  if (!noShared) assert.ok(ov.provenance.backend.some((b) => b.value === 'TPU'), 'the TPU profile says TPU');
+  if (!noShared) {
+    assert.ok(ov.provenance.backend.some((b) => b.value === 'TPU'), 'the TPU profile says TPU');
+    assert.ok(ov.provenance.backend.some((b) => b.value === 'gpu'), 'the GPU memory texts say gpu');
+    // texts and profiles carry no XLA flags: said as none, never guessed
+    assert.deepEqual(ov.provenance.xla_flags, []);
+    const md = report('prov', inputs).payload.markdown;
+    assert.match(md, /- XLA flags: none in the inputs/);
+    assert.match(md, /- Versions: unknown/);
+  }
 });
 
 test('two compiles of one program open on their diff; the diff is the first view after the overview', { skip }, () => {
