@@ -256,3 +256,37 @@ char *hsw_llvm(const char *t, size_t n, const char *h, size_t hn) {
   hs_llvm_free(m);
   return s;
 }
+
+/* A counted string as a C string (the text readers take lengths; hs_text's names are C strings). */
+static char *cstr(const char *s, size_t n) {
+  if (!s) return NULL;
+  char *c = malloc(n + 1);
+  if (c) {
+    memcpy(c, s, n);
+    c[n] = 0;
+  }
+  return c;
+}
+
+/* The human text of a result (hs_text): kind, the result's JSON, the inputs' names and, for the
+ * x-ray, the two texts; each may be a null pointer with length 0. */
+char *hsw_text(const char *kind, size_t kind_len, const char *json, size_t json_len, const char *path, size_t path_len,
+               const char *path_b, size_t path_b_len, const char *text, size_t len, const char *text_b, size_t len_b) {
+  last_len = 0;
+  last_side = 0;
+  char *k = cstr(kind, kind_len), *p = cstr(path, path_len), *pb = cstr(path_b, path_b_len);
+  hs_text_input in;
+  memset(&in, 0, sizeof in);
+  in.path = p, in.path_b = pb, in.text = text, in.len = len, in.text_b = text_b, in.len_b = len_b;
+  char *out = k ? hs_text(k, json, json_len, &in, &last_len) : NULL;
+  if (!out) {
+    memset(&last_error, 0, sizeof last_error);
+    last_error.code = k && !hs_text_has(k) ? HS_E_ARG : HS_E_NOMEM;
+    snprintf(last_error.message, sizeof last_error.message, "%s",
+             last_error.code == HS_E_ARG ? "no text for this result kind" : "out of memory, or the result is not JSON");
+  }
+  free(k);
+  free(p);
+  free(pb);
+  return out;
+}

@@ -29,6 +29,8 @@ export type Format = "unknown" | "hlo" | "stablehlo" | "jaxpr" | "memory" | "pas
 export type DocumentFormat = "hlo" | "stablehlo" | "jaxpr";
 /** The result kinds of `HloDocument.json(kind)` (HS_KIND_MAP). */
 export type ResultKind = "summary" | "fusions" | "spills" | "computations" | "layouts" | "decisions" | "overlap";
+/** The result kinds `text(kind, json)` renders: the command table's kinds whose `text` is true. */
+export type TextKind = "summary" | "fusions" | "spills" | "computations" | "xray" | "profile" | "passes" | "passes_compare" | "layout" | "layouts" | "memory" | "timeline" | "decisions" | "overlap" | "llvm" | "diff";
 /** Every error code (HS_ERROR_MAP, with the JS-only HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM). */
 export type ErrorCode = "HS_OK" | "HS_E_NOMEM" | "HS_E_FORMAT" | "HS_E_SYNTAX" | "HS_E_EMPTY" | "HS_E_TOO_LARGE" | "HS_E_ARG" | "HS_E_UNSUPPORTED" | "HS_E_FREED" | "HS_E_NOT_LOADED" | "HS_E_NOTFOUND" | "HS_E_NOWASM";
 /** Every warning code (HS_WARNING_MAP). */
@@ -268,7 +270,19 @@ export interface HloDocument {
   census(): { fusion_computations: number; fusion_ops: number; fusion_ops_nested: number };
   /** The raw JSON text of a result: byte for byte what `hloscope <kind> --json FILE` prints. */
   json(kind: ResultKind): string;
+  /** The human text of a result: byte for byte what `hloscope <kind> FILE` prints (the core's
+   *  renderer); `name` is FILE as the text's header and warnings say it (default "-"). */
+  text(kind: ResultKind, name?: string): string;
 }
+
+/**
+ * The human text of any result, byte for byte what `hloscope COMMAND` prints: `kind` is the
+ * command's result kind, `json` the result (its JSON text or the parsed object). `names.name` /
+ * `names.nameB`: the inputs as the text names them (diff A and B, x-ray LEFT and RIGHT); for the
+ * x-ray, `names.left` / `names.right`: the two texts its lines are printed from.
+ */
+export function text(kind: TextKind, json: string | object,
+                     names?: { name?: string; nameB?: string; left?: string; right?: string }): string;
 
 /** The raw JSON text of `xray(left, right)`: what `hloscope xray --json LEFT RIGHT` prints. */
 export function xrayJSON(left: string, right: string): string;
@@ -829,6 +843,8 @@ export interface RegistryCommand {
   name: string;
   mode: string | null;
   kind: string | null;
+  /** true when the core renders this command's result as text (`text(kind, json)`). */
+  text: boolean;
   usage: string;
   help: string;
   inputs: {

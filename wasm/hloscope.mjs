@@ -194,6 +194,9 @@ class HloDocument {
     if (!this.#doc) throw new HloscopeError({ code: 'HS_E_FREED', message: 'this document was freed' });
     return this.#doc;
   }
+  /** The human text of a result, byte for byte what `hloscope <kind> FILE` prints (the core's
+   * renderer); `name`, the file's name as the text's header and warnings say it. */
+  text(kind, name = '-') { return text(kind, this.json(kind), { name }); }
   summary() { return JSON.parse(this.json('summary')); }
   fusions() { return JSON.parse(this.json('fusions')); }
   spills() { return JSON.parse(this.json('spills')); }
@@ -617,6 +620,18 @@ function textCall(fn, ...texts) {
   } finally {
     for (let i = 0; i < args.length; i += 2) if (args[i]) m._free(args[i]);
   }
+}
+
+/**
+ * The human text of a result, byte for byte what `hloscope COMMAND` prints: `kind` is the command
+ * table's result kind (registry().commands[i].kind), `json` the result's JSON (a string, or the
+ * object it parses to). `names`: { name, nameB } the inputs as the text names them (diff: A and B;
+ * x-ray: LEFT and RIGHT), and for the x-ray { left, right }, the two texts its lines are printed from.
+ */
+export function text(kind, json, names = {}) {
+  const j = typeof json === 'string' ? json : JSON.stringify(json);
+  const opt = (s) => (s == null ? NO_TEXT : String(s));
+  return textCall('_hsw_text', String(kind), j, opt(names.name), opt(names.nameB), opt(names.left), opt(names.right));
 }
 
 /**

@@ -137,229 +137,9 @@ static void close_input(input *in) {
   free(in->text);
 }
 
-static long long geti(json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
-static const char *gets(json_t *o, const char *k) {
-  const char *s = json_string_value(json_object_get(o, k));
-  return s ? s : "-";
-}
-
-static void print_warnings(json_t *w, const char *path) {
-  size_t i;
-  json_t *x;
-  json_array_foreach(w, i, x) {
-    printf("warning: %s:%lld:%lld: %s\n", path, geti(x, "line"), geti(x, "column"), gets(x, "message"));
-  }
-}
-
-static void human_summary(json_t *j, const char *path) {
-  printf("%s: %s", path, gets(j, "format"));
-  if (json_is_string(json_object_get(j, "module"))) printf(" module %s", gets(j, "module"));
-  printf("\n  %lld lines, %lld modules, %lld computations, %lld instructions\n", geti(j, "lines"), geti(j, "modules"),
-         geti(j, "computations"), geti(j, "instructions"));
-  print_warnings(json_object_get(j, "warnings"), path);
-}
-
-static void human_fusions(json_t *j) {
-  printf("%lld fused computations, %lld fusion ops (%lld top-level, %lld nested)\n", geti(j, "fusion_computations"),
-         geti(j, "fusion_ops"), geti(j, "fusion_ops_top_level"), geti(j, "fusion_ops_nested"));
-  size_t i;
-  json_t *f;
-  json_array_foreach(json_object_get(j, "fusions"), i, f) {
-    printf("  line %-5lld %s%-24s %-8s -> %s", geti(f, "line"), json_is_true(json_object_get(f, "nested")) ? "  " : "",
-           gets(f, "name"), gets(f, "kind"), gets(f, "calls"));
-    printf("  %s S(%lld)\n", gets(f, "type"), geti(f, "memory_space"));
-    size_t k;
-    json_t *op;
-    printf("             holds:");
-    json_array_foreach(json_object_get(f, "ops"), k, op) printf("%s %s", k ? " \xC2\xB7" : "", json_string_value(op));
-    printf("\n");
-  }
-}
-
-static void human_spills(json_t *j) {
-  json_t *b = json_object_get(j, "big");
-  if (json_is_object(b))
-    printf("big intermediate: %s (%lld bytes) in memory space %lld, %s at line %lld\n", gets(b, "type"),
-           geti(b, "bytes"), geti(b, "memory_space"), gets(b, "name"), geti(b, "line"));
-  else
-    printf("big intermediate: none\n");
-  size_t i;
-  json_t *c;
-  json_array_foreach(json_object_get(j, "carriers"), i, c) {
-    printf("  carried at line %-5lld %-24s S(%lld)%s\n", geti(c, "line"), gets(c, "name"), geti(c, "memory_space"),
-           json_is_true(json_object_get(c, "spill")) ? "  SPILL" : "");
-  }
-  json_t *h = json_object_get(j, "hbm_bytes");
-  printf("spill bytes: %lld; estimated HBM traffic: %lld read, %lld written\n", geti(j, "spill_bytes"), geti(h, "read"),
-         geti(h, "written"));
-  printf("%s\n", gets(j, "explanation"));
-}
-
-static void human_computations(json_t *j) {
-  size_t m, c, i;
-  json_t *mo, *co, *in;
-  json_array_foreach(json_object_get(j, "modules"), m, mo) {
-    printf("module %s\n", gets(mo, "name"));
-    json_array_foreach(json_object_get(mo, "computations"), c, co) {
-      json_t *ins = json_object_get(co, "instructions");
-      printf("  %-8s %s (%zu instructions) -> %s\n", gets(co, "role"), gets(co, "name"), json_array_size(ins),
-             gets(co, "result"));
-      json_array_foreach(ins, i, in) printf("    %-5lld %-28s %-20s %s\n", geti(in, "line"), gets(in, "name"),
-                                            gets(in, "opcode"), gets(in, "type"));
-    }
-  }
-}
-
-static void human_decisions(json_t *j) {
-  size_t i;
-  json_t *x;
-  json_array_foreach(json_object_get(j, "decisions"), i, x) {
-    printf("line %-5lld %-11s %-16s %s\n", geti(x, "line"), gets(x, "kind"), gets(x, "name"), gets(x, "detail"));
-    const char *path = gets(x, "path");
-    int has_src = json_is_string(json_object_get(x, "source"));
-    if (has_src || *path)
-      printf("           %s%s%s%s\n", *path ? "in " : "", path, has_src ? (*path ? "  at " : "at ") : "",
-             has_src ? gets(x, "source") : "");
-  }
-  if (!json_array_size(json_object_get(j, "decisions"))) printf("no decisions found\n");
-  json_array_foreach(json_object_get(j, "warnings"), i, x) {
-    printf("warning: %lld:%lld: %s\n", geti(x, "line"), geti(x, "column"), gets(x, "message"));
-  }
-}
-
-static void human_overlap(json_t *j) {
-  size_t i, k;
-  json_t *t, *x;
-  json_t *ts = json_object_get(j, "transfers");
-  printf("%s\n", gets(j, "explanation"));
-  json_array_foreach(ts, i, t) {
-    printf("line %-5lld %-18s %s -> %s in %s, %lld bytes", geti(t, "line"), gets(t, "kind"), gets(t, "start"),
-           json_is_string(json_object_get(t, "done")) ? gets(t, "done") : "(no done)", gets(t, "computation"),
-           geti(t, "bytes"));
-    if (json_is_integer(json_object_get(t, "trip_count"))) printf(" per iteration (%lld iterations)", geti(t, "trip_count"));
-    json_t *ov = json_object_get(t, "overlapped");
-    if (json_is_true(json_object_get(t, "sync"))) printf("\n           sync: nothing overlaps it\n");
-    else if (!json_is_string(json_object_get(t, "done"))) printf("\n           its done is not in the text\n");
-    else if (!json_is_array(ov)) printf("\n           not scheduled: what overlaps it is not known\n");
-    else if (!json_array_size(ov)) printf("\n           overlaps no kernel\n");
-    else {
-      printf("\n           in flight while:");
-      json_array_foreach(ov, k, x) printf("%s %s", k ? "," : "", json_string_value(x));
-      printf("\n");
-    }
-  }
-}
-
-static void fmt_ps(unsigned long long ps, char *buf, size_t cap) {
-  if (ps >= 1000000000000ULL) snprintf(buf, cap, "%.3f s", ps / 1e12);
-  else if (ps >= 1000000000ULL) snprintf(buf, cap, "%.3f ms", ps / 1e9);
-  else if (ps >= 1000000ULL) snprintf(buf, cap, "%.3f us", ps / 1e6);
-  else snprintf(buf, cap, "%.3f ns", ps / 1e3);
-}
-
-static void human_profile(json_t *j, const char *path) {
-  json_t *dev = json_object_get(j, "device");
-  printf("%s: %s profile", path, gets(j, "format"));
-  if (json_is_object(dev)) printf(", counting %s / %s\n", gets(dev, "plane"), gets(dev, "line"));
-  else printf(", no device events to count\n");
-  json_t *ops = json_object_get(j, "ops");
-  size_t n = json_array_size(ops), i;
-  json_t *x;
-  if (n) {
-    printf("\ntop ops (of %zu) by self time:\n", n);
-    printf("  %-40s %8s %13s %13s %13s  %-30s %s\n", "name", "count", "total", "self", "per run", "program", "category");
-    json_array_foreach(ops, i, x) {
-      if (i >= 25) break;
-      char t[32], s[32], r[32], prog[64];
-      fmt_ps((unsigned long long)geti(x, "total_ps"), t, sizeof t);
-      fmt_ps((unsigned long long)geti(x, "self_ps"), s, sizeof s);
-      fmt_ps((unsigned long long)geti(x, "per_run_ps"), r, sizeof r);
-      snprintf(prog, sizeof prog, "%.40s (%.20s)", gets(x, "module"), gets(x, "program_id"));
-      printf("  %-40.40s %8lld %13s %13s %13s  %-30.30s %s\n", gets(x, "name"), geti(x, "occurrences"), t, s, r, prog,
-             gets(x, "category"));
-    }
-    json_t *un = json_object_get(j, "unattributed");
-    json_array_foreach(un, i, x) {
-      char t[32];
-      fmt_ps((unsigned long long)geti(x, "total_ps"), t, sizeof t);
-      printf("  %-40.40s %8lld %13s  (no HLO op: the kernel has no hlo_op)\n", gets(x, "name"), geti(x, "occurrences"), t);
-    }
-  }
-  json_t *progs = json_object_get(j, "programs");
-  if (json_array_size(progs)) {
-    printf("\nprograms:\n");
-    json_array_foreach(progs, i, x) {
-      char e[32];
-      fmt_ps((unsigned long long)geti(x, "envelope_ps"), e, sizeof e);
-      printf("  %-40.40s id %-21s %5lld runs, envelope %s, %lld device%s\n", gets(x, "name"), gets(x, "program_id"),
-             geti(x, "runs"), e, geti(x, "device_count"), geti(x, "device_count") == 1 ? "" : "s");
-    }
-  }
-  printf("\nplanes:\n");
-  json_array_foreach(json_object_get(j, "planes"), i, x) {
-    json_t *ls = json_object_get(x, "lines");
-    printf("  %s (%zu lines)\n", gets(x, "name"), json_array_size(ls));
-    size_t k;
-    json_t *l;
-    json_array_foreach(ls, k, l) {
-      if (k >= 12) {
-        printf("    ... %zu more lines\n", json_array_size(ls) - k);
-        break;
-      }
-      printf("    %-48.48s %lld events\n", gets(l, "name"), geti(l, "events"));
-    }
-  }
-  json_t *mods = json_object_get(j, "hlo_modules");
-  if (json_array_size(mods)) {
-    printf("\nHLO modules in /host:metadata:");
-    json_array_foreach(mods, i, x) printf("%s %s", i ? "," : "", json_string_value(x));
-    printf("\n");
-  }
-  print_warnings(json_object_get(j, "warnings"), path);
-}
-
-static void human_timeline(json_t *j, const char *path) {
-  size_t i;
-  json_t *x;
-  char a[32], b[32];
-  json_array_foreach(json_object_get(j, "programs"), i, x) {
-    fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
-    printf("program %s (id %s): %lld runs, %s per run\n", gets(x, "name"), gets(x, "program_id"), geti(x, "runs"), a);
-    if (json_is_string(json_object_get(x, "sentence"))) printf("  %s\n", gets(x, "sentence"));
-  }
-  printf("\n  %-12s %6s %7s %-10s %-9s %-32s %s\n", "per run", "share", "count", "kind", "by", "op", "program");
-  json_array_foreach(json_object_get(j, "rows"), i, x) {
-    fmt_ps((unsigned long long)geti(x, "per_run_ps"), a, sizeof a);
-    printf("  %-12s %5.1f%% %7lld %-10s %-9s %-32s %s (%s)\n", a, 100.0 * json_number_value(json_object_get(x, "share")),
-           geti(x, "occurrences"), gets(x, "kind"), gets(x, "written_by"), gets(x, "name"), gets(x, "module"),
-           gets(x, "program_id"));
-    if (json_is_string(json_object_get(x, "per_run_note"))) printf("               %s\n", gets(x, "per_run_note"));
-    json_t *h = json_object_get(x, "hlo");
-    if (json_is_object(h)) printf("               line %lld: %.100s\n", geti(h, "line"), gets(h, "text"));
-  }
-  json_t *as = json_object_get(j, "async");
-  if (json_array_size(as)) printf("\nasync pairs (per run):\n");
-  json_array_foreach(as, i, x) {
-    fmt_ps((unsigned long long)geti(x, "hidden_ps"), b, sizeof b);
-    printf("  %s -> %s: %s (hidden %s)\n", gets(x, "start"), gets(x, "done"), gets(x, "sentence"), b);
-  }
-  json_t *hosts = json_object_get(j, "hosts");
-  if (json_array_size(hosts) > 1) printf("\nhosts (per run):\n");
-  json_array_foreach(hosts, i, x) {
-    if (json_array_size(hosts) < 2) break;
-    fmt_ps((unsigned long long)geti(x, "compute_ps"), a, sizeof a);
-    fmt_ps((unsigned long long)geti(x, "waited_ps"), b, sizeof b);
-    char pid[24] = "-";
-    if (json_is_integer(json_object_get(x, "pid"))) snprintf(pid, sizeof pid, "%lld", geti(x, "pid"));
-    printf("  %-32s %-12s pid %-8s compute %-12s waited %-12s%s\n", gets(x, "file"), gets(x, "host"), pid, a, b,
-           json_is_true(json_object_get(x, "slowest")) ? " slowest" : "");
-  }
-  printf("\n%s\n", gets(j, "reading"));
-  print_warnings(json_object_get(j, "warnings"), path);
-}
-
-/* Prints a result: its JSON as is, or read back and told by `human`. Frees `out`. */
-static int emit(char *out, size_t n, int json, void (*human)(json_t *, const char *), const char *path) {
+/* Prints a result: its JSON as is, or the core's text of it (hs_text, by the command table's
+ * result kind). Frees `out`; 1 when it was NULL (out of memory). */
+static int emit(char *out, size_t n, int json, const char *kind, const hs_text_input *tin) {
   if (!out) {
     fprintf(stderr, "hloscope: out of memory\n");
     return 1;
@@ -368,13 +148,27 @@ static int emit(char *out, size_t n, int json, void (*human)(json_t *, const cha
     fwrite(out, 1, n, stdout);
     fputc('\n', stdout);
   } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    human(j, path);
-    json_decref(j);
+    size_t tl = 0;
+    char *t = hs_text(kind, out, n, tin, &tl);
+    if (!t) {
+      fprintf(stderr, "hloscope: out of memory\n");
+      hs_free(out);
+      return 1;
+    }
+    fwrite(t, 1, tl, stdout);
+    hs_free(t);
   }
   hs_free(out);
   return 0;
+}
+
+/* The inputs as named, for the text's headers and warnings. */
+static hs_text_input named(const char *path, const char *path_b) {
+  hs_text_input t;
+  memset(&t, 0, sizeof t);
+  t.path = path;
+  t.path_b = path_b;
+  return t;
 }
 
 /* hloscope timeline PROFILE... [--hlo DUMP] [--stablehlo DUMP] [--program NAME|ID] [--json]
@@ -421,7 +215,8 @@ static int cmd_timeline(int argc, char **argv) {
   hs_profile_free(p);
   close_input(&h);
   close_input(&s);
-  return emit(out, n, json, human_timeline, path);
+  hs_text_input tin = named(path, NULL);
+  return emit(out, n, json, "timeline", &tin);
 }
 
 /* hloscope profile PROFILE... [--json] (argv[0] is "profile"; PROFILE: files, or a folder) */
@@ -447,117 +242,8 @@ static int cmd_profile(int argc, char **argv) {
   size_t n = 0;
   char *out = hs_profile_json(p, &n);
   hs_profile_free(p);
-  return emit(out, n, json, human_profile, path);
-}
-
-static void human_xray(json_t *j, const char *lpath, const char *rpath, const char *ltext, const char *rtext) {
-  json_t *s = json_object_get(j, "summary");
-  printf("%s\n%s\n", gets(s, "stat"), gets(s, "explanation"));
-  const char *paths[2] = {lpath, rpath};
-  const char *texts[2] = {ltext, rtext};
-  const char *keys[2] = {"left", "right"};
-  for (int side = 0; side < 2; side++) {
-    printf("\n== %s (%s)\n", paths[side], side ? "what XLA decided" : "what XLA received");
-    const char *p = texts[side];
-    size_t i;
-    json_t *l;
-    json_array_foreach(json_object_get(j, keys[side]), i, l) {
-      const char *nl = strchr(p, '\n');
-      size_t n = nl ? (size_t)(nl - p) : strlen(p);
-      const char *cls = gets(l, "class");
-      printf("%5lld %-6s %c %.*s%s\n", geti(l, "line"), cls, json_is_true(json_object_get(l, "carries")) ? '_' : ' ',
-             (int)(n > 100 ? 100 : n), p, n > 100 ? "..." : "");
-      printf("             %s\n", gets(l, "note"));
-      p = nl ? nl + 1 : p + n;
-    }
-  }
-}
-
-/* ---- layouts and memory ---------------------------------------------------------------- */
-static void human_bytes(long long b, char *buf, size_t cap) {
-  static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = (double)b;
-  int k = 0;
-  while (v >= 1024 && k < 4) v /= 1024, k++;
-  if (k == 0) snprintf(buf, cap, "%lld B", b);
-  else snprintf(buf, cap, "%.2f %s", v, u[k]);
-}
-
-static int print_result(char *out, size_t n, int json, void (*human)(json_t *)) {
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    return 1;
-  }
-  if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    human(j);
-    json_decref(j);
-  }
-  hs_free(out);
-  return 0;
-}
-
-static void human_layout(json_t *j) {
-  char a[32], b[32], c[32];
-  human_bytes(geti(j, "logical_bytes"), a, sizeof a);
-  human_bytes(geti(j, "padded_bytes"), b, sizeof b);
-  human_bytes(geti(j, "padding_bytes"), c, sizeof c);
-  printf("%s\n%s\n", gets(j, "type"), gets(j, "words"));
-  printf("logical %s (%lld bytes), laid out %s (%lld bytes): padding %s (%lld bytes)\n", a, geti(j, "logical_bytes"), b,
-         geti(j, "padded_bytes"), c, geti(j, "padding_bytes"));
-}
-
-static void human_layouts(json_t *j) {
-  char a[32], b[32], c[32];
-  human_bytes(geti(j, "padding_bytes"), c, sizeof c);
-  human_bytes(geti(j, "padded_bytes"), b, sizeof b);
-  printf("%lld values, laid out %s, of which padding %s\n", geti(j, "values"), b, c);
-  printf("%12s %12s %6s  %-28s %s\n", "padding", "padded", "line", "value", "type");
-  size_t i;
-  json_t *r;
-  json_array_foreach(json_object_get(j, "rows"), i, r) {
-    human_bytes(geti(r, "padding_bytes"), a, sizeof a);
-    human_bytes(geti(r, "padded_bytes"), b, sizeof b);
-    printf("%12s %12s %6lld  %-28s %s\n", a, b, geti(r, "line"), gets(r, "name"), gets(r, "type"));
-  }
-}
-
-static void human_memory(json_t *j) {
-  char a[32];
-  printf("%s (%s)\n", gets(j, "kind"), gets(j, "backend"));
-  static const char *keys[] = {"requested_bytes", "used_bytes", "capacity_bytes", "exceeded_bytes"};
-  for (int i = 0; i < 4; i++) {
-    json_t *v = json_object_get(j, keys[i]);
-    if (!json_is_integer(v)) continue;
-    human_bytes(json_integer_value(v), a, sizeof a);
-    printf("  %-16s %14lld  %s\n", keys[i], (long long)json_integer_value(v), a);
-  }
-  const char *k;
-  json_t *v;
-  json_object_foreach(json_object_get(j, "totals"), k, v) {
-    human_bytes(json_integer_value(v), a, sizeof a);
-    printf("  total %-30s %14lld  %s\n", k, (long long)json_integer_value(v), a);
-  }
-  size_t i;
-  json_t *al;
-  json_array_foreach(json_object_get(j, "allocations"), i, al) {
-    if (i == 20) {
-      printf("  ... %zu more\n", json_array_size(json_object_get(j, "allocations")) - 20);
-      break;
-    }
-    human_bytes(geti(al, "bytes"), a, sizeof a);
-    printf("%4lld. %12s  %-12s %s  %s  %s\n", geti(al, "rank"), a, gets(al, "kind"), gets(al, "shape"), gets(al, "label"),
-           gets(al, "source"));
-  }
-  printf("%s\n", gets(j, "explanation"));
-  json_t *w;
-  json_array_foreach(json_object_get(j, "warnings"), i, w) {
-    printf("warning: %lld:%lld: %s\n", geti(w, "line"), geti(w, "column"), gets(w, "message"));
-  }
+  hs_text_input tin = named(path, NULL);
+  return emit(out, n, json, "profile", &tin);
 }
 
 static int cmd_layout(const char *type, int json) {
@@ -568,7 +254,7 @@ static int cmd_layout(const char *type, int json) {
     fprintf(stderr, "type:%u:%u: %s: %s\n", err.line, err.col, hs_code_name(err.code), err.message);
     return 2;
   }
-  return print_result(out, n, json, human_layout);
+  return emit(out, n, json, "layout", NULL);
 }
 
 /* The optimized HLO beside a dump's report: module_X.after_optimizations-buffer-assignment.txt
@@ -622,7 +308,7 @@ static int cmd_memory(const char *path, const char *hlo_path, int json) {
     free(in.text);
     return 2;
   }
-  rc = print_result(out, n, json, human_memory);
+  rc = emit(out, n, json, "memory", NULL);
   free(in.text);
   return rc;
 }
@@ -674,54 +360,6 @@ static char *find_hlo(const char *dump, const char *ll_path) {
   return best;
 }
 
-static void human_llvm(json_t *j, const char *path) {
-  size_t i, k;
-  json_t *f, *x;
-  printf("%s: %zu functions\n", path, json_array_size(json_object_get(j, "functions")));
-  json_array_foreach(json_object_get(j, "functions"), i, f) {
-    json_t *hlo = json_object_get(f, "hlo");
-    printf("\n@%s%s%s  (%zu params)\n", gets(f, "name"), json_is_string(hlo) ? "  <- HLO " : "",
-           json_is_string(hlo) ? json_string_value(hlo) : "", json_array_size(json_object_get(f, "params")));
-    json_array_foreach(json_object_get(f, "loops"), k, x) {
-      json_t *tc = json_object_get(x, "trip_count");
-      if (json_is_integer(tc))
-        printf("  loop at depth %lld, header %%%s: trip count %lld\n", geti(x, "depth"), gets(x, "header"),
-               (long long)json_integer_value(tc));
-      else
-        printf("  loop at depth %lld, header %%%s: trip count not constant\n", geti(x, "depth"), gets(x, "header"));
-    }
-    printf("  loads %lld, stores %lld; vector types:", geti(json_object_get(f, "loads"), "count"),
-           geti(json_object_get(f, "stores"), "count"));
-    json_array_foreach(json_object_get(f, "vector_widths"), k, x) printf(" %s", json_string_value(x));
-    printf("%s\n", json_array_size(json_object_get(f, "vector_widths")) ? "" : " none");
-    const char *key;
-    printf("  ops:");
-    json_object_foreach(json_object_get(f, "ops"), key, x) printf(" %s %lld", key, (long long)json_integer_value(x));
-    printf("\n  calls:");
-    json_object_foreach(json_object_get(f, "calls"), key, x) printf(" %s %lld", key, (long long)json_integer_value(x));
-    printf("\n");
-  }
-  json_array_foreach(json_object_get(j, "dropped"), i, f) {
-    json_t *sh = json_object_get(f, "shapes"), *fu = json_object_get(f, "fusion"), *nm = json_object_get(f, "names");
-    printf("\ndropped between HLO %s and @%s:\n", gets(f, "hlo"), gets(f, "function"));
-    printf("  shapes and dtypes: %zu operand(s) and a %s result became untyped pointers (%lld parameters, %lld loaded "
-           "from memory) and index arithmetic (%lld getelementptr)\n",
-           json_array_size(json_object_get(sh, "hlo_operands")),
-           json_is_string(json_object_get(sh, "hlo_result")) ? json_string_value(json_object_get(sh, "hlo_result")) : "?",
-           geti(sh, "llvm_pointer_params"), geti(sh, "llvm_pointer_loads"), geti(sh, "llvm_getelementptr"));
-    printf("  layouts: ");
-    json_array_foreach(json_object_get(json_object_get(f, "layouts"), "hlo_layouts"), k, x) printf("%s ", json_string_value(x));
-    printf("became index arithmetic over");
-    json_array_foreach(json_object_get(json_object_get(f, "layouts"), "llvm_array_types"), k, x) printf(" %s", json_string_value(x));
-    printf("\n  fusion boundary: %s (%lld instructions) became function @%s\n",
-           json_is_string(json_object_get(fu, "hlo_body")) ? json_string_value(json_object_get(fu, "hlo_body")) : "(no fused body)",
-           geti(fu, "hlo_body_instructions"), gets(fu, "llvm_function"));
-    printf("  names: %zu HLO names became %lld numbered values (%lld named)\n",
-           json_array_size(json_object_get(nm, "hlo_names")), geti(nm, "llvm_numbered"), geti(nm, "llvm_named"));
-  }
-  print_warnings(json_object_get(j, "warnings"), path);
-}
-
 static int cmd_llvm(int argc, char **argv) {
   const char *path = NULL, *dump = NULL;
   int json = 0;
@@ -768,20 +406,9 @@ static int cmd_llvm(int argc, char **argv) {
   }
   if (!rc) {
     size_t n = 0;
+    hs_text_input tin = named(path, NULL);
     char *out = hs_llvm_json(m, hlo, &n);
-    if (!out) {
-      fprintf(stderr, "hloscope: out of memory\n");
-      rc = 1;
-    } else if (json) {
-      fwrite(out, 1, n, stdout);
-      fputc('\n', stdout);
-    } else {
-      json_error_t e;
-      json_t *j = json_loadb(out, n, 0, &e);
-      human_llvm(j, path);
-      json_decref(j);
-    }
-    hs_free(out);
+    rc = emit(out, n, json, "llvm", &tin);
   }
   hs_doc_free(hlo);
   hs_llvm_free(m);
@@ -791,95 +418,6 @@ static int cmd_llvm(int argc, char **argv) {
 }
 
 /* ---- diff -------------------------------------------------------------------------------- */
-static void print_names(json_t *arr) {
-  size_t i;
-  json_t *x;
-  json_array_foreach(arr, i, x) printf("%s%s", i ? ", " : "", json_string_value(x));
-  if (!json_array_size(arr)) printf("-");
-}
-
-static void human_diff(json_t *j, const char *pa, const char *pb) {
-  printf("%s\n", gets(j, "verdict"));
-  const char *sides[2] = {"a", "b"}, *paths[2] = {pa, pb};
-  for (int s = 0; s < 2; s++) {
-    json_t *x = json_object_get(j, sides[s]), *h = json_object_get(x, "hbm_bytes");
-    printf("\n%s: %s: %lld instructions, %lld fusion ops, %lld fusion computations", s ? "B" : "A", paths[s],
-           geti(x, "instructions"), geti(x, "fusion_ops"), geti(x, "fusion_computations"));
-    if (json_is_integer(json_object_get(h, "read")))
-      printf(", HBM read %lld written %lld bytes", geti(h, "read"), geti(h, "written"));
-    if (!json_is_null(json_object_get(x, "partial"))) printf(" (cut short)");
-  }
-  json_t *m = json_object_get(j, "matched"), *by = json_object_get(m, "by");
-  printf("\n\nmatched %lld instructions (structure %lld, op_name %lld, source %lld, name %lld); unmatched: A %lld, B %lld\n",
-         geti(m, "instructions"), geti(by, "structure"), geti(by, "op_name"), geti(by, "source"), geti(by, "name"),
-         geti(m, "unmatched_a"), geti(m, "unmatched_b"));
-  size_t i, same = 0;
-  json_t *f;
-  json_array_foreach(json_object_get(j, "fusions"), i, f) {
-    if (strcmp(gets(f, "change"), "same") == 0) {
-      same++;
-      continue;
-    }
-    printf("  %-8s A: ", gets(f, "change"));
-    print_names(json_object_get(f, "a"));
-    printf("  B: ");
-    print_names(json_object_get(f, "b"));
-    if (json_array_size(json_object_get(f, "moved"))) {
-      printf("\n           moved: ");
-      print_names(json_object_get(f, "moved"));
-    }
-    if (json_array_size(json_object_get(f, "source"))) {
-      printf("\n           source: ");
-      print_names(json_object_get(f, "source"));
-    }
-    printf("\n");
-  }
-  printf("  %zu fusion groups the same\n", same);
-  json_array_foreach(json_object_get(j, "materialized"), i, f)
-    printf("materialized %s on %s: %s %s (%lld bytes)\n", gets(f, "change"), strcmp(gets(f, "side"), "b") ? "A" : "B",
-           gets(f, "value"), gets(f, "shape"), geti(f, "bytes"));
-  json_array_foreach(json_object_get(j, "calls"), i, f)
-    printf("call %s %s: A %lld, B %lld\n", gets(f, "target"), gets(f, "change"), geti(f, "a"), geti(f, "b"));
-  /* what each side was compiled with, where the two differ (a value a side lacks: "-") */
-  json_array_foreach(json_object_get(j, "environment"), i, f) {
-    json_t *va = json_object_get(f, "a"), *vb = json_object_get(f, "b");
-    if (json_equal(va, vb)) continue;
-    char *xa = json_is_string(va) || json_is_null(va) || !va ? NULL : json_dumps(va, JSON_ENCODE_ANY);
-    char *xb = json_is_string(vb) || json_is_null(vb) || !vb ? NULL : json_dumps(vb, JSON_ENCODE_ANY);
-    printf("environment %s: A %s, B %s\n", gets(f, "key"), json_is_string(va) ? json_string_value(va) : xa ? xa : "-",
-           json_is_string(vb) ? json_string_value(vb) : xb ? xb : "-");
-    free(xa);
-    free(xb);
-  }
-  json_t *t = json_object_get(j, "time");
-  if (json_is_object(t)) {
-    char x[32], y[32];
-    for (int s = 0; s < 2; s++) {
-      json_t *v = json_object_get(t, s ? "b_ps" : "a_ps"), *g = json_object_get(t, s ? "b_program" : "a_program");
-      if (json_is_integer(v)) {
-        fmt_ps((unsigned long long)json_integer_value(v), x, sizeof x);
-        printf("time %s: %s per run, %lld runs (%s, program %s)\n", s ? "B" : "A", x, geti(t, s ? "b_runs" : "a_runs"), gets(g, "name"),
-               gets(g, "program_id"));
-      } else {
-        printf("time %s: unknown\n", s ? "B" : "A");
-      }
-    }
-    size_t shown = 0, n_ops = json_array_size(json_object_get(t, "ops"));
-    json_array_foreach(json_object_get(t, "ops"), i, f) {
-      if (shown++ == 10) {
-        printf("  ... %zu more ops\n", n_ops - 10);
-        break;
-      }
-      json_t *va = json_object_get(f, "a_ps"), *vb = json_object_get(f, "b_ps");
-      if (json_is_integer(va)) fmt_ps((unsigned long long)json_integer_value(va), x, sizeof x);
-      else snprintf(x, sizeof x, "-");
-      if (json_is_integer(vb)) fmt_ps((unsigned long long)json_integer_value(vb), y, sizeof y);
-      else snprintf(y, sizeof y, "-");
-      printf("  A %s %s  B %s %s\n", x, gets(f, "a"), y, gets(f, "b"));
-    }
-  }
-}
-
 /* A side of the diff: an optimized HLO file, or a dump folder or its archive (.tar.gz, .tgz,
  * .tar, .zip), read by the core's dump-folder reader: its modules' *after_optimizations.txt are
  * one text of several modules (the core pairs modules by name), and the set stays for `passes`. */
@@ -1001,15 +539,18 @@ static int cmd_diff(int argc, char **argv) {
     fwrite(out, 1, len, stdout);
     fputc('\n', stdout);
   } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, len, 0, &e);
-    human_diff(j, paths[0], paths[1]);
-    json_decref(j);
+    hs_text_input tin = named(paths[0], paths[1]);
+    size_t tl = 0;
+    char *t = hs_text("diff", out, len, &tin, &tl);
+    if (t) fwrite(t, 1, tl, stdout);
+    else fprintf(stderr, "hloscope: out of memory\n"), rc = 1;
+    hs_free(t);
   }
   if (out && holds > 0) {
     json_error_t e;
     json_t *j = json_loadb(out, len, 0, &e);
-    fprintf(stderr, "hloscope diff: --fail-on %s: %s\n%s\n", fail_on, why, gets(j, "verdict"));
+    const char *verdict = json_string_value(json_object_get(j, "verdict"));
+    fprintf(stderr, "hloscope diff: --fail-on %s: %s\n%s\n", fail_on, why, verdict ? verdict : "-");
     json_decref(j);
     rc = 3;
   }
@@ -1020,38 +561,18 @@ static int cmd_diff(int argc, char **argv) {
 }
 
 /* ---- dispatch: one handler per row of the core's command table -------------------------- */
-/* Commands over one document: the row's result kind, and how a person reads it. */
+/* Commands over one document: the row's result kind, its JSON and the core's text of it. */
 static int cmd_document(const hs_command *c, const char *path, int json) {
-  static const struct {
-    const char *kind;
-    void (*human)(json_t *);
-  } HUMAN[] = {{"fusions", human_fusions}, {"spills", human_spills}, {"computations", human_computations},
-               {"layouts", human_layouts}, {"decisions", human_decisions}, {"overlap", human_overlap}};
   int kind = 0;
   while (hs_kind_name(kind) && strcmp(hs_kind_name(kind), c->kind) != 0) kind++;
   input a = {0};
   int rc = open_input(&a, path);
-  if (rc) {
-    close_input(&a);
-    return rc;
+  if (!rc) {
+    size_t n = 0;
+    hs_text_input tin = named(path, NULL);
+    char *out = hs_kind_json(a.doc, kind, &n);
+    rc = emit(out, n, json, c->kind, &tin);
   }
-  size_t n = 0;
-  char *out = hs_kind_json(a.doc, kind, &n);
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    rc = 1;
-  } else if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    if (strcmp(c->kind, "summary") == 0) human_summary(j, path);
-    for (size_t i = 0; i < sizeof HUMAN / sizeof HUMAN[0]; i++)
-      if (strcmp(HUMAN[i].kind, c->kind) == 0) HUMAN[i].human(j);
-    json_decref(j);
-  }
-  hs_free(out);
   close_input(&a);
   return rc;
 }
@@ -1060,36 +581,13 @@ static int cmd_xray(const char *left, const char *right, int json) {
   input a = {0}, b = {0};
   int rc = open_left(&a, left);
   if (!rc) rc = open_input(&b, right);
-  if (rc) {
-    close_input(&a);
-    close_input(&b);
-    return rc;
+  if (!rc) {
+    size_t n = 0;
+    hs_text_input tin = named(left, right);
+    tin.text = a.text, tin.len = a.len, tin.text_b = b.text, tin.len_b = b.len;
+    char *out = hs_xray_json(a.doc, b.doc, &n);
+    rc = emit(out, n, json, "xray", &tin);
   }
-  size_t n = 0;
-  char *out = hs_xray_json(a.doc, b.doc, &n);
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    rc = 1;
-  } else if (json) {
-    fwrite(out, 1, n, stdout);
-    fputc('\n', stdout);
-  } else {
-    json_error_t e;
-    json_t *j = json_loadb(out, n, 0, &e);
-    /* the texts need NUL termination for the line walk */
-    char *lt = malloc(a.len + 1), *rt = malloc(b.len + 1);
-    if (lt && rt) {
-      memcpy(lt, a.text, a.len);
-      lt[a.len] = 0;
-      memcpy(rt, b.text, b.len);
-      rt[b.len] = 0;
-      human_xray(j, left, right, lt, rt);
-    }
-    free(lt);
-    free(rt);
-    json_decref(j);
-  }
-  hs_free(out);
   close_input(&a);
   close_input(&b);
   return rc;

@@ -313,80 +313,6 @@ int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path) {
   return rc;
 }
 
-static const char *gs(json_t *o, const char *k) {
-  const char *v = json_string_value(json_object_get(o, k));
-  return v ? v : "-";
-}
-static long long gi(json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
-
-static void human(json_t *j) {
-  size_t i, k;
-  json_t *m, *x;
-  json_array_foreach(json_object_get(j, "modules"), i, m) {
-    json_t *steps = json_object_get(m, "steps"), *pipes = json_object_get(m, "pipelines");
-    printf("module %04lld %s (%s%s%s%s)", gi(m, "id"), gs(m, "name"), gs(m, "backend"),
-           json_is_string(json_object_get(m, "target")) ? " " : "",
-           json_is_string(json_object_get(m, "target")) ? gs(m, "target") : "",
-           json_is_true(json_object_get(m, "backend_inferred")) ? ", inferred from the folder" : "");
-    if (!json_array_size(steps)) {
-      printf(": no pass steps\n");
-      continue;
-    }
-    printf(": %zu steps over %zu pipelines", json_array_size(steps), json_array_size(pipes));
-    if (json_is_integer(json_object_get(m, "watershed"))) printf(", layout watershed at step %lld", gi(m, "watershed"));
-    if (json_is_integer(json_object_get(m, "first_fusion"))) printf(", first fusion at step %lld", gi(m, "first_fusion"));
-    printf("\n  pipelines:\n");
-    json_array_foreach(pipes, k, x) {
-      printf("    %-44s %3lld steps, %2lld run%s, %zu passes\n", gs(x, "name"), gi(x, "steps"), gi(x, "runs"),
-             gi(x, "runs") == 1 ? " " : "s", json_array_size(json_object_get(x, "passes")));
-    }
-    printf("  steps:\n");
-    json_array_foreach(steps, k, x) {
-      json_t *c = json_object_get(x, "counts");
-      printf("    %04lld %-40.40s after %-32.32s before %-32.32s", gi(x, "n"), gs(x, "pipeline"), gs(x, "after"),
-             gs(x, "before"));
-      if (json_is_object(c))
-        printf(" %5lld instr %4lld fusions", gi(c, "instructions"), gi(c, "fusion_ops"));
-      if (gi(x, "run") > 1) printf(" (run %lld)", gi(x, "run"));
-      printf("\n");
-      json_t *d = json_object_get(x, "diff");
-      if (json_is_object(d)) printf("         %s\n", gs(d, "sentence"));
-    }
-  }
-  /* files by kind */
-  json_t *kinds = json_object();
-  json_array_foreach(json_object_get(j, "files"), i, x) {
-    const char *kn = gs(x, "kind");
-    json_object_set_new(kinds, kn, json_integer(gi(kinds, kn) + 1));
-  }
-  printf("files: %zu\n", json_array_size(json_object_get(j, "files")));
-  const char *kk;
-  json_object_foreach(kinds, kk, x) printf("  %-48s %lld\n", kk, json_integer_value(x));
-  json_decref(kinds);
-  json_array_foreach(json_object_get(j, "warnings"), i, x) printf("warning: %s\n", gs(x, "message"));
-}
-
-static void human_compare(json_t *j) {
-  json_t *a = json_object_get(j, "a"), *b = json_object_get(j, "b");
-  printf("A: %s (%lld steps, %lld passes)\nB: %s (%lld steps, %lld passes)\n", gs(a, "label"), gi(a, "steps"),
-         gi(a, "passes"), gs(b, "label"), gi(b, "steps"), gi(b, "passes"));
-  size_t i, k;
-  json_t *p, *x;
-  json_array_foreach(json_object_get(j, "notes"), i, x) printf("note: %s\n", json_string_value(x));
-  json_array_foreach(json_object_get(j, "pipelines"), i, p) {
-    printf("pipeline %s\n", gs(p, "name"));
-    const char *keys[3] = {"both", "only_a", "only_b"};
-    const char *words[3] = {"both", "only A", "only B"};
-    for (int w = 0; w < 3; w++) {
-      json_t *arr = json_object_get(p, keys[w]);
-      if (!json_array_size(arr)) continue;
-      printf("  %-7s", words[w]);
-      json_array_foreach(arr, k, x) printf(" %s", json_string_value(x));
-      printf("\n");
-    }
-  }
-}
-
 int hs_cli_passes(int argc, char **argv) {
   int json = 0, compare = 0;
   const char *paths[256];
@@ -426,11 +352,11 @@ int hs_cli_passes(int argc, char **argv) {
       fwrite(out, 1, n, stdout);
       fputc('\n', stdout);
     } else {
-      json_error_t e;
-      json_t *j = json_loadb(out, n, 0, &e);
-      if (compare) human_compare(j);
-      else human(j);
-      json_decref(j);
+      size_t tl = 0;
+      char *t = hs_text(compare ? "passes_compare" : "passes", out, n, NULL, &tl);
+      if (t) fwrite(t, 1, tl, stdout);
+      else fprintf(stderr, "hloscope: out of memory\n"), rc = 1;
+      hs_free(t);
     }
   }
   hs_free(out);

@@ -443,6 +443,26 @@ const char *hs_report_file(const hs_report *r, size_t i, size_t *len);
  * (<script type="application/json" id="hs-report">, '<' written \u003c). Malloc'd; NULL with `err`. */
 char *hs_report_page(const char *tmpl, size_t tlen, const char *payload, size_t plen, hs_error *err, size_t *len);
 
+/* ---- text: what a person reads (core/src/text) ------------------------------------------------ */
+
+/* What a renderer needs beside the result: the inputs as the user named them, and for the x-ray the
+ * two texts (its lines are printed beside their classes). Any field may be NULL/0. */
+typedef struct {
+  const char *path;   /* the (first) input: "PATH: ..." headers, warnings (summary, profile, timeline, llvm); diff's A; x-ray's LEFT */
+  const char *path_b; /* diff's B; x-ray's RIGHT */
+  const char *text, *text_b; /* x-ray: the LEFT and RIGHT texts (borrowed; need not end in NUL) */
+  size_t len, len_b;
+} hs_text_input;
+
+/* The human text of a result, as `hloscope COMMAND` prints it: `kind` is the command table's result
+ * kind (summary, fusions, spills, computations, decisions, overlap, xray, layout, layouts, profile,
+ * timeline, memory, llvm, passes, passes_compare, diff), `json` the result as the matching *_json
+ * function returned it. Malloc'd (free with hs_free), ending in a newline; NULL for a kind with no
+ * text (registry, report), JSON that does not parse, or on allocation failure. */
+char *hs_text(const char *kind, const char *json, size_t json_len, const hs_text_input *in, size_t *len);
+/* 1 when `kind` has a renderer. */
+int hs_text_has(const char *kind);
+
 /* Frees a string returned by this library. */
 void hs_free(void *p);
 

@@ -43,6 +43,7 @@ test('the unions of the d.ts are the core\'s registry: formats, document formats
   assert.deepEqual(union('Format'), r.formats.map((f) => f.name));
   assert.deepEqual(union('DocumentFormat'), r.formats.filter((f) => f.document).map((f) => f.name));
   assert.deepEqual(union('ResultKind'), r.kinds.map((k) => k.name));
+  assert.deepEqual(union('TextKind'), [...new Set(r.commands.filter((c) => c.text).map((c) => c.kind))]);
   assert.deepEqual(union('ErrorCode'), r.codes.map((c) => c.name));
   assert.deepEqual(union('WarningCode'), r.warnings.map((w) => w.name));
 });

@@ -14,7 +14,8 @@ export async function cell(text: string, bytes: Uint8Array): Promise<string[]> {
   const df: DocumentFormat = doc.format;
   out.push(df, doc.summary().format);
   const kinds: ResultKind[] = ['summary', 'fusions', 'spills', 'computations', 'layouts', 'decisions', 'overlap'];
-  for (const k of kinds) out.push(doc.json(k));
+  for (const k of kinds) out.push(doc.json(k), doc.text(k, 'dump.txt'));
+  out.push(hs.text('xray', hs.xrayJSON('', text), { name: '', nameB: 'dump.txt', left: '', right: text }));
   const census = doc.census();
   out.push(String(census.fusion_ops + doc.fusions().fusion_ops));
   for (const w of doc.summary().warnings) {

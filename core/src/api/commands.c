@@ -99,6 +99,7 @@ json_t *hs_commands_json(void) {
     json_object_set_new(o, "name", json_string(c->name));
     json_object_set_new(o, "mode", c->mode ? json_string(c->mode) : json_null());
     json_object_set_new(o, "kind", c->kind ? json_string(c->kind) : json_null());
+    json_object_set_new(o, "text", json_boolean(c->kind && hs_text_has(c->kind))); /* hs_text renders its result */
     json_object_set_new(o, "usage", json_string(c->usage));
     json_object_set_new(o, "help", json_string(c->help));
     json_t *ins = json_array();
