@@ -164,15 +164,11 @@ char *hsw_dumpset_compare(hs_dumpset *a, hs_dumpset *b) {
 char *hsw_memory(const char *text, size_t len, const char *hlo, size_t hlo_len, const char *name, size_t name_len) {
   last_len = 0;
   last_side = 0;
-  hs_error ignored;
-  hs_doc *d = hlo && !hs_is_blank(hlo, hlo_len) ? hs_parse(hlo, hlo_len, &ignored) : NULL;
   char nm[1024];
   size_t nl = name && name_len < sizeof nm ? name_len : 0;
   if (nl) memcpy(nm, name, nl);
   nm[nl] = 0;
-  char *s = hs_memory_file_json(text, len, nl ? nm : NULL, d, &last_error, &last_len);
-  hs_doc_free(d);
-  return s;
+  return hs_memory_read_json(text, len, nl ? nm : NULL, hlo, hlo_len, &last_error, &last_len);
 }
 
 char *hsw_layout(const char *text, size_t len) {

@@ -34,7 +34,7 @@ export type TextKind = "summary" | "fusions" | "spills" | "computations" | "xray
 /** Every error code (HS_ERROR_MAP, with the JS-only HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM). */
 export type ErrorCode = "HS_OK" | "HS_E_NOMEM" | "HS_E_FORMAT" | "HS_E_SYNTAX" | "HS_E_EMPTY" | "HS_E_TOO_LARGE" | "HS_E_ARG" | "HS_E_UNSUPPORTED" | "HS_E_FREED" | "HS_E_NOT_LOADED" | "HS_E_NOTFOUND" | "HS_E_NOWASM";
 /** Every warning code (HS_WARNING_MAP). */
-export type WarningCode = "HS_W_FRAME_TABLES_MISSING" | "HS_W_FRAME_REF_DANGLING" | "HS_W_TRUNCATED" | "HS_W_SKIPPED_LINE" | "HS_W_UNRESOLVED_OPERAND" | "HS_W_UNRESOLVED_CALL" | "HS_W_UNKNOWN_TYPE" | "HS_W_PARTIAL_FORMAT" | "HS_W_PROFILE_SKIPPED" | "HS_W_PROFILE_NO_DEVICE" | "HS_W_PROFILE_RUNS_GUESSED" | "HS_W_XLA_REFUSES" | "HS_W_DUMP_JUNK_LINE" | "HS_W_DUMP_UNKNOWN_NAME" | "HS_W_DUMP_STEP_UNREADABLE";
+export type WarningCode = "HS_W_FRAME_TABLES_MISSING" | "HS_W_FRAME_REF_DANGLING" | "HS_W_TRUNCATED" | "HS_W_SKIPPED_LINE" | "HS_W_UNRESOLVED_OPERAND" | "HS_W_UNRESOLVED_CALL" | "HS_W_UNKNOWN_TYPE" | "HS_W_PARTIAL_FORMAT" | "HS_W_PROFILE_SKIPPED" | "HS_W_PROFILE_NO_DEVICE" | "HS_W_PROFILE_RUNS_GUESSED" | "HS_W_XLA_REFUSES" | "HS_W_DUMP_JUNK_LINE" | "HS_W_DUMP_UNKNOWN_NAME" | "HS_W_DUMP_STEP_UNREADABLE" | "HS_W_JOIN_SKIPPED";
 
 /** One issue the parser met but could read past (a dangling frame reference, a truncated tail). */
 export interface Warning {

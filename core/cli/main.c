@@ -281,28 +281,23 @@ static char *sibling_hlo(const char *path) {
   return NULL;
 }
 
+/* The report, joined to the optimized HLO (HLO, else the dump's own beside it): an HLO that does not
+ * parse is not joined, and the core's warning says where it failed (hs_memory_read_json). */
 static int cmd_memory(const char *path, const char *hlo_path, int json) {
   input in = {0}, hlo = {0};
   int rc = read_input(&in, path);
   if (rc) return rc;
   char *auto_hlo = hlo_path ? NULL : sibling_hlo(path);
-  if (hlo_path || auto_hlo) {
-    rc = open_input(&hlo, hlo_path ? hlo_path : auto_hlo);
-    if (rc && hlo_path) {
-      free(in.text);
-      close_input(&hlo);
-      return rc;
-    }
-    if (rc) { /* a sibling that does not parse is only not joined */
-      close_input(&hlo);
-      memset(&hlo, 0, sizeof hlo);
-    }
+  if ((hlo_path || auto_hlo) && (rc = read_input(&hlo, hlo_path ? hlo_path : auto_hlo)) != 0 && hlo_path) {
+    free(auto_hlo);
+    free(in.text);
+    return rc;
   }
   free(auto_hlo);
   hs_error err;
   size_t n = 0;
-  char *out = hs_memory_file_json(in.text, in.len, path, hlo.doc, &err, &n);
-  close_input(&hlo);
+  char *out = hs_memory_read_json(in.text, in.len, path, hlo.text, hlo.len, &err, &n);
+  free(hlo.text);
   if (!out && err.code != HS_E_NOMEM) {
     fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
     free(in.text);

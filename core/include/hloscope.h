@@ -62,7 +62,8 @@ typedef enum {
   X(HS_W_XLA_REFUSES, 12)            \
   X(HS_W_DUMP_JUNK_LINE, 13)         \
   X(HS_W_DUMP_UNKNOWN_NAME, 14)      \
-  X(HS_W_DUMP_STEP_UNREADABLE, 15)
+  X(HS_W_DUMP_STEP_UNREADABLE, 15)   \
+  X(HS_W_JOIN_SKIPPED, 16)
 
 enum {
 #define HS_WX_(name, value) name = value,
@@ -410,6 +411,14 @@ char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs
  * does not say its backend takes it from XLA's dump name ("...sm_8.0_gpu_after_optimizations-
  * buffer-assignment.txt" is gpu, "...cpu_after_optimizations-..." cpu); null when neither says. */
 char *hs_memory_file_json(const char *text, size_t len, const char *name, const hs_doc *module, hs_error *err,
+                          size_t *out_len);
+
+/* The same, with the optimized HLO to join given as text (`hlo` NULL or blank: no join), as every
+ * host calls it (the CLI, the page, Python through the CLI): an HLO that does not parse is not
+ * joined, and the report is read all the same, with the warning HS_W_JOIN_SKIPPED saying where the
+ * HLO failed ("the optimized HLO given to join does not parse at line L, column C (CODE: message):
+ * ..."). */
+char *hs_memory_read_json(const char *text, size_t len, const char *name, const char *hlo, size_t hlo_len, hs_error *err,
                           size_t *out_len);
 
 /* ---- the report (`hloscope report`: one HTML file with every answer, offline) ------------------ */

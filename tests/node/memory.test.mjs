@@ -4,8 +4,9 @@
 // Skips with a message when a build or ../shared is missing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { fixtureCases, sharedAbsent, sharedCaptures } from '../fixtures.mjs';
@@ -90,5 +91,31 @@ test('layout() and layouts() in words, as the CLI prints them', { skip: skipWasm
   for (const f of files) {
     const native = execFileSync(cli, ['layouts', '--json', f], { encoding: 'utf8' }).trimEnd();
     assert.equal(JSON.stringify(api.layouts(readFileSync(f, 'utf8'))), native, f);
+  }
+});
+
+test('a report joined with an HLO that does not parse: read, not joined, and the same warning in the CLI and the page (issue 33)', { skip: skipWasm || (!hasCli && `SKIPPED: no native CLI at ${cli}`) }, () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hloscope-join-'));
+  try {
+    const bad = 'HloModule broken\n\nENTRY %e {\n  %x = f32[ parameter(0)\n}\n';
+    writeFileSync(path.join(dir, 'bad.txt'), bad);
+    const reports = [];
+    for (const set of ['cpu-jax-0.4.38']) {
+      for (const c of fixtureCases(undefined, { set })) reports.push(...c.files(/-buffer-assignment\.txt$/, 'dump'));
+    }
+    assert.ok(reports.length > 0, 'a buffer assignment among the fixtures');
+    for (const r of reports.slice(0, 3)) {
+      const out = spawnSync(cli, ['memory', '--json', r, path.join(dir, 'bad.txt')], { encoding: 'utf8' });
+      assert.equal(out.status, 0, out.stderr);
+      const page = api.readMemoryJSON(readFileSync(r, 'utf8'), bad, path.basename(r));
+      assert.equal(page, out.stdout.trimEnd(), 'the page reads the same as the CLI');
+      const w = JSON.parse(page).warnings.filter((x) => x.code === 'HS_W_JOIN_SKIPPED');
+      assert.equal(w.length, 1);
+      assert.match(w[0].message, /does not parse at line 4, column 13 \(HS_E_SYNTAX: /);
+      const plain = JSON.parse(api.readMemoryJSON(readFileSync(r, 'utf8'), '', path.basename(r)));
+      assert.equal(JSON.parse(page).allocations.length, plain.allocations.length, 'the report is read all the same');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -979,6 +979,11 @@ char *hs_memory_join_json(const char *text, size_t len, const hs_doc *module, hs
 
 char *hs_memory_file_json(const char *text, size_t len, const char *name, const hs_doc *module, hs_error *err,
                           size_t *out_len) {
+  return hs_mem_read(text, len, name, module, NULL, err, out_len);
+}
+
+char *hs_mem_read(const char *text, size_t len, const char *name, const hs_doc *module, const char *join_skipped,
+                  hs_error *err, size_t *out_len) {
   hs_error dummy;
   if (!err) err = &dummy;
   memset(err, 0, sizeof *err);
@@ -1002,6 +1007,7 @@ char *hs_memory_file_json(const char *text, size_t len, const char *name, const 
     if (json_is_null(json_object_get(res, "backend")) && backend_of_name(name))
       json_object_set_new(res, "backend", json_string(backend_of_name(name)));
     join_module(res, module);
+    if (join_skipped) hs_mem_warn(&w, NULL, 0, 0, HS_W_JOIN_SKIPPED, "%s", join_skipped);
     return hs_mem_finish(res, &w, out_len);
   }
   mctx m;
@@ -1049,6 +1055,7 @@ char *hs_memory_file_json(const char *text, size_t len, const char *name, const 
     scan_figures(&m);
     explain(&m, code[0] ? code : NULL);
     join_module(m.res, module);
+    if (join_skipped) hs_mem_warn(&m.w, NULL, 0, 0, HS_W_JOIN_SKIPPED, "%s", join_skipped);
     out = hs_mem_finish(m.res, &m.w, out_len);
   } else {
     json_decref(m.res);

@@ -26,6 +26,11 @@ void hs_mem_human(uint64_t b, char *buf, size_t cap);
 /* Sorts allocations by bytes (largest first, stable) and numbers them 1..n as "rank". */
 void hs_mem_rank(json_t *allocations);
 
+/* hs_memory_file_json with a sentence to add as an HS_W_JOIN_SKIPPED warning (NULL: none): the
+ * join the caller could not make (api/memory_join.c, which parses the HLO with hs_parse). */
+char *hs_mem_read(const char *text, size_t len, const char *name, const hs_doc *module, const char *join_skipped,
+                  hs_error *err, size_t *out_len);
+
 /* The format registry's detect function for memory texts (OOM messages, buffer assignments,
  * usage reports): 0, or a confidence 1..100. */
 int hs_detect_memory(const char *text, size_t len, size_t first);

@@ -151,14 +151,9 @@ async function show(model, box) {
     box.replaceChildren(d);
     d.data = { ...out, a: left ?? '', b: right ?? '' };
   } else if (kind === 'memory') {
-    // `hloscope memory FILE [HLO]`: the dump's own HLO (sibling) is joined only when it parses.
-    let data;
-    try {
-      data = readMemory(left ?? '', right ?? '');
-    } catch (e) {
-      if (!(right && model.get('sibling'))) throw e;
-      data = readMemory(left ?? '', '');
-    }
+    // `hloscope memory FILE [HLO]`: an HLO that does not parse is not joined; the core says so in
+    // a warning (HS_W_JOIN_SKIPPED), as the CLI does.
+    const data = readMemory(left ?? '', right ?? '');
     const m = el('xla-memory', { 'data-testid': 'hloscope-memory' });
     box.replaceChildren(m);
     m.data = data;
