@@ -62,7 +62,9 @@ typedef enum {
   X(HS_W_XLA_REFUSES, 12)            \
   X(HS_W_DUMP_JUNK_LINE, 13)         \
   X(HS_W_DUMP_UNKNOWN_NAME, 14)      \
-  X(HS_W_DUMP_STEP_UNREADABLE, 15)
+  X(HS_W_DUMP_STEP_UNREADABLE, 15)   \
+  X(HS_W_ARCHIVE_TRUNCATED, 16)      \
+  X(HS_W_ARCHIVE_UNREAD, 17)
 
 enum {
 #define HS_WX_(name, value) name = value,
@@ -345,6 +347,43 @@ char *hs_error_json(const hs_error *err, size_t *len);
  * `hloscope memory` reads on its own), its `.debug_options` and `compile_options.textproto`.
  * `name` may be a path. */
 int hs_dumpset_wants_bytes(const char *name, size_t len);
+
+/* ---- archives of a dump folder (dumpset/archive.c): .tar, .tar.gz/.tgz, .zip, over bytes ------ */
+/* What the bytes are, by their first bytes (never by a name): gzip (1f 8b), zip (a local header
+ * or an empty zip's end record), tar (ustar magic at 257), or none. Every host sniffs with this. */
+enum { HS_ARCHIVE_NONE = 0, HS_ARCHIVE_GZIP = 1, HS_ARCHIVE_TAR = 2, HS_ARCHIVE_ZIP = 3 };
+int hs_archive_kind(const void *bytes, size_t len);
+const char *hs_archive_kind_name(int kind); /* "none", "gzip", "tar", "zip" */
+
+/* Inflating is the host's (zlib natively, DecompressionStream in the page). `method`:
+ * HS_INFLATE_GZIP, a gzip stream (members concatenated: DecompressionStream 'gzip', zlib window
+ * 15 + 32); HS_INFLATE_RAW, zip's method 8 (DecompressionStream 'deflate-raw', zlib -15).
+ * `size_hint`: the size the zip says, or 0. Returns 0 with *out (the host's: it must stay valid
+ * until the walk returns; the core never frees it), a negative code (HS_E_FORMAT: the stream is
+ * damaged; HS_E_NOMEM), or HS_INFLATE_LATER: not now (an async host), ask again later. */
+#define HS_INFLATE_GZIP 1
+#define HS_INFLATE_RAW 8
+#define HS_INFLATE_LATER 1
+typedef int (*hs_inflate_fn)(void *ctx, int method, const unsigned char *in, size_t n, size_t size_hint,
+                             const unsigned char **out, size_t *out_len);
+/* What a walk reports to: each file (folders left out) with its bytes when the core reads them
+ * (hs_dumpset_wants_bytes; a gzipped member gunzipped), else data NULL; each warning
+ * (HS_W_ARCHIVE_*). A nonzero return from `file` stops the walk with that code. */
+typedef struct hs_archive_host {
+  hs_inflate_fn inflate;
+  int (*file)(void *ctx, const char *name, size_t name_len, const unsigned char *data, size_t len);
+  void (*warn)(void *ctx, int code, const char *message);
+  void *ctx;
+} hs_archive_host;
+/* Walks a tar (ustar, GNU, pax), a zip or a gzip of either. 0; HS_INFLATE_LATER when the host put
+ * an inflation off (the walk went on to ask for every other one it needs, and what it reported
+ * must be discarded: call again once the host has them); or a negative code with `err` saying
+ * what is wrong and at which byte (err->offset; HS_E_FORMAT: corrupt, HS_E_UNSUPPORTED: zip64). */
+int hs_archive_walk(const void *bytes, size_t len, const hs_archive_host *host, hs_error *err);
+/* Adds every file of an archive to a dump set, with the walk's warnings, or nothing: returns 0,
+ * HS_INFLATE_LATER (nothing added; call again when the host has the streams it was asked for),
+ * or a negative code with `err` filled (nothing added). */
+int hs_dumpset_add_archive(hs_dumpset *s, const void *bytes, size_t len, hs_inflate_fn inflate, void *ctx, hs_error *err);
 
 /* An empty set of dump-folder file names. NULL on allocation failure. Free with hs_dumpset_free. */
 hs_dumpset *hs_dumpset_new(void);
