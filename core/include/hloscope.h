@@ -417,6 +417,27 @@ char *hs_dumpset_optimized_hlo(const hs_dumpset *s, size_t *len, uint32_t *n_mod
  * neither file (XLA before 0.5 writes none). Malloc'd; NULL on allocation failure. */
 char *hs_dumpset_environment_json(const hs_dumpset *s, size_t *len);
 
+/* ---- which files of a dump folder go together (dumpset/pairs.c), by their names alone ------- */
+/* `names`: a folder's file names, one a line (paths allowed: base names are matched). A host
+ * lists the folder, asks here, and reads only the file named back. Each returns a line index
+ * (0-based, counting blank lines) into `names`, -1 when there is none, or HS_E_NOMEM. */
+/* The optimized HLO beside a dump's memory text: for module_X.<...>after_optimizations-buffer-
+ * assignment.txt (-buffer-assignment-values.txt, -memory-usage-report.txt), the name
+ * module_X.<...>after_optimizations.txt; -1 also when `report` is none of those. */
+long hs_dumpset_sibling_hlo(const char *names, size_t len, const char *report, size_t report_len);
+/* The optimized HLO of a .ll (`ll`: its name or path): of the names ending in
+ * after_optimizations.txt, those holding the "module_NNNN." the .ll's name holds (all of them,
+ * when it holds none); the first in byte order. *count (may be NULL): how many matched (a host
+ * that must not guess says so when several do). */
+long hs_dumpset_hlo_for_ll(const char *names, size_t len, const char *ll, size_t ll_len, uint32_t *count);
+/* The three levels of one module for the levels view, as JSON: of the modules with .ll files
+ * (*.ir-no-opt.ll, *.ir-with-opt.ll, by their "module_NNNN."), the first by name that has its
+ * optimized HLO and both LLVM levels, else its HLO, else both levels, else the first:
+ * {"module": "module_0001." | null, "hlo": line | null, "no_opt": [lines], "with_opt": [lines]}
+ * (each level's parts in byte order of their names); `null` when no name is a .ll of either
+ * level. Malloc'd; NULL on allocation failure. */
+char *hs_dumpset_levels_json(const char *names, size_t len, size_t *out_len);
+
 /* ---- layouts and memory (layout.c, memory.c, buffers.c) ----------------------------------- */
 /* One HLO type with its layout, e.g. "bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}", in words and
  * bytes: {"type","shape","element","dims","layout","minor_to_major","tiles","dim_level_types",

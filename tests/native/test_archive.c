@@ -1,8 +1,9 @@
-/* Archives of dump folders walked by the core (dumpset/archive.c): the committed fixtures/passes archives as .tar.gz, .tar and a .zip
+/* Archives of dump folders walked by the core (dumpset/archive.c) and the dump-folder queries over
+ * names (dumpset/pairs.c): the committed fixtures/passes archives as .tar.gz, .tar and a .zip
  * written here (stored and deflated), the async-host protocol (HS_INFLATE_LATER), every cut and
  * many garbled copies (an error naming a byte, or a warning, never a crash: run it under ASan),
- * and the set's JSON the same whatever order its files came in. Inflating here is zlib's, as
- * the CLI's. */
+ * the set's JSON the same whatever order its files came in, and the sibling / .ll / levels
+ * rules. Inflating here is zlib's, as the CLI's. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <setjmp.h>
@@ -437,6 +438,54 @@ static void any_order(void **state) {
   free(gz);
 }
 
+/* ---- which files go together ----------------------------------------------------------------- */
+static void pairs(void **state) {
+  const char *names = "module_0000.jit_gqa.before_optimizations.txt\n"
+                      "module_0000.jit_gqa.cpu_after_optimizations-buffer-assignment.txt\n"
+                      "module_0000.jit_gqa.cpu_after_optimizations-memory-usage-report.txt\n"
+                      "\n"
+                      "module_0000.jit_gqa.cpu_after_optimizations.txt\n"
+                      "module_0001.jit_g.cpu_after_optimizations.txt\n"
+                      "module_0001.jit_g.ir-with-opt.ll\n"
+                      "module_0001.jit_g.ir-no-opt.part_1.ll\n"
+                      "module_0001.jit_g.ir-no-opt.part_0.ll\n"
+                      "module_0002.jit_h.ir-no-opt.ll\n";
+  size_t n = strlen(names);
+  const char *r = "/some/dump/module_0000.jit_gqa.cpu_after_optimizations-buffer-assignment.txt";
+  assert_int_equal(hs_dumpset_sibling_hlo(names, n, r, strlen(r)), 4);
+  r = "module_0000.jit_gqa.cpu_after_optimizations-memory-usage-report.txt";
+  assert_int_equal(hs_dumpset_sibling_hlo(names, n, r, strlen(r)), 4);
+  r = "module_0001.jit_g.cpu_after_optimizations-buffer-assignment-values.txt";
+  assert_int_equal(hs_dumpset_sibling_hlo(names, n, r, strlen(r)), 5);
+  r = "module_0009.x.cpu_after_optimizations-buffer-assignment.txt"; /* not there */
+  assert_int_equal(hs_dumpset_sibling_hlo(names, n, r, strlen(r)), -1);
+  r = "oom.txt";
+  assert_int_equal(hs_dumpset_sibling_hlo(names, n, r, strlen(r)), -1);
+
+  uint32_t count;
+  r = "dump/module_0001.jit_g.ir-with-opt.ll";
+  assert_int_equal(hs_dumpset_hlo_for_ll(names, n, r, strlen(r), &count), 5);
+  assert_int_equal(count, 1);
+  r = "copied.ll"; /* no module: every optimized HLO matches; the first by name */
+  assert_int_equal(hs_dumpset_hlo_for_ll(names, n, r, strlen(r), &count), 4);
+  assert_int_equal(count, 2);
+  r = "module_0002.jit_h.ir-no-opt.ll";
+  assert_int_equal(hs_dumpset_hlo_for_ll(names, n, r, strlen(r), &count), -1);
+  assert_int_equal(count, 0);
+
+  char *j = hs_dumpset_levels_json(names, n, NULL);
+  assert_string_equal(j, "{\"module\":\"module_0001.\",\"hlo\":5,\"no_opt\":[8,7],\"with_opt\":[6]}");
+  hs_free(j);
+  const char *none = "a.txt\nb.ll\n";
+  j = hs_dumpset_levels_json(none, strlen(none), NULL);
+  assert_string_equal(j, "null");
+  hs_free(j);
+  const char *only = "x/module_0003.f.ir-no-opt.ll\n"; /* one level, no HLO: still the only choice */
+  j = hs_dumpset_levels_json(only, strlen(only), NULL);
+  assert_string_equal(j, "{\"module\":\"module_0003.\",\"hlo\":null,\"no_opt\":[0],\"with_opt\":[]}");
+  hs_free(j);
+}
+
 static void kinds(void **state) {
   assert_int_equal(hs_archive_kind("\x1f\x8b", 2), HS_ARCHIVE_GZIP);
   assert_int_equal(hs_archive_kind("\x1f", 1), HS_ARCHIVE_NONE);
@@ -449,7 +498,7 @@ static void kinds(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(kinds), cmocka_unit_test(tar_gz_fixtures), cmocka_unit_test(zip_entries),
-      cmocka_unit_test(damaged), cmocka_unit_test(any_order),
+      cmocka_unit_test(damaged), cmocka_unit_test(any_order), cmocka_unit_test(pairs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
