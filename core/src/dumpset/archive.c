@@ -115,7 +115,7 @@ static void pax_path(const unsigned char *r, const unsigned char *end, char *out
   while (r < end) {
     const unsigned char *sp = memchr(r, ' ', (size_t)(end - r));
     size_t rl = 0;
-    for (const unsigned char *d = r; d < sp && d && *d >= '0' && *d <= '9' && rl < ((size_t)1 << 40); d++) rl = rl * 10 + (*d - '0');
+    for (const unsigned char *d = r; d < sp && d && *d >= '0' && *d <= '9' && rl <= (SIZE_MAX - 9) / 10; d++) rl = rl * 10 + (*d - '0');
     if (!sp || rl == 0 || rl > (size_t)(end - r) || sp >= r + rl) return;
     const unsigned char *kv = sp + 1, *re = r + rl; /* re: past the record's "\n" */
     if (re - kv > 5 && memcmp(kv, "path=", 5) == 0) {
