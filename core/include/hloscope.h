@@ -398,7 +398,9 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
  * understood); lines with no name XLA writes are reported as warnings. */
 int hs_dumpset_add_listing(hs_dumpset *s, const char *text, size_t len);
 uint32_t hs_dumpset_file_count(const hs_dumpset *s);
-/* The folder as JSON (keys in README.md and wasm/hloscope.d.ts `Passes`). NULL with `err` filled
+/* The folder as JSON (keys in README.md and wasm/hloscope.d.ts `Passes`), its files sorted by name
+ * (then in the order added), so the JSON is the same whatever order a host walked the folder in;
+ * the set's files are left in that order. NULL with `err` filled
  * (HS_E_EMPTY: no names; HS_E_FORMAT: no name XLA writes) or on allocation failure (err->code 0). */
 char *hs_dumpset_json(hs_dumpset *s, hs_error *err, size_t *len);
 /* Two folders compared pass by pass (`PassesCompare`): each pass's origin (a, b, both) and, per

@@ -3,8 +3,9 @@
  * and reruns, the layout watershed; per step (when the file's bytes are given) the counts of the
  * HLO it holds and the diff from the step before; two folders compared pass by pass.
  *
- * Pure: the caller hands (name, bytes-or-NULL) pairs (or a pasted `ls` listing); walking a
- * directory or opening an archive is the caller's business (core/cli, the page).
+ * Pure: the caller hands (name, bytes-or-NULL) pairs (or a pasted `ls` listing, or an archive's
+ * bytes: archive.c walks it, with the caller's inflate); walking a directory is the caller's
+ * business (core/cli, the page), in any order: hs_dumpset_json sorts the files by name.
  *
  * The names, as XLA writes them (xla/service/dump.cc; seen in ../shared/captures/pass-names/):
  *   module_NNNN.<module name>.[cl_<build id>.]<suffix>
