@@ -63,8 +63,8 @@ typedef enum {
   X(HS_W_DUMP_JUNK_LINE, 13)         \
   X(HS_W_DUMP_UNKNOWN_NAME, 14)      \
   X(HS_W_DUMP_STEP_UNREADABLE, 15)   \
-  X(HS_W_ARCHIVE_TRUNCATED, 16)      \
-  X(HS_W_ARCHIVE_UNREAD, 17)
+  X(HS_W_ARCHIVE_TRUNCATED, 17)      \
+  X(HS_W_ARCHIVE_UNREAD, 18)
 
 enum {
 #define HS_WX_(name, value) name = value,
