@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "hloscope.h"
 
 static hs_error last_error;
@@ -155,6 +157,180 @@ char *hsw_dumpset_compare(hs_dumpset *a, hs_dumpset *b) {
   char *r = hs_dumpset_compare_json(a, b, &last_error, &last_len);
   if (!r && !last_error.code) last_error.code = HS_E_NOMEM;
   return r;
+}
+
+/* ---- archives of dump folders (the core walks them: hs_archive_walk) -------------------------
+ * Inflating is the page's (DecompressionStream, async), so a walk runs in rounds: the stash holds
+ * the archive and every stream inflated so far; a stream the walk asks for and the stash lacks is
+ * added as pending and answered HS_INFLATE_LATER; JS inflates the pending ones (hsw_stash_*),
+ * hands them back and walks again. A stream is named by where it lies, (buffer, offset, length,
+ * method), buffer 0 being the archive and k the k-th stream inflated, so the same stash can be
+ * written again into fresh memory and walked for a dump set (hsw_dumpset_add_archive). */
+int hsw_archive_kind(const void *bytes, size_t len) { return hs_archive_kind(bytes, len); }
+
+typedef struct {
+  uint32_t buf, off, n;
+  int method, state; /* 0 pending, 1 inflated, 2 did not inflate */
+  unsigned char *out;
+  uint32_t out_len;
+} stash_item;
+
+typedef struct {
+  const unsigned char *archive;
+  size_t len;
+  stash_item *items;
+  uint32_t n, cap;
+  json_t *files, *warnings; /* what a listing walk reported */
+} hsw_stash;
+
+hsw_stash *hsw_stash_new(void) { return calloc(1, sizeof(hsw_stash)); }
+void hsw_stash_free(hsw_stash *st) {
+  if (!st) return;
+  for (uint32_t i = 0; i < st->n; i++) free(st->items[i].out);
+  free(st->items);
+  json_decref(st->files);
+  json_decref(st->warnings);
+  free(st);
+}
+/* Adds a stream (JS replays what it inflated before, in order); `out` is malloc'd, the stash's
+ * from now on; failed: it did not inflate. Returns its index, or -1. */
+int hsw_stash_add(hsw_stash *st, uint32_t buf, uint32_t off, uint32_t n, int method, unsigned char *out, uint32_t out_len, int failed) {
+  if (st->n == st->cap) {
+    uint32_t cap = st->cap ? st->cap * 2 : 16;
+    stash_item *ni = realloc(st->items, cap * sizeof *ni);
+    if (!ni) return -1;
+    st->items = ni;
+    st->cap = cap;
+  }
+  st->items[st->n] = (stash_item){buf, off, n, method, failed ? 2 : out ? 1 : 0, out, out_len};
+  return (int)st->n++;
+}
+uint32_t hsw_stash_count(const hsw_stash *st) { return st->n; }
+/* item i as four words for JS: buf, off, n, method (state in hsw_stash_state) */
+uint32_t hsw_stash_word(const hsw_stash *st, uint32_t i, int w) {
+  const stash_item *it = &st->items[i];
+  return w == 0 ? it->buf : w == 1 ? it->off : w == 2 ? it->n : (uint32_t)it->method;
+}
+int hsw_stash_state(const hsw_stash *st, uint32_t i) { return st->items[i].state; }
+
+/* where a pointer lies: (buffer, offset); 0 when in none */
+static int locate(const hsw_stash *st, const unsigned char *p, size_t n, uint32_t *buf, uint32_t *off) {
+  if (p >= st->archive && p + n <= st->archive + st->len) {
+    *buf = 0;
+    *off = (uint32_t)(p - st->archive);
+    return 1;
+  }
+  for (uint32_t i = 0; i < st->n; i++) {
+    const stash_item *it = &st->items[i];
+    if (it->out && p >= it->out && p + n <= it->out + it->out_len) {
+      *buf = i + 1;
+      *off = (uint32_t)(p - it->out);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int stash_inflate(void *ctx, int method, const unsigned char *in, size_t n, size_t hint, const unsigned char **out, size_t *out_len) {
+  hsw_stash *st = ctx;
+  uint32_t buf, off;
+  if (!locate(st, in, n, &buf, &off)) return HS_E_ARG;
+  for (uint32_t i = 0; i < st->n; i++) {
+    const stash_item *it = &st->items[i];
+    if (it->buf != buf || it->off != off || it->n != n || it->method != method) continue;
+    if (it->state == 0) return HS_INFLATE_LATER;
+    if (it->state == 2) return HS_E_FORMAT;
+    *out = it->out ? it->out : (const unsigned char *)"";
+    *out_len = it->out_len;
+    return 0;
+  }
+  return hsw_stash_add(st, buf, off, (uint32_t)n, method, NULL, 0, 0) < 0 ? HS_E_NOMEM : HS_INFLATE_LATER;
+}
+
+static int stash_file(void *ctx, const char *name, size_t nl, const unsigned char *data, size_t len) {
+  hsw_stash *st = ctx;
+  json_t *e = json_array();
+  json_t *js = json_stringn(name, nl);
+  if (!js) { /* not UTF-8: shown with '?' (the dump set reads the archive itself, bytes and all) */
+    char *c = malloc(nl + 1);
+    if (!c) return HS_E_NOMEM;
+    for (size_t i = 0; i < nl; i++) c[i] = (unsigned char)name[i] < 0x80 && name[i] ? name[i] : '?';
+    js = json_stringn(c, nl);
+    free(c);
+  }
+  json_array_append_new(e, js);
+  uint32_t buf, off;
+  if (data && locate(st, data, len, &buf, &off)) {
+    json_array_append_new(e, json_integer(buf));
+    json_array_append_new(e, json_integer(off));
+    json_array_append_new(e, json_integer((json_int_t)len));
+  } else if (data) { /* an empty member: no bytes to point at */
+    json_array_append_new(e, json_integer(0));
+    json_array_append_new(e, json_integer(0));
+    json_array_append_new(e, json_integer(0));
+  }
+  return json_array_append_new(st->files, e) ? HS_E_NOMEM : 0;
+}
+
+static void stash_warn(void *ctx, int code, const char *message) {
+  hsw_stash *st = ctx;
+  json_t *w = json_object();
+  json_object_set_new(w, "code", json_string(hs_code_name(code)));
+  json_object_set_new(w, "line", json_integer(0));
+  json_object_set_new(w, "column", json_integer(0));
+  json_object_set_new(w, "message", json_string(message));
+  json_array_append_new(st->warnings, w);
+}
+
+/* One listing walk of the archive at (bytes, len): NULL on an error (hsw_error_json), else
+ * {"later": true} when some stream is pending (the stash lists it), else
+ * {"later": false, "files": [[name, buf, off, len] | [name]], "warnings": [...]}. */
+char *hsw_archive_list(hsw_stash *st, const unsigned char *bytes, size_t len) {
+  last_len = 0;
+  last_side = 0;
+  st->archive = bytes;
+  st->len = len;
+  json_decref(st->files);
+  json_decref(st->warnings);
+  st->files = json_array();
+  st->warnings = json_array();
+  hs_archive_host host = {.inflate = stash_inflate, .file = stash_file, .warn = stash_warn, .ctx = st};
+  int rc = hs_archive_walk(bytes, len, &host, &last_error);
+  if (rc < 0) return NULL;
+  json_t *o = json_object();
+  json_object_set_new(o, "later", json_boolean(rc == HS_INFLATE_LATER));
+  if (rc != HS_INFLATE_LATER) {
+    json_object_set(o, "files", st->files);
+    json_object_set(o, "warnings", st->warnings);
+  }
+  char *out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(o);
+  if (!out) last_error.code = HS_E_NOMEM;
+  last_len = out ? strlen(out) : 0;
+  return out;
+}
+
+/* The archive into a dump set, every stream already in the stash: 0, or a negative code
+ * (hsw_error_json); HS_INFLATE_LATER (1) when the stash lacks one. */
+int hsw_dumpset_add_archive(hs_dumpset *s, hsw_stash *st, const unsigned char *bytes, size_t len) {
+  last_side = 0;
+  st->archive = bytes;
+  st->len = len;
+  return hs_dumpset_add_archive(s, bytes, len, stash_inflate, st, &last_error);
+}
+
+/* Which files of a dump folder go together (names: one a line); see hloscope.h. */
+long hsw_dumpset_sibling_hlo(const char *names, size_t len, const char *report, size_t rlen) {
+  return hs_dumpset_sibling_hlo(names, len, report, rlen);
+}
+long hsw_dumpset_hlo_for_ll(const char *names, size_t len, const char *ll, size_t llen) {
+  uint32_t count = 0;
+  long i = hs_dumpset_hlo_for_ll(names, len, ll, llen, &count);
+  return i; /* several: the first by name (the CLI refuses to guess; a view shows the first) */
+}
+char *hsw_dumpset_levels(const char *names, size_t len) {
+  last_len = 0;
+  return hs_dumpset_levels_json(names, len, &last_len);
 }
 
 /* Memory texts and layouts (layout.c, memory.c, buffers.c): no document is kept. */

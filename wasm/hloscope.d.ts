@@ -34,7 +34,7 @@ export type TextKind = "summary" | "fusions" | "spills" | "computations" | "xray
 /** Every error code (HS_ERROR_MAP, with the JS-only HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM). */
 export type ErrorCode = "HS_OK" | "HS_E_NOMEM" | "HS_E_FORMAT" | "HS_E_SYNTAX" | "HS_E_EMPTY" | "HS_E_TOO_LARGE" | "HS_E_ARG" | "HS_E_UNSUPPORTED" | "HS_E_FREED" | "HS_E_NOT_LOADED" | "HS_E_NOTFOUND" | "HS_E_NOWASM";
 /** Every warning code (HS_WARNING_MAP). */
-export type WarningCode = "HS_W_FRAME_TABLES_MISSING" | "HS_W_FRAME_REF_DANGLING" | "HS_W_TRUNCATED" | "HS_W_SKIPPED_LINE" | "HS_W_UNRESOLVED_OPERAND" | "HS_W_UNRESOLVED_CALL" | "HS_W_UNKNOWN_TYPE" | "HS_W_PARTIAL_FORMAT" | "HS_W_PROFILE_SKIPPED" | "HS_W_PROFILE_NO_DEVICE" | "HS_W_PROFILE_RUNS_GUESSED" | "HS_W_XLA_REFUSES" | "HS_W_DUMP_JUNK_LINE" | "HS_W_DUMP_UNKNOWN_NAME" | "HS_W_DUMP_STEP_UNREADABLE" | "HS_W_JOIN_SKIPPED";
+export type WarningCode = "HS_W_FRAME_TABLES_MISSING" | "HS_W_FRAME_REF_DANGLING" | "HS_W_TRUNCATED" | "HS_W_SKIPPED_LINE" | "HS_W_UNRESOLVED_OPERAND" | "HS_W_UNRESOLVED_CALL" | "HS_W_UNKNOWN_TYPE" | "HS_W_PARTIAL_FORMAT" | "HS_W_PROFILE_SKIPPED" | "HS_W_PROFILE_NO_DEVICE" | "HS_W_PROFILE_RUNS_GUESSED" | "HS_W_XLA_REFUSES" | "HS_W_DUMP_JUNK_LINE" | "HS_W_DUMP_UNKNOWN_NAME" | "HS_W_DUMP_STEP_UNREADABLE" | "HS_W_JOIN_SKIPPED" | "HS_W_ARCHIVE_TRUNCATED" | "HS_W_ARCHIVE_UNREAD";
 
 /** One issue the parser met but could read past (a dangling frame reference, a truncated tail). */
 export interface Warning {
@@ -705,8 +705,24 @@ export function readPasses(input: PassesInput, options?: { label?: string }): Pa
 export function passesJSON(input: PassesInput, options?: { label?: string }): string;
 export function comparePasses(a: PassesInput, b: PassesInput, options?: { labels?: [string, string] }): PassesCompare;
 export function comparePassesJSON(a: PassesInput, b: PassesInput, options?: { labels?: [string, string] }): string;
-/** The entries of a .tar.gz/.tgz, .tar or .zip (by content); HloscopeError HS_E_FORMAT when corrupt. */
-export function readArchive(bytes: Uint8Array | ArrayBuffer): Promise<{ name: string; data: Uint8Array | null }[]>;
+/** The entries of an archive as the core walks it: with the walk's warnings (HS_W_ARCHIVE_*);
+ * given to readPasses / comparePasses, the core reads the archive itself, warnings included. */
+export type ArchiveEntries = { name: string; data: Uint8Array | null }[] & { warnings: Warning[] };
+/** The entries of a .tar.gz/.tgz, .tar or .zip (by content), walked by the core (the CLI's walker),
+ * inflated by the platform's DecompressionStream; HloscopeError HS_E_FORMAT (naming the byte) when
+ * corrupt, HS_E_UNSUPPORTED for zip64. */
+export function readArchive(bytes: Uint8Array | ArrayBuffer): Promise<ArchiveEntries>;
+/** What bytes are by their first bytes (the core's sniff): "gzip", "tar", "zip" or "none". */
+export function archiveKind(bytes: Uint8Array | ArrayBuffer): "none" | "gzip" | "tar" | "zip";
+/** Of a folder's file names, the optimized HLO beside a memory text (…-buffer-assignment.txt,
+ * …-buffer-assignment-values.txt, …-memory-usage-report.txt), as `hloscope memory` finds it; or null. */
+export function dumpSiblingHlo(names: string[], report: string): string | null;
+/** Of a folder's file names, the *after_optimizations.txt of a .ll's module (the first by name), as
+ * `hloscope llvm --hlo DIR` finds it; or null. */
+export function dumpHloForLl(names: string[], ll: string): string | null;
+/** Of a folder's file names, one module's three levels (its HLO, its .ll parts before and after
+ * LLVM's optimizer, each in name order), as <xla-levels> shows them; null when no .ll is there. */
+export function dumpLevels(names: string[]): { module: string | null; hlo: string | null; noopt: string[]; opt: string[] } | null;
 /** True for names whose bytes readPasses reads (module_*.txt HLO dumps). */
 export function passesWantsBytes(name: string): boolean;
 

@@ -491,8 +491,6 @@ export async function gunzip(bytes) {
 
 // ---- dump folders (--xla_dump_to) -----------------------------------------------------------
 
-import { readArchiveWith } from './archive.mjs';
-
 /** Names whose bytes the core reads (its rule, hs_dumpset_wants_bytes: HLO steps and module dumps,
  * debug and compile options); the rest go by name alone. Needs `await load()`. */
 export function passesWantsBytes(name) {
@@ -505,13 +503,145 @@ export function passesWantsBytes(name) {
   }
 }
 
+const ARCHIVE_KINDS = ['none', 'gzip', 'tar', 'zip'];
+const asBytes = (b) => (b instanceof Uint8Array ? b : b instanceof ArrayBuffer ? new Uint8Array(b)
+  : ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : null);
+
+/** What bytes are, by their first bytes (the core's sniff, hs_archive_kind): 'gzip', 'tar', 'zip'
+ * or 'none'. Every host asks this rather than testing magic bytes or file names itself. */
+export function archiveKind(bytes) {
+  const u8 = asBytes(bytes);
+  if (!u8) return 'none';
+  const head = u8.subarray(0, 512); // the sniff reads at most 512 bytes
+  const [ptr, len] = writeBytes(head);
+  try {
+    return ARCHIVE_KINDS[core()._hsw_archive_kind(ptr, len)] ?? 'none';
+  } finally {
+    core()._free(ptr);
+  }
+}
+
+const ARCHIVE = Symbol('hloscope.archive');
+
+/** One walk of an archive by the core over a stash of the streams inflated so far (written into
+ * wasm memory afresh, freed after): `fn(m, stash, ptr, len)`'s result. */
+function withStash(u8, inflated, fn) {
+  const m = core();
+  const st = m._hsw_stash_new() >>> 0;
+  if (!st) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory' });
+  let ptr = 0;
+  try {
+    for (const s of inflated) {
+      let out = 0;
+      if (s.data) {
+        out = m._malloc(Math.max(1, s.data.length)) >>> 0;
+        if (!out) throw new HloscopeError({ code: 'HS_E_NOMEM', message: `cannot allocate ${s.data.length} bytes` });
+        m.HEAPU8.set(s.data, out);
+      }
+      if (m._hsw_stash_add(st, s.buf, s.off, s.n, s.method, out, s.data ? s.data.length : 0, s.data ? 0 : 1) < 0) {
+        if (out) m._free(out);
+        throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory' });
+      }
+    }
+    [ptr] = writeBytes(u8);
+    return fn(m, st, ptr, u8.length);
+  } finally {
+    if (ptr) m._free(ptr);
+    m._hsw_stash_free(st);
+  }
+}
+
+async function inflateStream(bytes, method) {
+  try {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(method === 8 ? 'deflate-raw' : 'gzip'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch {
+    return null; // the core says it does not inflate
+  }
+}
+
 /**
- * The entries of a .tar.gz/.tgz, .tar or .zip of a dump folder: [{ name, data }] (data null for
- * zip entries whose bytes are not needed). Throws HloscopeError HS_E_FORMAT for a corrupt archive.
+ * The entries of a .tar.gz/.tgz, .tar or .zip of a dump folder (what the bytes are, not their
+ * name), walked by the core (the CLI's walker); the platform's DecompressionStream inflates what
+ * the core asks for. Returns [{ name, data }] in the archive's order (data null for files whose
+ * bytes the core does not read), with `warnings` (the core's HS_W_ARCHIVE_*); readPasses and
+ * comparePasses given this array read the archive as `hloscope passes` does, warnings included.
+ * Throws HloscopeError (HS_E_FORMAT, HS_E_UNSUPPORTED) naming the byte where it is corrupt.
  */
-export function readArchive(bytes) {
-  const fail = (message) => new HloscopeError({ code: 'HS_E_FORMAT', message });
-  return readArchiveWith(bytes, fail, passesWantsBytes);
+export async function readArchive(bytes) {
+  const u8 = asBytes(bytes);
+  if (!u8) throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected the archive as a Uint8Array or an ArrayBuffer' });
+  const inflated = []; // { buf, off, n, method, data }: buf 0 the archive, k the k-th stream inflated
+  for (;;) {
+    let pending = [];
+    const r = withStash(u8, inflated, (m, st, ptr, len) => {
+      const p = m._hsw_archive_list(st, ptr, len) >>> 0;
+      if (!p) throw lastError();
+      const res = JSON.parse(takeString(p));
+      const count = m._hsw_stash_count(st);
+      for (let i = inflated.length; i < count; i++) {
+        const w = (k) => m._hsw_stash_word(st, i, k) >>> 0;
+        pending.push({ buf: w(0), off: w(1), n: w(2), method: w(3) });
+      }
+      return res;
+    });
+    if (!r.later) {
+      const src = (buf) => (buf === 0 ? u8 : inflated[buf - 1].data);
+      const entries = r.files.map(([name, buf, off, len]) => ({ name, data: buf == null ? null : src(buf).subarray(off, off + len) }));
+      entries.warnings = r.warnings;
+      Object.defineProperty(entries, ARCHIVE, { value: { bytes: u8, inflated } });
+      return entries;
+    }
+    if (!pending.length) throw new HloscopeError({ code: 'HS_E_FORMAT', message: 'the archive asked for a stream it was given' });
+    for (const p of pending) {
+      const from = p.buf === 0 ? u8 : inflated[p.buf - 1].data;
+      inflated.push({ ...p, data: await inflateStream(from.subarray(p.off, p.off + p.n), p.method) });
+    }
+  }
+}
+
+/** Names, one a line, for the core's dump-folder queries; [] when names is not a list of strings. */
+function namesText(names) {
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
+    throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected the folder\'s file names as an array of strings' });
+  }
+  return names.map((n) => n.replace(/\n/g, ' ')).join('\n');
+}
+
+/** The optimized HLO a dump's memory text goes with (the core's rule, as `hloscope memory` finds
+ * it): of `names` (a folder's files), the name module_X.<...>after_optimizations.txt beside
+ * `report` (…-buffer-assignment.txt, …-buffer-assignment-values.txt, …-memory-usage-report.txt),
+ * or null. */
+export function dumpSiblingHlo(names, report) {
+  const i = textCallNumber('_hsw_dumpset_sibling_hlo', namesText(names), String(report));
+  return i >= 0 ? names[i] : null;
+}
+
+/** The optimized HLO of a .ll file among `names` (the core's rule, as `hloscope llvm --hlo DIR`
+ * finds it): the *after_optimizations.txt of the .ll's module_NNNN. (the first by name), or null. */
+export function dumpHloForLl(names, ll) {
+  const i = textCallNumber('_hsw_dumpset_hlo_for_ll', namesText(names), String(ll));
+  return i >= 0 ? names[i] : null;
+}
+
+/** The files of one module's three levels among `names` (the core's choice, for <xla-levels>):
+ * { module, hlo: name | null, noopt: [names], opt: [names] }, or null when no .ll is there. */
+export function dumpLevels(names) {
+  const r = JSON.parse(textCall('_hsw_dumpset_levels', namesText(names)));
+  if (!r) return null;
+  return { module: r.module, hlo: r.hlo == null ? null : names[r.hlo], noopt: r.no_opt.map((i) => names[i]), opt: r.with_opt.map((i) => names[i]) };
+}
+
+/** m[fn](ptr1, len1, ...) over texts written into wasm memory: its number. */
+function textCallNumber(fn, ...texts) {
+  const m = core();
+  const args = [];
+  try {
+    for (const t of texts) args.push(...writeText(t));
+    return Number(m[fn](...args));
+  } finally {
+    for (let i = 0; i < args.length; i += 2) if (args[i]) m._free(args[i]);
+  }
 }
 
 function writeBytes(u8) {
@@ -538,7 +668,13 @@ function buildDumpset(input, label) {
     if (label) call((p, n) => m._hsw_dumpset_set_label(s, p, n), String(label));
     let rc = 0;
     if (typeof input === 'string') rc = call((p, n) => m._hsw_dumpset_add_listing(s, p, n), input);
-    else if (Array.isArray(input)) {
+    else if (Array.isArray(input) && input[ARCHIVE]) {
+      // readArchive's: the core walks the archive again, every stream it needs at hand
+      const { bytes, inflated } = input[ARCHIVE];
+      const r = withStash(bytes, inflated, (mm, st, ptr, len) => mm._hsw_dumpset_add_archive(s, st, ptr, len));
+      if (r < 0) throw lastError();
+      if (r > 0) throw new HloscopeError({ code: 'HS_E_FORMAT', message: 'the archive needs a stream readArchive did not inflate' });
+    } else if (Array.isArray(input)) {
       for (const e of input) {
         const name = typeof e === 'string' ? e : e && e.name;
         if (typeof name !== 'string') throw new HloscopeError({ code: 'HS_E_ARG', message: 'each entry needs a name' });

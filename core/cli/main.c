@@ -257,28 +257,72 @@ static int cmd_layout(const char *type, int json) {
   return emit(out, n, json, "layout", NULL);
 }
 
-/* The optimized HLO beside a dump's report: module_X.after_optimizations-buffer-assignment.txt
- * -> module_X.after_optimizations.txt. */
-static char *sibling_hlo(const char *path) {
-  static const char *suffixes[] = {"-buffer-assignment-values.txt", "-buffer-assignment.txt", "-memory-usage-report.txt"};
-  size_t pl = strlen(path);
-  for (int i = 0; i < 3; i++) {
-    size_t sl = strlen(suffixes[i]);
-    if (pl > sl && strcmp(path + pl - sl, suffixes[i]) == 0) {
-      char *h = malloc(pl + 8);
-      if (!h) return NULL;
-      memcpy(h, path, pl - sl);
-      strcpy(h + pl - sl, ".txt");
-      FILE *f = fopen(h, "rb");
-      if (f) {
-        fclose(f);
-        return h;
+#include <dirent.h>
+
+/* A folder's names, one a line (what the core's dump-folder queries read); malloc'd, or NULL. */
+static char *dir_names(const char *dir, size_t *len) {
+  DIR *d = opendir(dir);
+  if (!d) return NULL;
+  size_t cap = 4096, n = 0;
+  char *out = malloc(cap);
+  struct dirent *e;
+  while (out && (e = readdir(d)) != NULL) {
+    size_t k = strlen(e->d_name);
+    if (e->d_name[0] == '.' || memchr(e->d_name, '\n', k)) continue;
+    while (n + k + 2 > cap) {
+      char *nb = realloc(out, cap *= 2);
+      if (!nb) {
+        free(out);
+        out = NULL;
+        break;
       }
-      free(h);
-      return NULL;
+      out = nb;
     }
+    if (!out) break;
+    memcpy(out + n, e->d_name, k);
+    n += k;
+    out[n++] = '\n';
   }
-  return NULL;
+  closedir(d);
+  *len = n;
+  return out;
+}
+
+static char *copy_n(const char *s, size_t n) {
+  char *p = malloc(n + 1);
+  if (p) {
+    memcpy(p, s, n);
+    p[n] = 0;
+  }
+  return p;
+}
+
+/* DIR/<line `idx` of names>, malloc'd; NULL when idx < 0. */
+static char *path_of_line(const char *dir, const char *names, size_t len, long idx) {
+  if (idx < 0) return NULL;
+  size_t p = 0;
+  for (long i = 0; i < idx && p < len; i++) {
+    const char *nl = memchr(names + p, '\n', len - p);
+    p = nl ? (size_t)(nl - names) + 1 : len;
+  }
+  const char *nl = memchr(names + p, '\n', len - p);
+  size_t k = nl ? (size_t)(nl - names) - p : len - p;
+  char *out = malloc(strlen(dir) + k + 2);
+  if (out) sprintf(out, "%s/%.*s", dir, (int)k, names + p);
+  return out;
+}
+
+/* The optimized HLO beside a dump's report (the core's rule: hs_dumpset_sibling_hlo over the
+ * names of the report's folder); malloc'd path, or NULL. */
+static char *sibling_hlo(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? copy_n(path, (size_t)(slash - path) + (slash == path)) : copy_n(".", 1);
+  size_t len = 0;
+  char *names = dir ? dir_names(dir, &len) : NULL;
+  char *out = names ? path_of_line(dir, names, len, hs_dumpset_sibling_hlo(names, len, path, strlen(path))) : NULL;
+  free(names);
+  free(dir);
+  return out;
 }
 
 /* The report, joined to the optimized HLO (HLO, else the dump's own beside it): an HLO that does not
@@ -308,50 +352,22 @@ static int cmd_memory(const char *path, const char *hlo_path, int json) {
   return rc;
 }
 
-#include <dirent.h>
-
-/* The after_optimizations HLO for a .ll: DUMP itself when it is a file, else the
- * *after_optimizations.txt in the folder DUMP whose module_NNNN prefix the .ll file shares
- * (or the only one). Malloc'd path, or NULL. */
+/* The after_optimizations HLO for a .ll: DUMP itself when it is a file, else the one in the
+ * folder DUMP that the core picks for it (hs_dumpset_hlo_for_ll). Malloc'd path, or NULL. */
 static char *find_hlo(const char *dump, const char *ll_path) {
   DIR *dir = opendir(dump);
-  if (!dir) {
-    char *copy = malloc(strlen(dump) + 1);
-    if (copy) strcpy(copy, dump);
-    return copy;
-  }
+  if (!dir) return copy_n(dump, strlen(dump));
+  closedir(dir);
   const char *base = strrchr(ll_path, '/');
   base = base ? base + 1 : ll_path;
-  char token[64] = ""; /* "module_0001." anywhere in the name (dumps copied with a prefix too) */
-  for (const char *m = strstr(base, "module_"); m; m = strstr(m + 1, "module_")) {
-    size_t k = 7;
-    while (m[k] >= '0' && m[k] <= '9') k++;
-    if (k > 7 && m[k] == '.' && k + 1 < sizeof token) {
-      memcpy(token, m, k + 1);
-      token[k + 1] = 0;
-      break;
-    }
-  }
-  char *best = NULL;
-  int count = 0;
-  struct dirent *e;
-  while ((e = readdir(dir)) != NULL) {
-    size_t n = strlen(e->d_name);
-    const char *suf = "after_optimizations.txt";
-    if (n < strlen(suf) || strcmp(e->d_name + n - strlen(suf), suf) != 0) continue;
-    if (token[0] && !strstr(e->d_name, token)) continue;
-    count++;
-    free(best);
-    best = malloc(strlen(dump) + n + 2);
-    if (best) sprintf(best, "%s/%s", dump, e->d_name);
-  }
-  closedir(dir);
-  if (count > 1) {
-    fprintf(stderr, "hloscope: %d after_optimizations HLO files in %s match %s: pass one with --hlo FILE\n", count, dump, base);
-    free(best);
-    return NULL;
-  }
-  if (!best) fprintf(stderr, "hloscope: no *after_optimizations.txt in %s for %s\n", dump, base);
+  size_t len = 0;
+  char *names = dir_names(dump, &len);
+  uint32_t count = 0;
+  long idx = names ? hs_dumpset_hlo_for_ll(names, len, ll_path, strlen(ll_path), &count) : -1;
+  char *best = count > 1 ? NULL : path_of_line(dump, names, len, idx);
+  free(names);
+  if (count > 1) fprintf(stderr, "hloscope: %u after_optimizations HLO files in %s match %s: pass one with --hlo FILE\n", count, dump, base);
+  else if (!best) fprintf(stderr, "hloscope: no *after_optimizations.txt in %s for %s\n", dump, base);
   return best;
 }
 

@@ -3,9 +3,10 @@
  *   hloscope passes PATH... [--json]          PATH: a dump folder, a .tar.gz/.tgz/.tar/.zip of
  *   hloscope passes --compare A B [--json]    one, or a listing file (one name per line, `ls`)
  *
- * The core reads names and bytes (hs_dumpset_*); walking folders and opening archives happens
- * here, with zlib (already the CLI's for .trace.json.gz). Only `.txt` files' bytes are read: the
- * HLO steps and module dumps; the other files (LLVM IR, objects, PTX) are known by name alone. */
+ * The core reads names and bytes (hs_dumpset_*) and walks archives (hs_dumpset_add_archive);
+ * walking folders happens here, and inflating, with zlib (already the CLI's for .trace.json.gz).
+ * Only the files whose bytes the core reads are read (hs_dumpset_wants_bytes); the other files
+ * (LLVM IR, objects, PTX) are known by name alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -60,13 +61,9 @@ static int fail(const char *path, const char *code, const char *msg) {
   return 2;
 }
 
-/* Names in byte order (strcmp, as Node's readdir gives them), so that the same folder reads the
- * same on every machine whatever order its filesystem returns. */
-static int by_bytes(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
-
 static int add_dir(hs_dumpset *s, const char *dir, int depth) {
   struct dirent **list = NULL;
-  int n = scandir(dir, &list, NULL, by_bytes);
+  int n = scandir(dir, &list, NULL, NULL); /* any order: hs_dumpset_json sorts the names */
   if (n < 0) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", dir, strerror(errno));
     return 1;
@@ -90,7 +87,7 @@ static int add_dir(hs_dumpset *s, const char *dir, int depth) {
         size_t nl = strlen(e->d_name), len = 0;
         char *data = NULL;
         if (wants_bytes(e->d_name, nl) && (size_t)st.st_size <= MAX_CONTENT) data = slurp(p, &len);
-        if (data && len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
+        if (data && hs_archive_kind(data, len) == HS_ARCHIVE_GZIP) { /* module_x.txt.gz: its text */
           size_t m = 0;
           char *raw = hs_cli_inflate((const unsigned char *)data, len, 15 + 32, 0, &m);
           if (raw) { /* else the core says it is gzip and reads it by name */
@@ -110,7 +107,6 @@ static int add_dir(hs_dumpset *s, const char *dir, int depth) {
   return rc;
 }
 
-/* Inflates a gzip (window 15+32) or raw deflate (-15) stream of known or unknown output size. */
 /* Inflates all of `in` (window as zlib's inflateInit2 takes it: -15 raw deflate, 15 + 32 gzip or
  * zlib with concatenated members); `hint` is the expected size or 0. Malloc'd, or NULL on a
  * damaged stream or out of memory. Shared with main.c (the profile command's .gz). */
@@ -156,126 +152,38 @@ char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint,
   return out;
 }
 
-static unsigned long long octal(const unsigned char *p, size_t n) {
-  unsigned long long v = 0;
-  size_t i = 0;
-  while (i < n && (p[i] == ' ' || p[i] == 0)) i++;
-  for (; i < n && p[i] >= '0' && p[i] <= '7'; i++) v = v * 8 + (p[i] - '0');
-  return v;
-}
+/* The core's inflate callback (hs_inflate_fn) over zlib; the buffers it made are freed once the
+ * walk is over (free_inflated). */
+typedef struct {
+  char **bufs;
+  size_t n, cap;
+} inflated;
 
-/* A ustar/GNU/pax tar stream; returns 0, or 2 with a message for a corrupt archive. */
-static int add_tar(hs_dumpset *s, const char *path, const unsigned char *t, size_t n) {
-  size_t p = 0;
-  char longname[4096];
-  longname[0] = 0;
-  int files = 0;
-  while (p + 512 <= n) {
-    const unsigned char *h = t + p;
-    int zero = 1;
-    for (int i = 0; i < 512 && zero; i++) zero = h[i] == 0;
-    if (zero) break;
-    unsigned long long sum = 0;
-    for (int i = 0; i < 512; i++) sum += (i >= 148 && i < 156) ? ' ' : h[i];
-    if (sum != octal(h + 148, 8)) {
-      char m[120];
-      snprintf(m, sizeof m, "corrupt tar archive: bad header checksum at byte %zu", p);
-      return fail(path, "HS_E_FORMAT", m);
-    }
-    unsigned long long size = octal(h + 124, 12);
-    char type = (char)h[156];
-    size_t data = p + 512;
-    if (size > n - data) return fail(path, "HS_E_FORMAT", "truncated tar archive: an entry runs past the end");
-    char name[4096];
-    if (longname[0]) {
-      snprintf(name, sizeof name, "%s", longname);
-      longname[0] = 0;
-    } else if (memcmp(h + 257, "ustar", 5) == 0 && h[262] == 0 && h[345]) { /* POSIX prefix, not GNU */
-      snprintf(name, sizeof name, "%.155s/%.100s", (const char *)h + 345, (const char *)h + 0);
-    } else {
-      snprintf(name, sizeof name, "%.100s", (const char *)h);
-    }
-    if (type == 'L') { /* GNU long name: the next entry's name */
-      size_t k = size < sizeof longname - 1 ? size : sizeof longname - 1;
-      memcpy(longname, t + data, k);
-      longname[k] = 0;
-    } else if (type == 'x') { /* pax: "len path=value\n" records */
-      const char *r = (const char *)t + data, *end = r + size;
-      while (r < end) {
-        const char *sp = memchr(r, ' ', (size_t)(end - r));
-        long rl = strtol(r, NULL, 10);
-        if (!sp || rl <= 0 || rl > end - r) break;
-        if (end - sp > 6 && memcmp(sp + 1, "path=", 5) == 0) {
-          size_t k = (size_t)(r + rl - (sp + 6)) - 1;
-          if (k < sizeof longname) {
-            memcpy(longname, sp + 6, k);
-            longname[k] = 0;
-          }
-        }
-        r += rl;
-      }
-    } else if (type == '0' || type == 0 || type == '7') {
-      size_t nl = strlen(name);
-      int want = wants_bytes(name, nl);
-      if (hs_dumpset_add(s, name, nl, want ? (const char *)t + data : NULL, want ? size : 0)) return 1;
-      files++;
-    }
-    p = data + ((size + 511) / 512) * 512;
+static int zlib_inflate(void *ctx, int method, const unsigned char *in, size_t n, size_t hint, const unsigned char **out,
+                        size_t *out_len) {
+  inflated *z = ctx;
+  if (z->n == z->cap) {
+    size_t cap = z->cap ? z->cap * 2 : 16;
+    char **nb = realloc(z->bufs, cap * sizeof *nb);
+    if (!nb) return HS_E_NOMEM;
+    z->bufs = nb;
+    z->cap = cap;
   }
-  if (p + 512 > n && p < n) fprintf(stderr, "warning: %s: the tar archive ends mid-header; read %d files\n", path, files);
+  char *raw = hs_cli_inflate(in, n, method == HS_INFLATE_RAW ? -15 : 15 + 32, hint, out_len);
+  if (!raw) return HS_E_FORMAT;
+  z->bufs[z->n++] = raw;
+  *out = (const unsigned char *)raw;
   return 0;
 }
 
-static unsigned rd16(const unsigned char *p) { return p[0] | p[1] << 8; }
-static unsigned long rd32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (unsigned long)p[3] << 24; }
-
-/* A .zip: the central directory, then each entry's local header; stored and deflated entries. */
-static int add_zip(hs_dumpset *s, const char *path, const unsigned char *z, size_t n) {
-  if (n < 22) return fail(path, "HS_E_FORMAT", "corrupt zip archive: too short for an end-of-directory record");
-  size_t e = n - 22;
-  size_t stop = n > 22 + 65535 ? n - 22 - 65535 : 0;
-  while (rd32(z + e) != 0x06054b50) {
-    if (e == stop) return fail(path, "HS_E_FORMAT", "corrupt zip archive: no end-of-central-directory record");
-    e--;
-  }
-  unsigned long count = rd16(z + e + 10), cd_size = rd32(z + e + 12), cd_off = rd32(z + e + 16);
-  if (count == 0xffff || cd_off == 0xffffffffUL) return fail(path, "HS_E_UNSUPPORTED", "zip64 archives are not read; use .tar.gz");
-  if (cd_off > n || cd_size > n - cd_off) return fail(path, "HS_E_FORMAT", "corrupt zip archive: the central directory lies past the end");
-  size_t p = cd_off;
-  for (unsigned long i = 0; i < count; i++) {
-    if (p + 46 > n || rd32(z + p) != 0x02014b50) return fail(path, "HS_E_FORMAT", "corrupt zip archive: a bad central-directory entry");
-    unsigned method = rd16(z + p + 10);
-    unsigned long csize = rd32(z + p + 20), usize = rd32(z + p + 24), lho = rd32(z + p + 42);
-    unsigned nl = rd16(z + p + 28), xl = rd16(z + p + 30), cl = rd16(z + p + 32);
-    if (p + 46 + nl > n) return fail(path, "HS_E_FORMAT", "corrupt zip archive: a name runs past the end");
-    const char *name = (const char *)z + p + 46;
-    p += 46 + nl + xl + cl;
-    if (nl && name[nl - 1] == '/') continue; /* a folder */
-    int want = wants_bytes(name, nl);
-    char *data = NULL;
-    size_t dl = 0;
-    if (want) {
-      if (lho + 30 > n || rd32(z + lho) != 0x04034b50) return fail(path, "HS_E_FORMAT", "corrupt zip archive: a bad local header");
-      size_t d = lho + 30 + rd16(z + lho + 26) + rd16(z + lho + 28);
-      if (d > n || csize > n - d) return fail(path, "HS_E_FORMAT", "corrupt zip archive: an entry runs past the end");
-      if (method == 0) {
-        data = malloc(csize ? csize : 1);
-        if (data) memcpy(data, z + d, csize);
-        dl = csize;
-      } else if (method == 8) {
-        data = hs_cli_inflate(z + d, csize, -15, usize, &dl);
-        if (!data) return fail(path, "HS_E_FORMAT", "corrupt zip archive: an entry does not inflate");
-      } else {
-        fprintf(stderr, "warning: %s: %.*s uses compression method %u; read by name only\n", path, (int)nl, name, method);
-      }
-    }
-    int rc = hs_dumpset_add(s, name, nl, data, dl);
-    free(data);
-    if (rc) return 1;
-  }
-  return 0;
+static void free_inflated(inflated *z) {
+  for (size_t i = 0; i < z->n; i++) free(z->bufs[i]);
+  free(z->bufs);
 }
 
+/* PATH: a folder (walked here), an archive (walked by the core, hs_dumpset_add_archive: what its
+ * bytes are, never its name), or a listing. A name that promises an archive but whose bytes are
+ * none gets the core's "not a readable archive" rather than being read as a listing. */
 int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path) {
   struct stat st;
   if (stat(path, &st) != 0) {
@@ -292,20 +200,14 @@ int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
     return 1;
   }
-  const unsigned char *u = (const unsigned char *)data;
   int rc;
-  if (len >= 2 && u[0] == 0x1f && u[1] == 0x8b) {
-    size_t tl = 0;
-    char *tar = hs_cli_inflate(u, len, 15 + 32, 0, &tl);
-    if (!tar) rc = fail(path, "HS_E_FORMAT", "corrupt gzip stream (expected a .tar.gz of a dump folder)");
-    else rc = add_tar(s, path, (const unsigned char *)tar, tl);
-    free(tar);
-  } else if (len >= 4 && rd32(u) == 0x04034b50) {
-    rc = add_zip(s, path, u, len);
-  } else if (len >= 512 && memcmp(u + 257, "ustar", 5) == 0) {
-    rc = add_tar(s, path, u, len);
-  } else if (hs_cli_ends_with(path, ".zip") || hs_cli_ends_with(path, ".tar") || hs_cli_ends_with(path, ".tgz") || hs_cli_ends_with(path, ".gz")) {
-    rc = fail(path, "HS_E_FORMAT", "not a readable archive (neither gzip, zip nor tar bytes)");
+  if (hs_archive_kind(data, len) != HS_ARCHIVE_NONE || hs_cli_ends_with(path, ".zip") || hs_cli_ends_with(path, ".tar") ||
+      hs_cli_ends_with(path, ".tgz") || hs_cli_ends_with(path, ".gz")) {
+    inflated z = {0};
+    hs_error err;
+    rc = hs_dumpset_add_archive(s, data, len, zlib_inflate, &z, &err);
+    free_inflated(&z);
+    if (rc < 0) rc = rc == HS_E_NOMEM ? (fprintf(stderr, "hloscope: out of memory\n"), 1) : fail(path, hs_code_name(rc), err.message);
   } else {
     rc = hs_dumpset_add_listing(s, data, len) ? 1 : 0;
   }

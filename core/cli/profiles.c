@@ -2,8 +2,9 @@
  * read into one hs_profile (hs_profile_parse_files: a multi-process or multi-host job writes one
  * .xplane.pb per process). A folder is a jax.profiler log_dir (its newest
  * plugins/profile/<run>/), a run folder itself, or any folder of profiles: every .xplane.pb in
- * it, else every .trace.json.gz / .trace.json. A .gz file is gunzipped here. Uses only the
- * public header. */
+ * it, else every .trace.json.gz / .trace.json. A file whose bytes are gzip (hs_archive_kind,
+ * not its name: a gzipped trace without .gz reads as in the page) is gunzipped here. Uses only
+ * the public header. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -148,7 +149,7 @@ hs_profile_input *hs_cli_read_profiles(const char *const *paths, int n, size_t *
       *rc = 1;
       break;
     }
-    if (hs_cli_ends_with(files.v[i], ".gz")) {
+    if (hs_archive_kind(data, len) == HS_ARCHIVE_GZIP) { /* by its bytes, as the page: a .gz or not */
       size_t m = 0;
       char *raw = hs_cli_inflate((const unsigned char *)data, len, 15 + 32, 0, &m);
       free(data);

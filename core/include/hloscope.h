@@ -63,7 +63,9 @@ typedef enum {
   X(HS_W_DUMP_JUNK_LINE, 13)         \
   X(HS_W_DUMP_UNKNOWN_NAME, 14)      \
   X(HS_W_DUMP_STEP_UNREADABLE, 15)   \
-  X(HS_W_JOIN_SKIPPED, 16)
+  X(HS_W_JOIN_SKIPPED, 16)         \
+  X(HS_W_ARCHIVE_TRUNCATED, 17)      \
+  X(HS_W_ARCHIVE_UNREAD, 18)
 
 enum {
 #define HS_WX_(name, value) name = value,
@@ -347,6 +349,43 @@ char *hs_error_json(const hs_error *err, size_t *len);
  * `name` may be a path. */
 int hs_dumpset_wants_bytes(const char *name, size_t len);
 
+/* ---- archives of a dump folder (dumpset/archive.c): .tar, .tar.gz/.tgz, .zip, over bytes ------ */
+/* What the bytes are, by their first bytes (never by a name): gzip (1f 8b), zip (a local header
+ * or an empty zip's end record), tar (ustar magic at 257), or none. Every host sniffs with this. */
+enum { HS_ARCHIVE_NONE = 0, HS_ARCHIVE_GZIP = 1, HS_ARCHIVE_TAR = 2, HS_ARCHIVE_ZIP = 3 };
+int hs_archive_kind(const void *bytes, size_t len);
+const char *hs_archive_kind_name(int kind); /* "none", "gzip", "tar", "zip" */
+
+/* Inflating is the host's (zlib natively, DecompressionStream in the page). `method`:
+ * HS_INFLATE_GZIP, a gzip stream (members concatenated: DecompressionStream 'gzip', zlib window
+ * 15 + 32); HS_INFLATE_RAW, zip's method 8 (DecompressionStream 'deflate-raw', zlib -15).
+ * `size_hint`: the size the zip says, or 0. Returns 0 with *out (the host's: it must stay valid
+ * until the walk returns; the core never frees it), a negative code (HS_E_FORMAT: the stream is
+ * damaged; HS_E_NOMEM), or HS_INFLATE_LATER: not now (an async host), ask again later. */
+#define HS_INFLATE_GZIP 1
+#define HS_INFLATE_RAW 8
+#define HS_INFLATE_LATER 1
+typedef int (*hs_inflate_fn)(void *ctx, int method, const unsigned char *in, size_t n, size_t size_hint,
+                             const unsigned char **out, size_t *out_len);
+/* What a walk reports to: each file (folders left out) with its bytes when the core reads them
+ * (hs_dumpset_wants_bytes; a gzipped member gunzipped), else data NULL; each warning
+ * (HS_W_ARCHIVE_*). A nonzero return from `file` stops the walk with that code. */
+typedef struct hs_archive_host {
+  hs_inflate_fn inflate;
+  int (*file)(void *ctx, const char *name, size_t name_len, const unsigned char *data, size_t len);
+  void (*warn)(void *ctx, int code, const char *message);
+  void *ctx;
+} hs_archive_host;
+/* Walks a tar (ustar, GNU, pax), a zip or a gzip of either. 0; HS_INFLATE_LATER when the host put
+ * an inflation off (the walk went on to ask for every other one it needs, and what it reported
+ * must be discarded: call again once the host has them); or a negative code with `err` saying
+ * what is wrong and at which byte (err->offset; HS_E_FORMAT: corrupt, HS_E_UNSUPPORTED: zip64). */
+int hs_archive_walk(const void *bytes, size_t len, const hs_archive_host *host, hs_error *err);
+/* Adds every file of an archive to a dump set, with the walk's warnings, or nothing: returns 0,
+ * HS_INFLATE_LATER (nothing added; call again when the host has the streams it was asked for),
+ * or a negative code with `err` filled (nothing added). */
+int hs_dumpset_add_archive(hs_dumpset *s, const void *bytes, size_t len, hs_inflate_fn inflate, void *ctx, hs_error *err);
+
 /* An empty set of dump-folder file names. NULL on allocation failure. Free with hs_dumpset_free. */
 hs_dumpset *hs_dumpset_new(void);
 void hs_dumpset_free(hs_dumpset *s);
@@ -360,7 +399,9 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
  * understood); lines with no name XLA writes are reported as warnings. */
 int hs_dumpset_add_listing(hs_dumpset *s, const char *text, size_t len);
 uint32_t hs_dumpset_file_count(const hs_dumpset *s);
-/* The folder as JSON (keys in README.md and wasm/hloscope.d.ts `Passes`). NULL with `err` filled
+/* The folder as JSON (keys in README.md and wasm/hloscope.d.ts `Passes`), its files sorted by name
+ * (then in the order added), so the JSON is the same whatever order a host walked the folder in;
+ * the set's files are left in that order. NULL with `err` filled
  * (HS_E_EMPTY: no names; HS_E_FORMAT: no name XLA writes) or on allocation failure (err->code 0). */
 char *hs_dumpset_json(hs_dumpset *s, hs_error *err, size_t *len);
 /* Two folders compared pass by pass (`PassesCompare`): each pass's origin (a, b, both) and, per
@@ -378,6 +419,27 @@ char *hs_dumpset_optimized_hlo(const hs_dumpset *s, size_t *len, uint32_t *n_mod
  * values (modules differ, a repeated field) keeps each once, comma-joined. "{}" when the set holds
  * neither file (XLA before 0.5 writes none). Malloc'd; NULL on allocation failure. */
 char *hs_dumpset_environment_json(const hs_dumpset *s, size_t *len);
+
+/* ---- which files of a dump folder go together (dumpset/pairs.c), by their names alone ------- */
+/* `names`: a folder's file names, one a line (paths allowed: base names are matched). A host
+ * lists the folder, asks here, and reads only the file named back. Each returns a line index
+ * (0-based, counting blank lines) into `names`, -1 when there is none, or HS_E_NOMEM. */
+/* The optimized HLO beside a dump's memory text: for module_X.<...>after_optimizations-buffer-
+ * assignment.txt (-buffer-assignment-values.txt, -memory-usage-report.txt), the name
+ * module_X.<...>after_optimizations.txt; -1 also when `report` is none of those. */
+long hs_dumpset_sibling_hlo(const char *names, size_t len, const char *report, size_t report_len);
+/* The optimized HLO of a .ll (`ll`: its name or path): of the names ending in
+ * after_optimizations.txt, those holding the "module_NNNN." the .ll's name holds (all of them,
+ * when it holds none); the first in byte order. *count (may be NULL): how many matched (a host
+ * that must not guess says so when several do). */
+long hs_dumpset_hlo_for_ll(const char *names, size_t len, const char *ll, size_t ll_len, uint32_t *count);
+/* The three levels of one module for the levels view, as JSON: of the modules with .ll files
+ * (*.ir-no-opt.ll, *.ir-with-opt.ll, by their "module_NNNN."), the first by name that has its
+ * optimized HLO and both LLVM levels, else its HLO, else both levels, else the first:
+ * {"module": "module_0001." | null, "hlo": line | null, "no_opt": [lines], "with_opt": [lines]}
+ * (each level's parts in byte order of their names); `null` when no name is a .ll of either
+ * level. Malloc'd; NULL on allocation failure. */
+char *hs_dumpset_levels_json(const char *names, size_t len, size_t *out_len);
 
 /* ---- layouts and memory (layout.c, memory.c, buffers.c) ----------------------------------- */
 /* One HLO type with its layout, e.g. "bf16[1024,1024]{1,0:T(8,128)(2,1)S(1)}", in words and

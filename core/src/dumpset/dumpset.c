@@ -3,8 +3,9 @@
  * and reruns, the layout watershed; per step (when the file's bytes are given) the counts of the
  * HLO it holds and the diff from the step before; two folders compared pass by pass.
  *
- * Pure: the caller hands (name, bytes-or-NULL) pairs (or a pasted `ls` listing); walking a
- * directory or opening an archive is the caller's business (core/cli, the page).
+ * Pure: the caller hands (name, bytes-or-NULL) pairs (or a pasted `ls` listing, or an archive's
+ * bytes: archive.c walks it, with the caller's inflate); walking a directory is the caller's
+ * business (core/cli, the page), in any order: hs_dumpset_json sorts the files by name.
  *
  * The names, as XLA writes them (xla/service/dump.cc; seen in ../shared/captures/pass-names/):
  *   module_NNNN.<module name>.[cl_<build id>.]<suffix>
@@ -153,13 +154,6 @@ int hs_dumpset_set_label(hs_dumpset *s, const char *label, size_t len) {
   free(s->label);
   s->label = dup_utf8(label ? label : "", label ? len : 0);
   return s->label ? 0 : HS_E_NOMEM;
-}
-
-static void warn(hs_dumpset *s, int code, uint32_t line, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  hs_diag_vwarn(&s->diag, &s->arena, code, line, 0, fmt, ap);
-  va_end(ap);
 }
 
 static bool match(hs_dumpset *s, pcre2_code *re, const char *t, size_t n) {
@@ -377,9 +371,10 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
   classify(s, f);
   bool hlo_kind = f->kind == DS_STEP || f->kind == DS_BEFORE_OPT || f->kind == DS_AFTER_OPT ||
                   f->kind == DS_AFTER_OPT_BEFORE_BA || f->kind == DS_AFTER_OPT_AFTER_BA || f->kind == DS_AFTER_CODEGEN;
-  if (data && hlo_kind && len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
-    /* the host passes a .gz file's bytes as they are: named, not counted */
-    warn(s, HS_W_DUMP_STEP_UNREADABLE, 0, "%s: gzip-compressed bytes (gunzip them first): read by name only", f->name);
+  f->seq = s->n - 1;
+  /* what could not be read is said by hs_dumpset_json, in the order of the names */
+  if (data && hlo_kind && hs_archive_kind(data, len) == HS_ARCHIVE_GZIP) {
+    f->gzipped = true; /* the host passed a .gz file's bytes as they are (or they did not inflate) */
   } else if (data && hlo_kind) {
     int rc = count_doc(&f->counts, data, len);
     if (rc) return rc;
@@ -387,8 +382,6 @@ int hs_dumpset_add(hs_dumpset *s, const char *name, size_t name_len, const char 
       if (!(f->text = dup_n(data, len))) return HS_E_NOMEM;
       f->text_len = len;
     }
-    if (f->counts.error)
-      warn(s, HS_W_DUMP_STEP_UNREADABLE, 0, "%s: not read as HLO (%s)", f->name, f->counts.error);
   } else if (data && (f->kind == DS_DEBUG_OPTIONS || f->kind == DS_COMPILE_OPTIONS) && len <= ENV_FILE_MAX) {
     /* what the compile was asked for (hs_dumpset_environment_json): kept as text */
     if (!(f->text = dup_n(data, len))) return HS_E_NOMEM;

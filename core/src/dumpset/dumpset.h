@@ -1,6 +1,6 @@
 /* Dump folders (dumpset.c reads the names and the steps' HLO, dumpset_json.c writes the modules,
- * pipelines, steps and a compare of two sets): the file kinds, the set's structs, what both
- * files use. Private to those two. */
+ * pipelines, steps and a compare of two sets, archive.c walks the archives a folder travels in):
+ * the file kinds, the set's structs, what the three use. Private to the folder. */
 #ifndef HS_DUMPSET_H
 #define HS_DUMPSET_H
 
@@ -105,6 +105,8 @@ typedef struct {
   char *pipeline, *after, *before;
   ds_counts counts;
   uint32_t line;       /* listing line, 0 for files */
+  uint32_t seq;        /* the order it was added in: ties of the name sort (hs_dumpset_json) */
+  bool gzipped;        /* its bytes were given gzip-compressed: named, not counted */
   char *text;          /* an after_optimizations file's bytes, kept for hs_dumpset_optimized_hlo;
                           a debug_options or compile_options file's, for hs_dumpset_environment_json */
   size_t text_len;

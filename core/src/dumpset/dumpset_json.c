@@ -329,6 +329,12 @@ static json_t *module_json(const hs_dumpset *s, const ds_module *m) {
   return o;
 }
 
+static int cmp_file(const void *x, const void *y) {
+  const ds_file *a = x, *b = y;
+  int c = strcmp(a->name, b->name);
+  return c ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 /* The whole result object (not serialised); NULL on OOM. `err` receives a hard failure: no
  * names, or no name XLA writes. */
 static json_t *dumpset_object(hs_dumpset *s, hs_error *err) {
@@ -348,6 +354,9 @@ static json_t *dumpset_object(hs_dumpset *s, hs_error *err) {
     }
     return NULL;
   }
+  /* The files in the order of their names (then as added), whatever order the host walked the
+   * folder or the archive in: the modules, steps, files and warnings come out the same. */
+  qsort(s->files, s->n, sizeof *s->files, cmp_file);
   ds_module *m = NULL;
   int nm = build_modules(s, &m);
   if (nm < 0) return NULL;
@@ -369,8 +378,17 @@ static json_t *dumpset_object(hs_dumpset *s, hs_error *err) {
   }
   json_object_set_new(root, "files", files);
   json_t *w = hs_diag_json(&s->diag);
-  hs_diag unknowns = {.per_code = HS_DIAG_NO_LIMIT};
+  hs_diag unknowns = {.per_code = HS_DIAG_NO_LIMIT, .total = s->diag.n_warnings < 200 ? 200 - s->diag.n_warnings : 1};
   hs_arena arena = {0};
+  for (uint32_t i = 0; i < s->n && s->diag.n_warnings < 200; i++) { /* steps given with bytes that are not HLO */
+    const ds_file *f = &s->files[i];
+    if (f->gzipped)
+      hs_diag_warn(&unknowns, &arena, HS_W_DUMP_STEP_UNREADABLE, 0, 0,
+                   "%s: gzip-compressed bytes (gunzip them first, or they did not inflate): read by name only", f->name);
+    else if (f->counts.error)
+      hs_diag_warn(&unknowns, &arena, HS_W_DUMP_STEP_UNREADABLE, 0, 0, "%s: not read as HLO (%s)", f->name, f->counts.error);
+  }
+  unknowns.total = 0;
   uint32_t shown = 0;
   for (uint32_t i = 0; i < s->n; i++) {
     const ds_file *f = &s->files[i];

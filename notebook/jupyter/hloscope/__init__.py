@@ -75,12 +75,10 @@ def _decisions_file(what, *args, **kwargs):
 def _memory_files(exc_or_text, hlo=None):
     files = {}
     path = _inputs.memory_path(exc_or_text)
-    if path is not None:  # a dump's report: under its own name, with the dump's HLO beside it (the CLI joins it)
-        files[path.name] = path.read_text(encoding="utf-8", errors="replace")
-        sib = _inputs.memory_sibling_hlo(path)
-        if sib is not None and hlo is None:
-            files[sib.name] = sib.read_text(encoding="utf-8", errors="replace")
-        args = [path.name]
+    if path is not None:
+        # A dump's report is read by the CLI where it is (its own path), and the CLI finds the dump's
+        # optimized HLO beside it by the core's rule (hs_dumpset_sibling_hlo): no copy, no rule here.
+        args = [str(path.resolve())]
     else:
         files["error.txt"] = _inputs.memory_text(exc_or_text)
         args = ["error.txt"]
@@ -243,9 +241,17 @@ class Result:
                 # <xla-diff>: A's and B's optimized HLO, diffed in the browser by the same core
                 kw.update(left=self.files[self.args[-2]], right=self.files[self.args[-1]])
             elif self.analysis.widget == "memory":
-                # The HLO it is joined to: the one given, else the dump's own (the CLI's choice).
-                hlo = [self.files[a] for a in self.args[1:2]] or [v for k, v in texts.items() if k != first]
-                kw.update(left=self.files[first], right=hlo[0] if hlo else "", sibling=len(self.args) == 1)
+                # The HLO it is joined to: the one given, else the dump's own beside a report read in
+                # place (the widget is built here, before any core runs: _inputs.memory_sibling_hlo).
+                hlo = [self.files[a] for a in self.args[1:2]]
+                if first in self.files:
+                    left = self.files[first]
+                else:
+                    report = Path(first)
+                    left = report.read_text(encoding="utf-8", errors="replace")
+                    sib = None if hlo else _inputs.memory_sibling_hlo(report)
+                    hlo = hlo or ([sib.read_text(encoding="utf-8", errors="replace")] if sib else [])
+                kw.update(left=left, right=hlo[0] if hlo else "", sibling=len(self.args) == 1)
             else:
                 kw.update(left=texts.get("stablehlo.mlir", ""), right=texts.get("after_optimizations.txt", ""))
             self._widget = HloscopeWidget(**kw)
@@ -254,8 +260,10 @@ class Result:
     def save(self, path, *, redact=False, title=None, markdown=None, zip=False) -> Path:
         """Writes what this result read as a report page (``hloscope report``): one HTML file that
         opens offline on the overview, with the inputs inside. Returns the file written."""
-        names = [a for a in self.args if a in self.files]
-        return _write_report({k: self.files[k] for k in names}, path, redact=redact, title=title or f"hloscope.{self.name}",
+        # the files given, and those read where they are (a path argument: linked under its name)
+        files = {a: self.files[a] for a in self.args if a in self.files}
+        files.update({Path(a).name: Path(a) for a in self.args if a not in self.files and Path(a).is_absolute() and Path(a).exists()})
+        return _write_report(files, path, redact=redact, title=title or f"hloscope.{self.name}",
                              markdown=markdown, zip=zip)
 
     def _repr_mimebundle_(self, include=None, exclude=None):

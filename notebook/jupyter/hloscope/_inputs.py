@@ -202,8 +202,9 @@ def memory_text(exc_or_text) -> str:
     return _read(exc_or_text)
 
 
-# What `hloscope memory` reads from a dump, and the optimized HLO it joins them to (core/cli/main.c,
-# sibling_hlo): module_X.after_optimizations-buffer-assignment.txt -> module_X.after_optimizations.txt.
+# The optimized HLO beside a dump's memory text: the core's rule (hs_dumpset_sibling_hlo), which the
+# CLI applies itself to a report it is given by path. Kept here for the widget only, which is built
+# in Python before any core runs; it goes when Python asks the core in-process (issue 33, item 3).
 _MEMORY_SUFFIXES = ("-buffer-assignment-values.txt", "-buffer-assignment.txt", "-memory-usage-report.txt")
 
 
@@ -223,7 +224,8 @@ def memory_path(exc_or_text):
 
 
 def memory_sibling_hlo(path: Path):
-    """The dump's optimized HLO beside a buffer assignment or memory-usage report, or None."""
+    """The dump's optimized HLO beside a buffer assignment or memory-usage report, or None (for the
+    widget; the text and JSON come from the CLI, which finds it by the core's rule)."""
     for suffix in _MEMORY_SUFFIXES:
         if path.name.endswith(suffix):
             sib = path.with_name(path.name[: -len(suffix)] + ".txt")
@@ -288,7 +290,7 @@ def dump_entries(folder: Path, depth: int = 0, out=None):
     """A dump folder's files as the CLI reads them (core/cli/passes.c, add_dir): every file under
     it (8 levels), by its own name, with its text when the core reads it."""
     out = [] if out is None else out
-    with os.scandir(folder) as it:  # the directory's own order, as the CLI's readdir(3)
+    with os.scandir(folder) as it:  # any order: the core sorts the names (hs_dumpset_json)
         paths = [Path(e.path) for e in it]
     for p in paths:
         if p.name.startswith("."):

@@ -77,7 +77,7 @@ function core() {
 }
 
 async function show(model, box) {
-  const { gunzip, parse, parseProfile, parseProfiles, readArchive, readMemory, readPasses, xray } = await core();
+  const { archiveKind, gunzip, parse, parseProfile, parseProfiles, readArchive, readMemory, readPasses, xray } = await core();
   const kind = model.get('kind');
   const left = model.get('left') || null;
   const right = model.get('right') || null;
@@ -107,9 +107,8 @@ async function show(model, box) {
     if (!input || !input.length) {
       const dv = model.get('profile');
       const u = new Uint8Array(dv.buffer, dv.byteOffset, dv.byteLength);
-      const archive = (u[0] === 0x1f && u[1] === 0x8b) || (u[0] === 0x50 && u[1] === 0x4b && u[2] === 3 && u[3] === 4)
-        || (u.length >= 512 && String.fromCharCode(...u.subarray(257, 262)) === 'ustar');
-      input = archive ? await readArchive(u) : new TextDecoder().decode(u);
+      // what the bytes are is the core's sniff; an archive is walked by the core, as the CLI walks it
+      input = archiveKind(u) !== 'none' || /\.(zip|tar|tgz|gz)$/i.test(label || '') ? await readArchive(u) : new TextDecoder().decode(u);
     }
     const p = el('xla-pipeline', { 'data-testid': 'hloscope-passes' });
     box.replaceChildren(p);
@@ -125,9 +124,9 @@ async function show(model, box) {
   } else if (kind === 'timeline') {
     // `hloscope timeline PROFILE... [--hlo DUMP] [--program P]`, read here by the same core: one
     // file, or a multi-process job's files (profiles: [{ name, data }]) read as one, as the CLI
-    // reads them (a .gz is gunzipped; the core tells the hosts apart).
+    // reads them (gzip bytes are gunzipped; the core tells the hosts apart).
     const u8 = (dv) => new Uint8Array(dv.buffer, dv.byteOffset, dv.byteLength);
-    const unzip = async (name, bytes) => (/\.gz$/.test(name || '') ? gunzip(bytes) : bytes);
+    const unzip = async (name, bytes) => (archiveKind(bytes) === 'gzip' ? gunzip(bytes) : bytes); // by its bytes, as the CLI
     const several = model.get('profiles') || [];
     let prof;
     if (several.length) {

@@ -29,6 +29,7 @@ const fail = () => { throw new HloscopeError(MESSAGE); };
 export const registry = fail, detectFormat = fail, xrayJSON = fail, parseProfile = fail, layout = fail,
   layouts = fail, readMemory = fail, readMemoryJSON = fail, readLlvm = fail, llvmJSON = fail,
   readPasses = fail, passesJSON = fail, comparePasses = fail, comparePassesJSON = fail,
-  passesWantsBytes = fail, parseBytes = fail, profileSink = fail, parseProfiles = fail;
+  passesWantsBytes = fail, parseBytes = fail, profileSink = fail, parseProfiles = fail, archiveKind = fail,
+  dumpSiblingHlo = fail, dumpHloForLl = fail, dumpLevels = fail;
 export function gunzip() { return Promise.reject(new HloscopeError(MESSAGE)); }
 export function readArchive() { return Promise.reject(new HloscopeError(MESSAGE)); }

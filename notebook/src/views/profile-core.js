@@ -2,7 +2,7 @@
 // file's bytes with progress, gunzip a .gz, parse it with the core and keep it by key so that a
 // later timeline (with a dump to join) does not read the file again.
 //
-//   readProfileBytes(file, onProgress) -> Uint8Array (gunzipped when the file is gzip)
+//   readProfileBytes(api, file, onProgress) -> Uint8Array (gunzipped when its bytes are gzip)
 //   openProfile(api, key, bytes)        keeps parseProfile(bytes) under key (frees an older one)
 //   loadProfile(api, key, file, onProgress)  reads a file (or [files] of one job) and keeps it
 //   timelineOf(key, options)           -> the Timeline JSON object
@@ -10,7 +10,7 @@
 
 const kept = new Map(); // key -> ProfileHandle
 
-export async function readProfileBytes(file, onProgress) {
+export async function readProfileBytes(api, file, onProgress) {
   const total = file.size;
   let bytes;
   if (file.stream) {
@@ -34,10 +34,9 @@ export async function readProfileBytes(file, onProgress) {
   } else {
     bytes = new Uint8Array(await file.arrayBuffer());
   }
-  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+  if (api.archiveKind(bytes) === 'gzip') { // the core's sniff, as the CLI's
     onProgress?.({ stage: 'gunzipping' });
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    bytes = await api.gunzip(bytes);
   }
   return bytes;
 }
@@ -52,16 +51,16 @@ export async function loadProfile(api, key, file, onProgress) {
   if (Array.isArray(file)) {
     // a job's files (one per process or host): read each, then parse them together
     const files = [];
-    for (const f of file) files.push({ name: f.name, bytes: await readProfileBytes(f, onProgress) });
+    for (const f of file) files.push({ name: f.name, bytes: await readProfileBytes(api, f, onProgress) });
     onProgress?.({ stage: `parsing ${files.length} profiles together` });
     forgetProfile(key);
     kept.set(key, api.parseProfiles(files));
     return;
   }
   const head = file.slice ? new Uint8Array(await file.slice(0, 2).arrayBuffer()) : new Uint8Array(0);
-  const gz = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  const gz = api.archiveKind(head) === 'gzip';
   if (gz || !file.stream || !api.profileSink) {
-    const bytes = await readProfileBytes(file, onProgress);
+    const bytes = await readProfileBytes(api, file, onProgress);
     onProgress?.({ stage: 'parsing the profile' });
     openProfile(api, key, bytes);
     return;

@@ -87,28 +87,17 @@ const css = theme + `
 const lines = (t) => t.split('\n');
 
 /**
- * Which files of a dump folder hold the three levels: of the modules with .ll files (by their
- * "module_NNNN." prefix), the first that has its optimized HLO in the folder and both LLVM
- * levels, else the first with its HLO, else the first with both levels, else the first.
+ * Which files of a dump folder hold the three levels: the core's choice over their names
+ * (api.dumpLevels, the rule `hloscope llvm --hlo DIR` uses to find a .ll's HLO): of the modules
+ * with .ll files, the first that has its optimized HLO and both LLVM levels, else its HLO, else
+ * both levels, else the first. Needs the core loaded.
  */
 export function pickLevels(files) {
   const byName = files.filter((f) => f && typeof f.name === 'string' && typeof f.text === 'string');
-  const base = (n) => n.split('/').pop();
-  const ll = byName.filter((f) => /\.ll$/.test(f.name) && /ir-(no|with)-opt/.test(base(f.name)));
-  if (!ll.length) return null;
-  const modOf = (f) => /module_\d+\./.exec(base(f.name))?.[0] ?? null;
-  const mods = [...new Set(ll.map(modOf))].sort((a, b) => (a == null) - (b == null) || (a < b ? -1 : a > b ? 1 : 0));
-  const byPath = (a, b) => (a.name < b.name ? -1 : 1);
-  const choices = mods.map((mod) => {
-    const same = (f) => mod == null || base(f.name).includes(mod);
-    const mine = ll.filter((f) => modOf(f) === mod);
-    const hlo = byName.find((f) => /after_optimizations\.txt$/.test(f.name) && same(f)) ?? null;
-    const noopt = mine.filter((f) => /ir-no-opt/.test(base(f.name))).sort(byPath).map((f) => f.text);
-    const opt = mine.filter((f) => /ir-with-opt/.test(base(f.name))).sort(byPath).map((f) => f.text);
-    return { mod, hlo, noopt, opt, rank: (hlo ? 0 : 2) + (noopt.length && opt.length ? 0 : 1) };
-  });
-  const best = choices.reduce((x, y) => (y.rank < x.rank ? y : x));
-  return { hlo: best.hlo?.text ?? '', noopt: best.noopt, opt: best.opt };
+  const pick = api.dumpLevels(byName.map((f) => f.name));
+  if (!pick) return null;
+  const text = new Map(byName.map((f) => [f.name, f.text]));
+  return { hlo: pick.hlo == null ? '' : text.get(pick.hlo), noopt: pick.noopt.map((n) => text.get(n)), opt: pick.opt.map((n) => text.get(n)) };
 }
 
 /**
@@ -173,9 +162,14 @@ class XlaLevels extends HTMLElement {
   }
 
   set folder(files) {
-    const p = pickLevels(Array.from(files || []));
-    if (!p) { this._fail(new Error('no *.ir-no-opt.ll or *.ir-with-opt.ll in this folder (XLA:CPU writes them with --xla_dump_to; newer jaxlib also needs --xla_dump_emitter_re=.*)')); return; }
-    this.texts = p;
+    const list = Array.from(files || []);
+    const gen = ++this._gen;
+    api.load().then(() => {
+      if (gen !== this._gen) return;
+      const p = pickLevels(list);
+      if (!p) { this._fail(new Error('no *.ir-no-opt.ll or *.ir-with-opt.ll in this folder (XLA:CPU writes them with --xla_dump_to; newer jaxlib also needs --xla_dump_emitter_re=.*)')); return; }
+      this.texts = p;
+    }, (e) => { if (gen === this._gen) this._fail(e); });
   }
 
   async _openFiles(fileList) {

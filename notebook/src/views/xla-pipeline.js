@@ -75,14 +75,19 @@ async function walkEntry(entry, out, path = '') {
   }
 }
 
-const ARCHIVE = /\.(zip|tar|tgz|tar\.gz)$/i;
+// A name that promises an archive: its bytes go to the core's walker even when they are none, so
+// the error is the core's "not a readable archive", as the CLI says it (never read as a listing).
+const ARCHIVE_NAME = /\.(zip|tar|tgz|gz)$/i;
 
 /** Turns picked or dropped files into readPasses input (bytes only for the HLO text files). */
 async function filesToInput(files) {
   await api.load(); // which files' bytes the core reads is the core's rule (passesWantsBytes)
-  if (files.length === 1 && ARCHIVE.test(files[0].name)) {
-    const bytes = new Uint8Array(await files[0].file.arrayBuffer());
-    return { input: await api.readArchive(bytes), label: files[0].name };
+  if (files.length === 1) {
+    const head = new Uint8Array(await files[0].file.slice(0, 512).arrayBuffer());
+    if (api.archiveKind(head) !== 'none' || ARCHIVE_NAME.test(files[0].name)) { // what the bytes are: the core's sniff
+      const bytes = new Uint8Array(await files[0].file.arrayBuffer());
+      return { input: await api.readArchive(bytes), label: files[0].name };
+    }
   }
   if (files.length === 1 && /\.(txt|lst|list)$/i.test(files[0].name) && !files[0].name.startsWith('module_')) {
     return { input: await files[0].file.text(), label: files[0].name };
@@ -91,7 +96,7 @@ async function filesToInput(files) {
     if (!api.passesWantsBytes(f.name)) return { name: f.name, data: null };
     let data = new Uint8Array(await f.file.arrayBuffer());
     // a gzipped step (module_x.after_optimizations.txt.gz): its text, by the platform's gunzip
-    if (f.name.endsWith('.gz') && data[0] === 0x1f && data[1] === 0x8b) {
+    if (api.archiveKind(data) === 'gzip') {
       try { data = await api.gunzip(data); } catch { /* the core says it is gzip */ }
     }
     return { name: f.name, data };

@@ -20,9 +20,8 @@ import { timelineRounds } from '../timeline-words.js';
 import { TIMELINE_PROGRAMS, PROFILE_DIR, profileBytes } from '../profiles.js';
 
 async function gunzipIfNeeded(bytes) {
-  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   const hs = await core();
-  return hs.gunzip(bytes);
+  return hs.archiveKind(bytes) === 'gzip' ? hs.gunzip(bytes) : bytes; // the core's sniff, as the CLI's
 }
 
 export default {
