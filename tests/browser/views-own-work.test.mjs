@@ -171,6 +171,31 @@ describe('views own their work', { skip: skipWithoutChromium ?? false, timeout: 
     assert.deepEqual(p.errors, []);
   });
 
+  test('without a worker the same four views read on the page (the engine\'s fallback)', async (t) => {
+    const p = await openPage(chrome.browser, server.url, { initScript: 'window.Worker = undefined;' });
+    t.after(() => p.close());
+    await waitForNotebook(p.page);
+    assert.equal(await p.page.evaluate(() => window.hloscopeNotebook.analysisInWorker), false);
+    const part = (level) => readFileSync(join(LEVELS, `module_0001.jit_softmax.ir-${level}.part_00.ll`), 'utf8');
+    const inputs = { memory: readFileSync(MEMORY, 'utf8'), hlo: readFileSync(HLO, 'utf8'), listing: readFileSync(LISTING_A, 'utf8'),
+      levels: { hlo: readFileSync(join(LEVELS, 'module_0001.jit_softmax.cpu_after_optimizations.txt'), 'utf8'), noopt: [part('no-opt')], opt: [part('with-opt')] } };
+    const res = await p.page.evaluate(async (inputs) => {
+      const once = (el, ev) => new Promise((ok) => el.addEventListener(ev, (e) => ok(e), { once: true }));
+      const until = (f) => new Promise((ok) => { const check = () => (f() ? ok() : requestAnimationFrame(check)); check(); });
+      const [m, pad, lv, pp] = ['xla-memory', 'xla-padding', 'xla-levels', 'xla-pipeline'].map((n) => document.body.appendChild(document.createElement(n)));
+      const read = once(m, 'xla-memory-read');
+      m.text = inputs.memory;
+      pad.text = inputs.hlo;
+      const ready = once(lv, 'levels-ready');
+      lv.texts = inputs.levels;
+      await pp.load(inputs.listing);
+      await Promise.all([read, ready, until(() => pad.data)]);
+      return { memory: m.data?.kind, padding: pad.data?.values, levels: lv.shadowRoot.querySelectorAll('section.level').length, files: pp.data?.files.length, calls: await window.hloscopeNotebook.engineCalls() };
+    }, inputs);
+    assert.deepEqual(res, { memory: 'buffer_assignment', padding: 15, levels: 3, files: inputs.listing.split('\n').filter(Boolean).length, calls: {} });
+    assert.deepEqual(p.errors, []);
+  });
+
   test('show.memory(report, hlo) joins the report to its HLO in the worker', async (t) => {
     const p = await open(t, { initScript: CORE_SPY });
     for (const [name, file] of [['ba', MEMORY], ['h', MEMORY_HLO]]) {
