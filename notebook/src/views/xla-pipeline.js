@@ -188,9 +188,15 @@ class XlaPipeline extends AnalysedElement {
     await this._analyse({ side, ...read }, 'reading…');
   }
 
+  /** el.text: a listing, read as load(listing) reads it. */
+  get text() { return this._text; }
+  set text(t) {
+    this._text = t == null ? null : String(t);
+    this._analyse(this._text == null ? null : { side: 'a', input: this._text, label: 'listing' }, 'reading…');
+  }
+
   _request(key, r) {
     this._t0 = performance.now();
-    if (typeof r === 'string') r = { side: 'a', input: r, label: 'listing' }; // el.text: a listing
     if (r.side === 'a') return engine.passes({ input: r.input, label: r.label });
     if (!this._inputA) throw new Error('read a first folder before comparing');
     return engine.comparePasses({ a: this._inputA, b: { input: r.input, label: r.label } });
@@ -198,7 +204,6 @@ class XlaPipeline extends AnalysedElement {
 
   _analysed(result, r) {
     const t0 = this._t0 ?? performance.now();
-    if (typeof r === 'string') r = { side: 'a', input: r, label: 'listing' };
     if (r.side === 'a') {
       this._inputA = { input: r.input, label: r.label };
       this.data = result;
