@@ -27,6 +27,7 @@
 //   layouts { key } | { text }     -> the padding table of a dump (<xla-padding>): one parse
 //   levels  { hlo, lls: [text] }   -> readLevels(): the HLO parsed ONCE, every .ll joined to that
 //                                   document (<xla-levels>): { llvm: [...], fusions, computations }
+//                                   (progress)
 //   passes  { input, label }       -> readPasses(input, { label }) (<xla-pipeline>)
 //   comparePasses { a, b }         -> comparePasses(a.input, b.input): a/b are { input, label }
 //   calls   {}                     -> the JS API calls this worker made, by name (tests count work)
