@@ -462,3 +462,31 @@ char *hsw_text(const char *kind, size_t kind_len, const char *json, size_t json_
   free(pb);
   return out;
 }
+
+/* ---- joins to a document already parsed (the parse-once forms) --------------------------------
+ * A page that reads several texts against one optimized HLO (the levels view: one .ll per kernel
+ * part, two levels) parses the HLO once into a document (hsw_parse) and hands the handle here,
+ * where hsw_llvm and hsw_memory parse the HLO text again on every call. The document is borrowed:
+ * the caller frees it. */
+
+/* LLVM IR joined to `d` (may be NULL: not joined). On an error the last error's side is 1 (the LLVM IR). */
+char *hsw_llvm_doc(const char *t, size_t n, const hs_doc *d) {
+  last_len = 0;
+  last_side = 1;
+  hs_llvm *m = hs_llvm_parse(t, n, &last_error);
+  if (!m) return NULL;
+  last_side = 0;
+  char *s = hs_llvm_json(m, d, &last_len);
+  hs_llvm_free(m);
+  return s;
+}
+
+/* A memory text joined to `d` (may be NULL: not joined); `name` as in hsw_memory. */
+char *hsw_memory_doc(const char *text, size_t len, const hs_doc *d, const char *name, size_t name_len) {
+  last_len = 0;
+  last_side = 0;
+  char *nm = name && name_len ? cstr(name, name_len) : NULL;
+  char *s = hs_memory_file_json(text, len, nm, d, &last_error, &last_len);
+  free(nm);
+  return s;
+}

@@ -235,6 +235,8 @@ export interface HloDocument {
   decisions(): Decisions;
   /** Async transfers: each start with its done, and what runs while it is in flight. */
   overlap(): Overlap;
+  /** The module's padding table (`layouts(text)` without parsing the text again). */
+  layouts(): Layouts;
   /** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). Idempotent. */
   free(): void;
 }
@@ -793,8 +795,10 @@ export interface Memory {
 
 /** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt;
  * throws HloscopeError (HS_E_FORMAT, "not an XLA memory message") for other text. */
-/** `name`: the file's name (XLA's dump name says a buffer assignment's backend: ...sm_8.0_gpu_...). */
-export function readMemory(text: string, hlo?: string, name?: string): Memory;
+/** `hlo`: the module's optimized HLO (its text, or an HloDocument already parsed) joins allocations
+ * and values to its instructions. `name`: the file's name (XLA's dump name says a buffer
+ * assignment's backend: ...sm_8.0_gpu_...). */
+export function readMemory(text: string, hlo?: string | HloDocument, name?: string): Memory;
 
 /** A report page's payload (README: `hloscope report`): the cells it opens with and the files they read. */
 export interface ReportPayload {
@@ -813,7 +817,7 @@ export interface ReportPayload {
 }
 /** The HTML of a report page: `template` (dist/hloscope.html, or a report page) with `payload` put in. */
 export function reportPage(template: string, payload: ReportPayload | string): string;
-export function readMemoryJSON(text: string, hlo?: string, name?: string): string;
+export function readMemoryJSON(text: string, hlo?: string | HloDocument, name?: string): string;
 
 /** One type's layout in words with its padding. */
 export interface Layout {
@@ -943,6 +947,8 @@ export interface Llvm {
 
 /** Reads XLA's LLVM IR (`hlo`: the optimized HLO of the same module, optional). Throws
  * HloscopeError (`side` "left" = the LLVM IR, "right" = the HLO). */
-export function readLlvm(text: string, hlo?: string): Llvm;
+/** `hlo`: the optimized HLO's text, or an HloDocument already parsed (several .ll texts join to
+ *  one parse; the document is borrowed, not freed). */
+export function readLlvm(text: string, hlo?: string | HloDocument): Llvm;
 /** The raw JSON of `readLlvm`, byte for byte what the CLI prints. */
-export function llvmJSON(text: string, hlo?: string): string;
+export function llvmJSON(text: string, hlo?: string | HloDocument): string;

@@ -203,6 +203,13 @@ class HloDocument {
   computations() { return JSON.parse(this.json('computations')); }
   decisions() { return JSON.parse(this.json('decisions')); }
   overlap() { return JSON.parse(this.json('overlap')); }
+  /** The module's padding table (what `hloscope layouts --json FILE` prints), from this document:
+   * no second parse. */
+  layouts() {
+    const p = core()._hsw_layouts(this._handle()) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return JSON.parse(takeString(p));
+  }
   free() {
     if (!this.#doc) return;
     docFinalizer?.unregister(this);
@@ -741,20 +748,24 @@ export function comparePasses(a, b, options = {}) { return JSON.parse(comparePas
 /** A text not given to textCall: the call gets a null pointer and length 0. */
 const NO_TEXT = Symbol('no text');
 
-/** m[fn](ptr1, len1, ptr2, len2, ...) over the texts written into wasm memory (NO_TEXT: 0, 0), its string result. */
+/** m[fn](ptr1, len1, ptr2, len2, ...) over the texts written into wasm memory (NO_TEXT: 0, 0), its
+ * string result. An HloDocument among them is passed as its handle (one argument, borrowed). */
 function textCall(fn, ...texts) {
   const m = core();
   const args = [];
+  const owned = [];
   try {
     for (const t of texts) {
+      if (t instanceof HloDocument) { args.push(t._handle()); continue; }
       const r = t === NO_TEXT ? [0, 0] : writeText(t);
+      if (r[0]) owned.push(r[0]);
       args.push(...r);
     }
     const p = m[fn](...args) >>> 0;
     if (!p) throw lastError();
     return takeString(p);
   } finally {
-    for (let i = 0; i < args.length; i += 2) if (args[i]) m._free(args[i]);
+    for (const p of owned) m._free(p);
   }
 }
 
@@ -781,9 +792,13 @@ export function reportPage(template, payload) {
 }
 
 /** The raw JSON of an XLA out-of-memory message, buffer assignment or memory-usage report
- * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO, joins
- * allocations and values to its instructions. */
-export function readMemoryJSON(text, hlo = '', name = '') { return textCall('_hsw_memory', text, hlo ?? '', name ?? ''); }
+ * (what `hloscope memory --json FILE [HLO]` prints); `hlo`, the module's optimized HLO (its text,
+ * or an HloDocument already parsed: not parsed again), joins allocations and values to its
+ * instructions. */
+export function readMemoryJSON(text, hlo = '', name = '') {
+  if (hlo instanceof HloDocument) return textCall('_hsw_memory_doc', text, hlo, name ?? '');
+  return textCall('_hsw_memory', text, hlo ?? '', name ?? '');
+}
 
 /** Reads an XLA out-of-memory message, a *-buffer-assignment.txt or a *-memory-usage-report.txt
  * into numbers (joined to the optimized HLO `hlo` when given; `name`, the file's name, gives a
@@ -794,13 +809,12 @@ export function readMemory(text, hlo = '', name = '') { return JSON.parse(readMe
 /** One HLO type's layout in words with its padding (what `hloscope layout --json TYPE` prints). */
 export function layout(type) { return JSON.parse(textCall('_hsw_layout', type)); }
 
-/** A module's padding table (what `hloscope layouts --json FILE` prints). */
+/** A module's padding table (what `hloscope layouts --json FILE` prints). A document already
+ * parsed has its own: `doc.layouts()`. */
 export function layouts(text) {
   const doc = parse(text);
   try {
-    const p = core()._hsw_layouts(doc._handle()) >>> 0;
-    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
-    return JSON.parse(takeString(p));
+    return doc.layouts();
   } finally {
     doc.free();
   }
@@ -812,8 +826,13 @@ export function layouts(text) {
  * The raw JSON of an LLVM IR text (what `hloscope llvm FILE [--hlo HLO] --json` prints). `hlo`,
  * the optimized HLO of the same module, is optional: with it each kernel is joined to its fusion
  * and `dropped` is filled. Throws HloscopeError (side 'left' = the LLVM IR, 'right' = the HLO).
+ * `hlo` may be an HloDocument already parsed: several .ll texts (the parts and levels of one
+ * module) join to one parse of their HLO.
  */
-export function llvmJSON(text, hlo = '') { return textCall('_hsw_llvm', text, hlo || NO_TEXT); }
+export function llvmJSON(text, hlo = '') {
+  if (hlo instanceof HloDocument) return textCall('_hsw_llvm_doc', text, hlo);
+  return textCall('_hsw_llvm', text, hlo || NO_TEXT);
+}
 
 /** Reads an LLVM IR text (see llvmJSON); returns the `Llvm` object of hloscope.d.ts. */
 export function readLlvm(text, hlo = '') { return JSON.parse(llvmJSON(text, hlo)); }

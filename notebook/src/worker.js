@@ -21,11 +21,33 @@
 //   reportPage { template, payload } -> the HTML of a report page (the core's hs_report_page)
 //   profile { key, file, options } -> the Timeline of the profile file (kept by key; progress)
 //   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
+//   memory  { text, hlo, name }    -> readMemory(text, hlo, name) (<xla-memory>, show.memory); hlo is
+//                                   a text, { key } or { text }, or null
+//   layout  { type }               -> layout(type): one HLO type's layout in words (the x-ray's hover)
+//   layouts { key } | { text }     -> the padding table of a dump (<xla-padding>): one parse
+//   levels  { hlo, lls: [text] }   -> readLevels(): the HLO parsed ONCE, every .ll joined to that
+//                                   document (<xla-levels>): { llvm: [...], fusions, computations }
+//                                   (progress)
+//   passes  { input, label }       -> readPasses(input, { label }) (<xla-pipeline>)
+//   comparePasses { a, b }         -> comparePasses(a.input, b.input): a/b are { input, label }
+//   calls   {}                     -> the JS API calls this worker made, by name (tests count work)
 // Each op is one entry of OPS below.
-import * as api from 'hs:api';
+import * as core from 'hs:api';
 import { BLOB_MIN, MAX_TEXT, NOTES_INLINE, analyzeBytes, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './views/profile-core.js';
 import { diffBuffers, diffTexts } from './views/diff-core.js';
+import { compareFolders, readFolder, readLayouts, readLevels, readMemoryText } from './views/readers-core.js';
+
+// The JS API, each function call counted by name (the `calls` op): tests count the core's work
+// (one parse of a levels view's HLO), not its time. Classes (HloscopeError) pass as they are.
+const calls = {};
+const api = new Proxy(core, {
+  get(target, name) {
+    const v = target[name];
+    if (typeof v !== 'function' || typeof name !== 'string' || /^[A-Z]/.test(name)) return v;
+    return (...args) => { calls[name] = (calls[name] || 0) + 1; return v(...args); };
+  },
+});
 
 const texts = new Map(); // key -> { text, starts, maxLen }
 const SLICE = 4_000_000;
@@ -196,6 +218,42 @@ const OPS = {
   timeline(msg) {
     return { result: timelineOf(msg.key, msg.options) };
   },
+
+  async memory(msg) {
+    await api.load();
+    const hlo = msg.hlo == null ? '' : typeof msg.hlo === 'string' ? msg.hlo : textOf(msg.hlo).text;
+    return { result: readMemoryText(api, msg.text, hlo, msg.name) };
+  },
+
+  async layout(msg) {
+    await api.load();
+    return { result: api.layout(msg.type) };
+  },
+
+  async layouts(msg) {
+    await api.load();
+    return { result: readLayouts(api, textOf(msg).text) };
+  },
+
+  async levels(msg) {
+    progress(msg.id, 'loading core');
+    await api.load();
+    progress(msg.id, 'levels');
+    return { result: readLevels(api, msg.hlo || '', msg.lls || []) };
+  },
+
+  async passes(msg) {
+    await api.load();
+    return { result: readFolder(api, msg.input, msg.label) };
+  },
+
+  async comparePasses(msg) {
+    await api.load();
+    return { result: compareFolders(api, msg.a, msg.b) };
+  },
+
+  /** The JS API calls made here so far, by name (tests: work counted, not timed). */
+  calls() { return { result: { ...calls } }; },
 
   forget(msg) {
     forgetProfile(msg.key);

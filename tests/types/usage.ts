@@ -39,6 +39,12 @@ export async function cell(text: string, bytes: Uint8Array): Promise<string[]> {
   out.push(...reg.commands.map((c) => `${c.name} ${c.inputs.map((i) => i.role).join(',')}`));
   out.push(hs.readMemory(text).kind, String(hs.layout('f32[8,128]{1,0}').padded_bytes));
   out.push(String(hs.readPasses(['module_0001.jit_f.after_optimizations.txt']).modules.length));
+  // the parse-once forms: one document joined to several texts, its layouts without a second parse
+  const hlo = hs.parse(text);
+  out.push(String(hlo.layouts().padding_bytes));
+  out.push(hs.readLlvm(text, hlo).module ?? '', hs.llvmJSON(text, hlo), hs.llvmJSON(text, text));
+  out.push(hs.readMemory(text, hlo, 'x-buffer-assignment.txt').kind, hs.readMemoryJSON(text, hlo));
+  hlo.free();
   return out;
 }
 
@@ -51,5 +57,7 @@ export function refused(doc: hs.HloDocument): void {
   const c: ErrorCode = 'HS_E_SYNTAX_ERROR';
   // @ts-expect-error: parse() takes text (parseBytes takes bytes)
   hs.parse(new Uint8Array(1));
+  // @ts-expect-error: the HLO of a join is a text or a document, not a result
+  hs.readLlvm('', doc.summary());
   void f; void c;
 }

@@ -317,6 +317,8 @@ export function startNotebook() {
     pageHTML: () => pageOf(page),
     /** The keys of the dump texts the analysis engine holds (views must release theirs). */
     engineKeys: () => engine.keys(),
+    /** The analysis worker's calls into the core's JS API so far, by name (tests count work, not time). */
+    engineCalls: () => engine.calls(),
     /** The Markdown cells' renderer (a DocumentFragment of DOM nodes), for tests and the console. */
     renderMarkdown,
   };

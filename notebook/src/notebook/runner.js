@@ -200,8 +200,9 @@ export async function runCode(code, { dumps, output }) {
     const v = document.createElement('xla-memory');
     output.append(v);
     if (hlo != null) {
-      // joined to the module's optimized HLO: allocations and values gain line and opcode
-      track(api.load().then(() => { v.data = api.readMemory(textOf(d), textOf(hlo), d instanceof Dump ? d.fileName ?? '' : ''); }));
+      // joined to the module's optimized HLO: allocations and values gain line and opcode (read in
+      // the analysis worker; a dump's HLO goes by its key, not copied again)
+      track(engine.memory({ text: textOf(d), hlo: hlo instanceof Dump && !hlo.text ? '' : refOf(hlo), name: d instanceof Dump ? d.fileName ?? '' : '' }).then((m) => { v.data = m; }));
     } else if (d instanceof Dump) {
       if (d.error) throw Object.assign(new Error(`${d.name}: ${d.error.message}`), d.error);
       if (d.memory) v.data = d.memory;

@@ -1,12 +1,16 @@
-// AnalysedElement: the base of views that analyse a dump text themselves (<xla-summary>,
-// <xla-fusion-table>, and new readers' views). It owns the flow src -> fetchText -> text ->
-// engine.analyze -> _analysed(a) | _fail(e), and it owns the engine key its text is held under:
-// a new text, new data, or leaving the page forgets the key, so the worker keeps no text of a
-// view that is gone.
+// AnalysedElement: the base of the views that read their input with the core (<xla-summary>,
+// <xla-fusion-table>, <xla-memory>, <xla-padding>, <xla-levels>, <xla-pipeline>, and new readers'
+// views). The core runs in the analysis worker (engine.js, worker.js), never on the page's main
+// thread. It owns the flow src -> fetchText -> text -> input -> _request(key, input) (an engine
+// call) -> _analysed(result) | _fail(e), with the generation that drops answers for an older
+// input, and it owns the engine key the input is held under: a new input, new data, or leaving
+// the page forgets the key, so the worker keeps no text of a view that is gone.
 //
 // A subclass: calls super() and sets `this._status` (an element for "analysing…" and errors);
-// implements `_analysed(analysis)` (throw to fail) and `_render()`; may set `static viewName`
-// (the word errors start with).
+// implements `_analysed(result, input)` (throw to fail) and `_render()`; may set `static viewName`
+// (the word errors start with). A view that reads something other than a dump's analysis
+// overrides `_request(key, input)` with its engine call (engine.memory, engine.layouts, ...), and
+// starts a read with `this._analyse(input, status)` (the `text` setter does, with the text).
 import { errorWhere, fetchText } from './common.js';
 import * as engine from './engine.js';
 
@@ -48,23 +52,41 @@ export class AnalysedElement extends HTMLElement {
 
   get text() { return this._text; }
   set text(t) {
-    this._release();
     this._text = t == null ? null : String(t);
+    this._analyse(this._text);
+  }
+
+  /**
+   * Reads a new input: forgets the last one's key, drops answers still on their way for older
+   * inputs, and runs `_request` under a new key; null shows nothing. Resolves when the answer is
+   * shown or the failure said (never rejects).
+   */
+  _analyse(input, status = 'analysing…') {
+    this._release();
     const gen = ++this._gen;
-    if (this._text == null) { this._render(); return; }
+    if (input == null) { this._render(); return Promise.resolve(); }
     const key = `${this.localName}:${nextKey++}`;
     this._key = key;
-    this._setStatus('analysing…');
-    engine.analyze({ key, text: this._text }).then((a) => {
-      // Released while the text was on its way (a big text crosses in slices): forget it again.
+    this._setStatus(status);
+    let asked;
+    try { asked = Promise.resolve(this._request(key, input)); } catch (e) { asked = Promise.reject(e); }
+    return asked.then((a) => {
+      // Released while the input was on its way (a big text crosses in slices): forget it again.
       if (this._key !== key) engine.forget(key);
       if (gen !== this._gen) return;
-      if (a.error) throw Object.assign(new Error(a.error.message), a.error);
-      this._analysed(a);
+      this._analysed(a, input);
     }).catch((e) => {
       if (this._key !== key) engine.forget(key);
       if (gen === this._gen) this._fail(e);
     });
+  }
+
+  /** Subclasses: the engine call that reads `input` (held under `key` where the op keeps it).
+   * The default: the analysis of a dump text (engine.analyze). */
+  async _request(key, text) {
+    const a = await engine.analyze({ key, text });
+    if (a.error) throw Object.assign(new Error(a.error.message), a.error);
+    return a;
   }
 
   /** Forgets this view's text in the engine (on a new input, and when it leaves the page). */
@@ -85,7 +107,7 @@ export class AnalysedElement extends HTMLElement {
     this._setStatus(`${this.constructor.viewName}: ${e.message}${errorWhere(e)}`, true);
   }
 
-  /** Subclasses: take the analysis (throw when it does not fit this view). */
+  /** Subclasses: take the analysis, or what `_request` answered (throw when it does not fit this view). */
   _analysed() {}
 
   _render() {}

@@ -6,13 +6,23 @@
 //   analyze({ key, text | file }, onProgress) -> Promise<analysis>
 //   xray({ left, right }, onProgress)         -> Promise<{ summary, left, right }> (compact sides)
 //   diff({ a, b }, onProgress)                -> Promise<{ diff, layout, marks, lines }> (diff-core.js diffTexts)
+//   memory({ text, hlo, name })               -> Promise<Memory> (readMemory; hlo: a text, { key } or { text }, or null)
+//   layout(type)                              -> Promise<Layout> (one type's layout in words)
+//   layouts({ key } | { text })               -> Promise<Layouts> (one parse)
+//   levels({ hlo, lls }, onProgress)          -> Promise<{ llvm, fusions, computations }> (the HLO parsed once)
+//   passes({ input, label })                  -> Promise<Passes> (readPasses)
+//   comparePasses({ a, b })                   -> Promise<PassesCompare>; a, b: { input, label }
 //   forget(key)                               the text held under key is released
 //   keys()                                    -> Promise<string[]> the keys held (tests)
+//   calls()                                   -> Promise<{ [fn]: n }> the worker's calls into the JS API (tests)
+// The readers other than analyze/xray/diff are readers-core.js, run by the worker or, in the
+// fallback, here: the views (AnalysedElement) call no wasm themselves.
 import { workerSource, workerUrl } from 'hs:worker-source';
 import * as api from 'hs:api';
 import { BLOB_MIN, analyzeText, lineStarts, tooLargeForText, xrayTexts } from './analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './profile-core.js';
 import { diffTexts } from './diff-core.js';
+import { compareFolders, readFolder, readLayouts, readLevels, readMemoryText } from './readers-core.js';
 
 let worker = null;
 let workerFailed = false;
@@ -176,6 +186,71 @@ export function profile({ key, file, options }, onProgress) {
 /** The timeline of a profile kept by key, with other options (a dump to join). */
 export function timeline({ key, options }) {
   return call({ op: 'timeline', key, options }, null, async () => timelineOf(key, options));
+}
+
+/** The text of { key } (the main-thread copy, fallback only), { text } or a string; null for none. */
+function localText(ref, what) {
+  if (ref == null) return null;
+  if (typeof ref === 'string') return ref;
+  if (typeof ref.text === 'string') return ref.text;
+  const t = localTexts.get(ref.key);
+  if (t == null) throw Object.assign(new Error(`no ${what} named by key ${ref.key}`), { code: 'HS_E_NOTFOUND' });
+  return t;
+}
+
+/** An XLA memory text read into numbers (readMemory), joined to the optimized HLO `hlo` when given
+ * (a text, or { key } of an analysed dump, or { text }); `name`, the file's name. */
+export function memory({ text, hlo = null, name = '' }) {
+  return call({ op: 'memory', text, hlo, name }, null, async () => {
+    await api.load();
+    return readMemoryText(api, text, localText(hlo, 'HLO') ?? '', name);
+  });
+}
+
+/** One HLO type's layout in words with its padding (layout(type)). */
+export function layout(type) {
+  return call({ op: 'layout', type }, null, async () => { await api.load(); return api.layout(type); });
+}
+
+/** The padding table of a dump: ref is { key } of an analysed dump or { text }. */
+export function layouts(ref) {
+  const msg = ref?.key != null ? { key: ref.key } : { text: String(ref?.text ?? '') };
+  return call({ op: 'layouts', ...msg }, null, async () => {
+    await api.load();
+    return readLayouts(api, localText(msg, 'dump'));
+  });
+}
+
+/** One module's levels (readers-core.js readLevels): the optimized HLO parsed once, each .ll of `lls` joined to it. */
+export function levels({ hlo = '', lls = [] }, onProgress) {
+  return call({ op: 'levels', hlo, lls }, onProgress, async () => {
+    await api.load();
+    return readLevels(api, hlo, lls);
+  });
+}
+
+/** An input that a message can carry as it is: a listing, or an array of entries with nothing
+ * beside them (an array carrying more, as an archive's own walk, would lose it in the copy). */
+function cloneable(input) {
+  return typeof input === 'string' || (Array.isArray(input) && Reflect.ownKeys(input).length === input.length + 1);
+}
+
+/** A dump folder read (readPasses): `input` a listing or the folder's entries [{ name, data }]. */
+export function passes({ input, label }) {
+  const here = async () => { await api.load(); return readFolder(api, input, label); };
+  return cloneable(input) ? call({ op: 'passes', input, label }, null, here) : here();
+}
+
+/** Two dump folders compared pass by pass: a, b are { input, label }. */
+export function comparePasses({ a, b }) {
+  const here = async () => { await api.load(); return compareFolders(api, a, b); };
+  return cloneable(a.input) && cloneable(b.input) ? call({ op: 'comparePasses', a, b }, null, here) : here();
+}
+
+/** The worker's calls into the JS API so far, by function name ({} on the main-thread fallback):
+ * tests count the core's work, e.g. one parse of a levels view's HLO. */
+export function calls() {
+  return call({ op: 'calls' }, null, async () => ({}));
 }
 
 export function forget(key) {

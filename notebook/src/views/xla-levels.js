@@ -18,6 +18,8 @@
 //   el.op = 'add'                  which HLO opcode to highlight; default: the body's first mapped op
 import { adoptStyles, defineOnce, el, fetchText, theme } from './common.js';
 import * as api from 'hs:api';
+import { AnalysedElement } from './analysed-element.js';
+import * as engine from './engine.js';
 import { nestWords } from './llvm-analysis.js';
 
 // HLO opcode -> the LLVM opcodes, or the dotted parts of intrinsic/callee names
@@ -132,8 +134,9 @@ function droppedLine(level, name, absent = []) {
   return el('p', { class: 'dropped', text: `dropped on the way down: ${bits.join('; ')}` });
 }
 
-class XlaLevels extends HTMLElement {
+class XlaLevels extends AnalysedElement {
   static get observedAttributes() { return ['src-hlo', 'src-noopt', 'src-opt']; }
+  static viewName = 'levels';
 
   constructor() {
     super();
@@ -147,7 +150,6 @@ class XlaLevels extends HTMLElement {
       onchange: (e) => this._openFiles(e.target.files) });
     const open = el('label', { class: 'open' }, 'open an --xla_dump_to folder… ', this._picker);
     root.append(open, this._status, this._bar, this._levels);
-    this._gen = 0;
     this._kernel = null;
     this._op = null;
   }
@@ -181,15 +183,15 @@ class XlaLevels extends HTMLElement {
   get texts() { return this._texts ?? null; }
   set texts(t) {
     this._texts = t;
-    const gen = ++this._gen;
-    this._status.className = 'status';
-    this._status.textContent = 'reading the three levels…';
-    this._read(t).then((model) => {
-      if (gen !== this._gen) return;
-      this._model = model;
-      this._render();
-      this.dispatchEvent(new CustomEvent('levels-ready', { detail: { kernels: model.kernels.map((k) => k.name) } }));
-    }).catch((e) => { if (gen === this._gen) this._fail(e); });
+    this._analyse(t, 'reading the three levels…');
+  }
+
+  _request(key, t) { return this._read(t); }
+
+  _analysed(model) {
+    this._model = model;
+    this._render();
+    this.dispatchEvent(new CustomEvent('levels-ready', { detail: { kernels: model.kernels.map((k) => k.name) } }));
   }
 
   get kernel() { return this._kernel; }
@@ -205,21 +207,15 @@ class XlaLevels extends HTMLElement {
   }
 
   async _read({ hlo = '', noopt = [], opt = [] }) {
-    await api.load();
-    if (typeof api.readLlvm !== 'function') throw new Error('this build of the core has no LLVM IR reader');
     const list = (x) => (Array.isArray(x) ? x : x ? [x] : []);
-    const readAll = (texts) => list(texts).map((text) => ({ text, json: api.readLlvm(text, hlo) }));
-    const levels = { noopt: readAll(noopt), opt: readAll(opt) };
-    // the HLO side: fusion instructions and their bodies, from the core
-    let fusions = [];
-    let comps = [];
-    if (hlo) {
-      const doc = api.parse(hlo);
-      try {
-        fusions = doc.fusions().fusions;
-        comps = doc.computations().modules.flatMap((m) => m.computations);
-      } finally { doc.free(); }
-    }
+    const texts = { noopt: list(noopt), opt: list(opt) };
+    // the core, in the worker: the HLO parsed once, every .ll joined to that document, and the
+    // HLO side (fusion instructions and their bodies) from the same parse
+    const read = await engine.levels({ hlo, lls: [...texts.noopt, ...texts.opt] });
+    const at = (i) => read.llvm[i];
+    const levels = { noopt: texts.noopt.map((text, i) => ({ text, json: at(i) })), opt: texts.opt.map((text, i) => ({ text, json: at(texts.noopt.length + i) })) };
+    const fusions = read.fusions;
+    const comps = read.computations;
     // a kernel is keyed by the HLO instruction it is named after; without an HLO, by its own name
     const keyOf = hlo ? (fn) => fn.hlo : (fn) => (fn.kernel ? fn.name : null);
     for (const lv of [levels.noopt, levels.opt]) for (const f of lv) for (const fn of f.json.functions) fn.key = keyOf(fn);
@@ -235,6 +231,7 @@ class XlaLevels extends HTMLElement {
   }
 
   _render() {
+    if (!this._model) { this._bar.replaceChildren(); this._levels.replaceChildren(); return; }
     const { hlo, levels, kernels } = this._model;
     this._status.textContent = '';
     this._status.className = 'status';

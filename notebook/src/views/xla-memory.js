@@ -3,11 +3,12 @@
 // largest allocations with their shapes, source lines and what produced them, and the
 // explanation in words. Text is set with textContent only.
 //
-// Inputs (any one): el.data = readMemory(text) result; el.text = the message (read here, on the
-// page's thread: these texts are small); <xla-memory src="oom.txt">; <xla-memory paste> adds a
-// box to paste a message into.
-import { adoptStyles, breakable, defineOnce, el, fetchText, formatBytes, formatInt, theme } from './common.js';
-import * as api from 'hs:api';
+// Inputs (any one): el.data = readMemory(text) result; el.text = the message (read by the core in
+// the analysis worker, engine.memory); <xla-memory src="oom.txt">; <xla-memory paste> adds a box
+// to paste a message into. Event: 'xla-memory-read' { detail: the result } after a text is read.
+import { adoptStyles, breakable, defineOnce, el, formatBytes, formatInt, theme } from './common.js';
+import { AnalysedElement } from './analysed-element.js';
+import * as engine from './engine.js';
 
 const css = theme + `
   :host { display: block; font-size: 13px; }
@@ -65,8 +66,9 @@ function lastPart(opName) {
   return br > 0 ? last.slice(0, br) : last;
 }
 
-class XlaMemory extends HTMLElement {
+class XlaMemory extends AnalysedElement {
   static get observedAttributes() { return ['src', 'paste']; }
+  static viewName = 'memory';
 
   constructor() {
     super();
@@ -78,33 +80,27 @@ class XlaMemory extends HTMLElement {
     this._card = el('div', { class: 'card', part: 'card' });
     root.append(this._input, this._status, this._card);
     this._card.hidden = true;
-    this._gen = 0;
   }
 
   attributeChangedCallback(name) {
     if (name === 'paste') { this._input.hidden = !this.hasAttribute('paste'); return; }
-    const src = this.getAttribute('src');
-    if (!src) return;
-    const gen = ++this._gen;
-    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
+    super.attributeChangedCallback(name);
   }
-
-  get data() { return this._data ?? null; }
-  set data(d) { this._gen++; this._data = d || null; this._render(); }
 
   get text() { return this._text ?? null; }
   set text(t) {
     this._text = String(t ?? '');
-    const gen = ++this._gen;
-    if (!this._text.trim()) { this._data = null; this._status.textContent = ''; this._render(); return; }
-    this._status.className = 'status';
-    this._status.textContent = 'reading…';
-    api.load().then(() => {
-      if (gen !== this._gen) return;
-      this._data = api.readMemory(this._text);
-      this._render();
-      this.dispatchEvent(new CustomEvent('xla-memory-read', { detail: this._data }));
-    }).catch((e) => { if (gen === this._gen) this._fail(e); });
+    // a blank text shows nothing (and says nothing)
+    if (!this._text.trim()) { this._data = null; this._analyse(null); return; }
+    this._analyse(this._text, 'reading…');
+  }
+
+  _request(key, text) { return engine.memory({ text }); }
+
+  _analysed(d) {
+    this._data = d;
+    this._render();
+    this.dispatchEvent(new CustomEvent('xla-memory-read', { detail: this._data }));
   }
 
   _fail(e) {

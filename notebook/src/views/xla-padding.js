@@ -2,11 +2,12 @@
 // fused bodies, its layout in words, and the bytes its tiled layout takes against its logical
 // size, largest padding first. Text is set with textContent only.
 //
-// Inputs: el.data = layouts(text) result; el.text = an optimized HLO (read on the page's thread);
-// <xla-padding src="module.after_optimizations.txt">.
-import { adoptStyles, defineOnce, el, fetchText, formatInt, theme } from './common.js';
+// Inputs: el.data = layouts(text) result; el.text = an optimized HLO (read by the core in the
+// analysis worker, engine.layouts: one parse); <xla-padding src="module.after_optimizations.txt">.
+import { adoptStyles, defineOnce, el, formatInt, theme } from './common.js';
 import { formatBinary } from './xla-memory.js';
-import * as api from 'hs:api';
+import { AnalysedElement } from './analysed-element.js';
+import * as engine from './engine.js';
 
 const css = theme + `
   :host { display: block; font-size: 13px; }
@@ -23,8 +24,8 @@ const css = theme + `
 
 const MAX_ROWS = 200;
 
-class XlaPadding extends HTMLElement {
-  static get observedAttributes() { return ['src']; }
+class XlaPadding extends AnalysedElement {
+  static viewName = 'layouts';
 
   constructor() {
     super();
@@ -34,28 +35,19 @@ class XlaPadding extends HTMLElement {
     this._card = el('div', { class: 'card', part: 'card' });
     root.append(this._status, this._card);
     this._card.hidden = true;
-    this._gen = 0;
   }
 
-  attributeChangedCallback() {
-    const src = this.getAttribute('src');
-    if (!src) return;
-    const gen = ++this._gen;
-    fetchText(src).then((t) => { if (gen === this._gen) this.text = t; }, (e) => this._fail(e));
-  }
-
-  get data() { return this._data ?? null; }
-  set data(d) { this._gen++; this._data = d || null; this._render(); }
-
+  get text() { return this._text; }
   set text(t) {
-    const gen = ++this._gen;
-    this._status.className = 'status';
-    this._status.textContent = 'reading layouts…';
-    api.load().then(() => {
-      if (gen !== this._gen) return;
-      this._data = api.layouts(String(t ?? ''));
-      this._render();
-    }).catch((e) => { if (gen === this._gen) this._fail(e); });
+    this._text = String(t ?? '');
+    this._analyse(this._text, 'reading layouts…');
+  }
+
+  _request(key, text) { return engine.layouts({ text }); }
+
+  _analysed(d) {
+    this._data = d;
+    this._render();
   }
 
   _fail(e) {

@@ -6,13 +6,16 @@
 //
 // Inputs: drop a folder (or its files), a .zip/.tar.gz/.tar, or a text file holding an `ls`
 // listing; pick a folder or an archive; paste a listing. Or set el.data = readPasses(...) and
-// el.compareData = comparePasses(...). Everything is read in this page (nothing is sent);
-// names and dump text are shown with textContent only.
+// el.compareData = comparePasses(...). Everything is read in this page (nothing is sent): the
+// folder is read (readPasses, comparePasses) in the analysis worker (engine.passes); names and
+// dump text are shown with textContent only.
 //
 // Events: 'pipeline-load' { detail: { passes, label } } after a folder is read;
 // 'pipeline-step' { detail: { step } } when the step changes.
 import * as api from 'hs:api';
 import { adoptStyles, defineOnce, el, formatInt, theme } from './common.js';
+import { AnalysedElement } from './analysed-element.js';
+import * as engine from './engine.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs = {}) {
@@ -105,14 +108,16 @@ async function filesToInput(files) {
   return { input, label: top };
 }
 
-class XlaPipeline extends HTMLElement {
+class XlaPipeline extends AnalysedElement {
+  static get observedAttributes() { return []; }
+  static viewName = 'pipeline';
+
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, css);
     this._index = 0;
     this._module = 0;
-    this._gen = 0;
     this._input = this._makeInput('a', 'Drop a dump folder, a .zip / .tar.gz of one, or an `ls` listing here');
     this._status = el('div', { class: 'status', role: 'status', 'data-testid': 'pipeline-status' });
     this._view = el('div', { class: 'box', 'data-testid': 'pipeline-view' });
@@ -176,26 +181,49 @@ class XlaPipeline extends HTMLElement {
     const gen = ++this._gen;
     this._status.className = 'status';
     this._status.textContent = 'reading…';
+    let read;
     try {
-      const { input, label } = await promise;
-      await api.load();
-      if (gen !== this._gen) return;
-      const t0 = performance.now();
-      if (side === 'a') {
-        this._inputA = { input, label };
-        this.data = api.readPasses(input, { label });
-        this.dispatchEvent(new CustomEvent('pipeline-load', { detail: { passes: this._data, label } }));
-      } else {
-        if (!this._inputA) throw new Error('read a first folder before comparing');
-        this.compareData = api.comparePasses(this._inputA.input, input, { labels: [this._inputA.label, label] });
-      }
-      this._status.textContent = `read in ${Math.round(performance.now() - t0)} ms`;
-      this._lastMs = performance.now() - t0;
+      read = await promise;
     } catch (e) {
-      if (gen !== this._gen) return;
-      this._status.className = 'status err';
-      this._status.textContent = `${e.code ? `${e.code}: ` : ''}${e.message}`;
+      if (gen === this._gen) this._fail(e);
+      return;
     }
+    if (gen !== this._gen) return;
+    // the folder is read in the analysis worker (AnalysedElement: the newest input wins)
+    await this._analyse({ side, ...read }, 'reading…');
+  }
+
+  /** el.text: a listing, read as load(listing) reads it. */
+  get text() { return this._text; }
+  set text(t) {
+    this._text = t == null ? null : String(t);
+    this._analyse(this._text == null ? null : { side: 'a', input: this._text, label: 'listing' }, 'reading…');
+  }
+
+  _request(key, r) {
+    this._t0 = performance.now();
+    if (r.side === 'a') return engine.passes({ input: r.input, label: r.label });
+    if (!this._inputA) throw new Error('read a first folder before comparing');
+    return engine.comparePasses({ a: this._inputA, b: { input: r.input, label: r.label } });
+  }
+
+  _analysed(result, r) {
+    const t0 = this._t0 ?? performance.now();
+    if (r.side === 'a') {
+      this._inputA = { input: r.input, label: r.label };
+      this.data = result;
+      this.dispatchEvent(new CustomEvent('pipeline-load', { detail: { passes: this._data, label: r.label } }));
+    } else {
+      this.compareData = result;
+    }
+    this._status.className = 'status';
+    this._status.textContent = `read in ${Math.round(performance.now() - t0)} ms`;
+    this._lastMs = performance.now() - t0;
+  }
+
+  _fail(e) {
+    this._status.className = 'status err';
+    this._status.textContent = `${e.code ? `${e.code}: ` : ''}${e.message}`;
   }
 
   /** Reads [{ name, file: File }] (or a listing string) like a drop would; resolves when shown. */

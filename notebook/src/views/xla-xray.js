@@ -22,7 +22,7 @@
 //   noteFor(side, line), scrollToLine(side, line), clearSelection().
 import { CLASSES, compactSide, lineStarts } from './analysis-core.js';
 import { adoptStyles, backendOf, defineOnce, el, errorWhere, fetchText, memorySpaceLabel, memorySpaceWords, partialWords, theme } from './common.js';
-import { layoutNote } from './layout-note.js';
+import { layoutNote, layoutNoteAsync } from './layout-note.js';
 import * as engine from './engine.js';
 
 const ROW = 18; // px, fixed row height (virtualization depends on it)
@@ -101,6 +101,11 @@ const css = theme + `
   .cur { box-shadow: inset 0 0 0 2px var(--accent); }
   .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
+
+/** The text of line i (0-based) of a side. */
+function lineText(s, i) {
+  return s.text.slice(s.starts?.[i] ?? 0, s.starts?.[i + 1] ?? s.text.length);
+}
 
 function sideFromApi(lines, text) {
   const { starts, maxLen } = lineStarts(text);
@@ -435,11 +440,12 @@ class XlaXray extends HTMLElement {
     const bits = [`line ${line}`, cls === 'plain' ? null : cls,
       s.carries[i] === 2 ? 'carries the big intermediate (counted)' : s.carries[i] ? 'has the big intermediate\'s type (context, not counted)' : null,
       s.ms[i] >= 0 ? memorySpaceWords(s.ms[i], this._backend()) : null].filter(Boolean);
-    const lay = side === 'right' && s.text ? layoutNote(s.text.slice(s.starts?.[i] ?? 0, s.starts?.[i + 1] ?? s.text.length)) : '';
+    const lay = side === 'right' && s.text ? layoutNote(lineText(s, i)) : '';
     return `${bits.join(' · ')}\n${note}${lay ? `\n${lay}` : ''}`;
   }
 
-  /** The note of a line, asking the worker when it held the notes back (big x-rays). */
+  /** The note of a line, asking the worker when it held the notes back (big x-rays), and for the
+   * layout of the line's result (the core reads layouts in the worker). */
   async noteForAsync(side, line) {
     const s = this._sides[side];
     if (!s) return '';
@@ -449,6 +455,7 @@ class XlaXray extends HTMLElement {
       s.noteCache.set(line - 1, n ?? '');
       if (s.noteCache.size > 2000) s.noteCache.delete(s.noteCache.keys().next().value);
     }
+    if (side === 'right' && s.text && line >= 1 && line <= s.n) await layoutNoteAsync(lineText(s, line - 1));
     return this.noteFor(side, line);
   }
 
@@ -459,8 +466,7 @@ class XlaXray extends HTMLElement {
     if (this._tip.dataset.key !== key) {
       this._tip.dataset.key = key;
       this._tip.textContent = this.noteFor(hit.side, hit.line);
-      const s = this._sides[hit.side];
-      if (s && !s.notes) {
+      if (this._sides[hit.side]) {
         this.noteForAsync(hit.side, hit.line).then((t) => { if (this._tip.dataset.key === key) this._tip.textContent = t; });
       }
     }
