@@ -370,7 +370,11 @@ def _write_report(files, path, *, redact=False, title=None, markdown=None, zip=F
     it is); the page is the package's own copy of the notebook when it carries one."""
     out = Path(path).expanduser().resolve()
     args = ["--out", str(out)]
-    page = Path(__file__).parent / "static" / "hloscope.html"
+    # the package's page, else a source checkout's (dist/hloscope.html): the wasm CLI cannot look
+    # beside its own executable for one, as the native CLI does
+    here = Path(__file__).resolve().parent
+    page = next((p for p in (here / "static" / "hloscope.html", here.parents[2] / "dist" / "hloscope.html") if p.is_file()),
+                here / "static" / "hloscope.html")
     if page.is_file() and not os.environ.get("HLOSCOPE_REPORT_TEMPLATE"):
         args += ["--template", str(page)]
     if redact:

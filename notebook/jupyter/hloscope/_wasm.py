@@ -19,6 +19,7 @@ whose target is absolute; the ones on the way to the arguments are passed in
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import sys
 import tempfile
@@ -29,6 +30,20 @@ WASM = HERE / "static" / "hloscope-cli.wasm"
 REPO_WASM = HERE.parents[2] / "wasm" / "gen" / "hloscope-cli.wasm"  # a source checkout's build
 
 _state = None  # (engine, linker, module), made once per process
+_runs = itertools.count()
+_scratch_dir = None
+
+
+def _scratch():
+    """A folder of this process's for the guest's stdout and stderr files, removed at exit."""
+    global _scratch_dir
+    if _scratch_dir is None:
+        import atexit
+        import shutil
+
+        _scratch_dir = tempfile.mkdtemp(prefix="hloscope-wasi-")
+        atexit.register(shutil.rmtree, _scratch_dir, True)
+    return _scratch_dir
 
 
 def cache_dir() -> Path:
@@ -198,15 +213,17 @@ def run(argv, *, cwd=None, stdin=None):
     wasi.argv = ["hloscope", *argv]
     wasi.env = _guest_env(cwd, argv)
     wasi.preopen_dir("/", "/")
-    with tempfile.TemporaryDirectory(prefix="hloscope-wasi-") as tmp:
-        out, err = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
-        wasi.stdout_file = out
-        wasi.stderr_file = err
-        if stdin is not None:
-            inp = os.path.join(tmp, "stdin")
-            with open(inp, "wb") as f:
-                f.write(stdin)
-            wasi.stdin_file = inp
+    # stdout and stderr to files (wasmtime 51's stdout_custom calls back from its own threads and
+    # aborted the process under load): one folder for the process, two files per run
+    n = next(_runs)
+    out, err, inp = (os.path.join(_scratch(), f"{os.getpid()}.{n}.{k}") for k in ("stdout", "stderr", "stdin"))
+    wasi.stdout_file = out
+    wasi.stderr_file = err
+    if stdin is not None:
+        with open(inp, "wb") as f:
+            f.write(stdin)
+        wasi.stdin_file = inp
+    try:
         store = wasmtime.Store(engine)
         store.set_wasi(wasi)
         rc = _run_start(store, linker, module)
@@ -215,6 +232,12 @@ def run(argv, *, cwd=None, stdin=None):
             o = f.read()
         with open(err, "rb") as f:
             e = f.read()
+    finally:
+        for p in (out, err, inp):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
     return rc, o, e
 
 
