@@ -144,3 +144,6 @@ PY
 
 # the StableHLO read (issue 40), beside wc -l
 bash bench/stablehlo.sh
+
+# Python: the wasm CLI in wasmtime, cold, warm and on 60 MB beside the native CLI (issue 33)
+python3 bench/python.py

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# WebAssembly build: wasm/gen/hloscope_core.{mjs,wasm} and wasm/gen/hloscope_core.single.mjs.
+# WebAssembly build: wasm/gen/hloscope_core.{mjs,wasm} and wasm/gen/hloscope_core.single.mjs (the
+# reactor with Emscripten's JS glue: browser, Node), and wasm/gen/hloscope-cli.wasm (the CLI as a
+# WASI command: Python runs it in wasmtime).
 # Profile-guided: tools/pgo-train.sh first runs an instrumented native CLI over the committed
 # fixtures (seconds); without clang-14 it says so and the build goes on without a profile.
 set -euo pipefail

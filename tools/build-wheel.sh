@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's wheel: dist/hloscope-<version>-py3-none-any.whl (called by `npm run build`
-# and the Jupyter tests). Bundles the widget and the Node CLI with the wasm inlined
+# and the Jupyter tests). Bundles the widget (the wasm inlined) and the WASI build of the CLI (hloscope-cli.wasm)
 # (notebook/jupyter/build.mjs, needs `npm run build:wasm`), then `pip wheel` in the Jupyter tests'
 # venv when it exists, else in a small venv under build/ (setuptools from PyPI the first time).
 # Without PyPI and without a venv it says so loudly and exits 77 (tools/build.sh goes on; the

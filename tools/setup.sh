@@ -23,11 +23,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "$what" = all ]; then
-  # jansson and pcre2 for the wasm build: Debian's source tarballs, pinned and checksum-verified.
+  # jansson, pcre2 (and zlib, for the WASI build of the CLI) for the wasm build: Debian's source
+  # tarballs, pinned and checksum-verified.
   deps=build/deps
   mkdir -p "$deps"
   sums="c739578bf6b764aa0752db9a2fdadcfe921c78f1228c7ec0bb47fa804c55d17b  jansson_2.14.orig.tar.gz
-c33b418e3b936ee3153de2c61cc638e7e4fe3156022a5c77d0711bcbb9d64f1f  pcre2_10.42.orig.tar.gz"
+c33b418e3b936ee3153de2c61cc638e7e4fe3156022a5c77d0711bcbb9d64f1f  pcre2_10.42.orig.tar.gz
+71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1  zlib_1.2.13.dfsg.orig.tar.bz2"
   if ! (cd "$deps" && echo "$sums" | sha256sum -c --quiet 2>/dev/null); then
     if ! grep -qs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list; then
       echo "setup: adding deb-src lines for the configured Debian mirror"
@@ -35,7 +37,7 @@ c33b418e3b936ee3153de2c61cc638e7e4fe3156022a5c77d0711bcbb9d64f1f  pcre2_10.42.or
         $SUDO tee /etc/apt/sources.list.d/hloscope-deb-src.sources >/dev/null
       $SUDO apt-get update -q
     fi
-    (cd "$deps" && apt-get source --download-only -q jansson=2.14-2 pcre2=10.42-1 >/dev/null)
+    (cd "$deps" && apt-get source --download-only -q jansson=2.14-2 pcre2=10.42-1 zlib=1:1.2.13.dfsg-1 >/dev/null)
     (cd "$deps" && echo "$sums" | sha256sum -c --quiet) || { echo "setup: checksum mismatch in $deps" >&2; exit 1; }
   fi
   if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/esbuild ]; then

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,8 @@ char *hs_cli_inflate(const unsigned char *in, size_t n, int window, size_t hint,
   int rc = Z_OK;
   while (out) {
     if (used == cap) {
-      char *nb = cap > ((size_t)1 << 33) ? NULL : realloc(out, cap * 2);
+      /* 8 GiB at most; a 32-bit size_t (the WASI build) stops before cap * 2 overflows */
+      char *nb = (unsigned long long)cap > (1ULL << 33) || cap > SIZE_MAX / 4 ? NULL : realloc(out, cap * 2);
       if (!nb) {
         free(out);
         out = NULL;

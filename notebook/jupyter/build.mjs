@@ -3,10 +3,10 @@
 //   widget.mjs   the anywidget front end (its `_esm`): the views of notebook/src/views/ and the JS
 //                API with the single-file wasm inlined, so a notebook fetches nothing to show a widget
 //   hloscope.html the report page (dist/hloscope.html, copied), for hloscope.report
-//   cli.mjs      `node cli.mjs fusions FILE|-`: the CLI's human-readable text from the same wasm,
-//                for terminals where the native CLI is not built
+//   hloscope-cli.wasm the CLI itself as a WASI command (wasm/gen/hloscope-cli.wasm, copied): Python's
+//                text reprs, .json() and the `hloscope` console script run it in wasmtime (_wasm.py)
 //
-// Needs the wasm build (npm run build:wasm): wasm/gen/hloscope_core.single.mjs.
+// Needs the wasm build (npm run build:wasm): wasm/gen/hloscope_core.single.mjs, wasm/gen/hloscope-cli.wasm.
 // Usage: node notebook/jupyter/build.mjs [--dev]
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -17,11 +17,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const out = join(here, 'hloscope/static');
 const single = join(root, 'wasm/gen/hloscope_core.single.mjs');
+const cliWasm = join(root, 'wasm/gen/hloscope-cli.wasm');
 const dev = process.argv.includes('--dev');
 
-if (!existsSync(single)) {
-  console.error('notebook/jupyter/build.mjs: wasm/gen/hloscope_core.single.mjs is missing: run `npm run build:wasm` first');
-  process.exit(1);
+for (const f of [single, cliWasm]) {
+  if (!existsSync(f)) {
+    console.error(`notebook/jupyter/build.mjs: ${f} is missing: run \`npm run build:wasm\` first`);
+    process.exit(1);
+  }
 }
 
 // The API's glue import goes to the single-file build (wasm inlined as base64): one module, no
@@ -59,19 +62,11 @@ await esbuild.build({
   outfile: join(out, 'widget.mjs'),
   target: ['chrome110', 'firefox115', 'safari16'],
 });
-await esbuild.build({
-  ...common,
-  entryPoints: [join(here, 'src/cli.mjs')],
-  outfile: join(out, 'cli.mjs'),
-  platform: 'node',
-  target: ['node18'],
-  // Emscripten's Node branch require()s fs and path; an ES module has no require of its own.
-  banner: { js: "import { createRequire as __hsRequire } from 'node:module'; const require = __hsRequire(import.meta.url);" },
-});
+copyFileSync(cliWasm, join(out, 'hloscope-cli.wasm'));
 // The report page (`hloscope.report`, `result.save`): the single-file notebook `npm run build` wrote,
 // handed to the CLI's `report --template`, so an installed package fills the page it carries.
 const page = join(root, 'dist/hloscope.html');
 if (existsSync(page)) copyFileSync(page, join(out, 'hloscope.html'));
 else console.warn('jupyter build: dist/hloscope.html missing (npm run build): hloscope.report will use the CLI\'s own page');
 const kib = (f) => `${(statSync(join(out, f)).size / 1024).toFixed(1)} KiB`;
-console.log(`jupyter build: hloscope/static in ${Date.now() - t0} ms: widget.mjs ${kib('widget.mjs')}, cli.mjs ${kib('cli.mjs')}`);
+console.log(`jupyter build: hloscope/static in ${Date.now() - t0} ms: widget.mjs ${kib('widget.mjs')}, hloscope-cli.wasm ${kib('hloscope-cli.wasm')}`);

@@ -1,7 +1,12 @@
 // The Python package in its three places (issue 16):
 //   1. the folder notebook/jupyter, and the wheel `npm run build` makes (tools/build-wheel.sh ->
-//      dist/hloscope-*.whl), install with the network off (pip --no-index, proxies pointing nowhere);
-//   2. the text reprs in plain Python (tests/jupyter/test_text.py, against the installed wheel);
+//      dist/hloscope-*.whl), install with the network off (pip --no-index, proxies pointing nowhere)
+//      from a folder holding that wheel and wasmtime's (downloaded once into build/wheelhouse);
+//   2. the text reprs in plain Python (tests/jupyter/test_text.py, against the installed wheel),
+//      and, in a fresh venv with the two wheels and a PATH with neither node nor hloscope, the
+//      wasm CLI in wasmtime against the native CLI on every row of the command table and every
+//      fixture its inputs accept (tests/jupyter/wasm-cases.mjs, wasm_parity.py), and the
+//      `hloscope` console script;
 //   3. a real JupyterLab from PyPI, driven by headless Chromium, runs a notebook that compiles a
 //      fixture program with real jax on the CPU and calls hloscope.xray: the widget shows the stat
 //      line (its figures from the texts and XLA's own module), fusion ops in copper, and no
@@ -12,7 +17,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +25,7 @@ import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, repoRoot, sharedAbsent, skipWithoutChromium } from '../browser/harness.mjs';
 import { diffPairs } from '../fixtures.mjs';
+import { caseList, nativeResults } from './wasm-cases.mjs';
 
 const CLI = join(repoRoot, 'build/native/hloscope');
 const MATMUL = join(repoRoot, 'fixtures/cpu-jax-0.4.38/matmul');
@@ -65,7 +71,18 @@ function prepare() {
   if (wheel.skip) return (setup = wheel);
   const whl = readdirSync(join(repoRoot, 'dist')).filter((f) => /^hloscope-.*\.whl$/.test(f));
   assert.equal(whl.length, 1, `one wheel in dist/: ${whl}`);
-  return (setup = { venv: join(repoRoot, env.out.split('\n').pop()), wheel: join(repoRoot, 'dist', whl[0]) });
+  const venv = join(repoRoot, env.out.split('\n').pop());
+  // wasmtime's wheel for this machine, the version requirements-jupyter.txt pins, fetched once
+  const pin = readFileSync(join(repoRoot, 'notebook/jupyter/requirements-jupyter.txt'), 'utf8').match(/^wasmtime==(\S+)$/m)[1];
+  const house = join(repoRoot, 'build/wheelhouse');
+  const has = () => existsSync(house) && readdirSync(house).some((f) => f.startsWith(`wasmtime-${pin}-`) && f.endsWith('.whl'));
+  if (!has()) {
+    const r = spawnSync(join(venv, 'bin/python'), ['-m', 'pip', 'download', '-q', '--disable-pip-version-check', '--no-deps',
+      '--only-binary=:all:', '-d', house, `wasmtime==${pin}`], { encoding: 'utf8' });
+    if (r.status !== 0 || !has()) return (setup = { skip: `wasmtime ${pin}'s wheel: PyPI is unreachable and build/wheelhouse lacks it\n${r.stderr}` });
+  }
+  const wasmtimeWheel = join(house, readdirSync(house).find((f) => f.startsWith(`wasmtime-${pin}-`) && f.endsWith('.whl')));
+  return (setup = { venv, wheel: join(repoRoot, 'dist', whl[0]), wasmtimeWheel });
 }
 
 describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
@@ -93,26 +110,85 @@ describe('hloscope in Python and Jupyter', { timeout: 600000 }, () => {
     assert.equal(r.status, 0, `pip install --no-index notebook/jupyter failed:\n${r.stdout}\n${r.stderr}`);
   });
 
-  test('the wheel from npm run build installs with the network off', (t) => {
+  test('the wheel from npm run build installs with the network off, from a folder holding it and wasmtime\'s', (t) => {
     if (skipped(t)) return;
-    // The widget's bundle carries the wasm: the wheel must hold something of its size.
+    // The widget's bundle carries the reactor wasm: the wheel must hold something of its size; and the CLI's wasm itself.
     const wasm = statSync(join(repoRoot, 'wasm/gen/hloscope_core.wasm')).size;
-    spawnSync(py(), ['-m', 'pip', 'uninstall', '-y', '-q', 'hloscope'], { stdio: 'inherit' });
-    const r = spawnSync(py(), ['-m', 'pip', 'install', '--no-index', '--disable-pip-version-check', s.wheel], {
+    const cliWasm = readFileSync(join(repoRoot, 'wasm/gen/hloscope-cli.wasm'));
+    assert.match(s.wheel, /-py3-none-any\.whl$/, 'a pure wheel');
+    const house = mkdtempSync(join(tmpdir(), 'hloscope-wheels-'));
+    t.after(() => rmSync(house, { recursive: true, force: true }));
+    for (const w of [s.wheel, s.wasmtimeWheel]) writeFileSync(join(house, w.split('/').pop()), readFileSync(w));
+    spawnSync(py(), ['-m', 'pip', 'uninstall', '-y', '-q', 'hloscope', 'wasmtime'], { stdio: 'inherit' });
+    const r = spawnSync(py(), ['-m', 'pip', 'install', '--no-index', '--find-links', house, '--disable-pip-version-check', 'hloscope'], {
       encoding: 'utf8',
       env: offline,
     });
-    assert.equal(r.status, 0, `pip install --no-index failed:\n${r.stdout}\n${r.stderr}`);
-    const where = spawnSync(py(), ['-c', 'import hloscope, pathlib; p = pathlib.Path(hloscope.__file__).parent; '
-      + 'print(p); print((p / "static/widget.mjs").stat().st_size); print((p / "static/cli.mjs").stat().st_size)'],
+    assert.equal(r.status, 0, `pip install --no-index --find-links failed:\n${r.stdout}\n${r.stderr}`);
+    const where = spawnSync(py(), ['-c', 'import hloscope, pathlib, wasmtime; p = pathlib.Path(hloscope.__file__).parent; '
+      + 'print(p); print((p / "static/widget.mjs").stat().st_size); print((p / "static/hloscope-cli.wasm").stat().st_size); '
+      + 'print(pathlib.Path(wasmtime.__file__).parent); print(int((p / "static/cli.mjs").exists()))'],
     { encoding: 'utf8', cwd: tmpdir() });
     assert.equal(where.status, 0, where.stderr);
-    const [dir, widget, cliSize] = where.stdout.trim().split('\n');
-    assert.ok(dir.startsWith(s.venv), `hloscope imported from the venv, not from ${dir}`);
-    assert.ok(Number(widget) > wasm && Number(cliSize) > wasm, `widget.mjs ${widget} B and cli.mjs ${cliSize} B carry the ${wasm} B wasm`);
+    const [dir, widget, cliSize, wt, nodeCli] = where.stdout.trim().split('\n');
+    assert.ok(dir.startsWith(s.venv) && wt.startsWith(s.venv), `hloscope and wasmtime imported from the venv, not from ${dir}, ${wt}`);
+    assert.ok(Number(widget) > wasm, `widget.mjs ${widget} B carries the ${wasm} B wasm`);
+    assert.equal(Number(cliSize), cliWasm.length, 'static/hloscope-cli.wasm is wasm/gen/hloscope-cli.wasm');
+    assert.equal(nodeCli, '0', 'no Node CLI in the package');
   });
 
-  test('text reprs in plain Python equal the CLI (native and wasm under Node)', { skip: existsSync(CLI) ? false : `no native CLI at ${CLI} (npm run build:native)` }, (t) => {
+  test('in a fresh venv with neither node nor hloscope on PATH, the wasm CLI prints what the native CLI prints', { skip: existsSync(CLI) ? false : `no native CLI at ${CLI} (npm run build:native)` }, async (t) => {
+    if (skipped(t)) return;
+    const work = mkdtempSync(join(tmpdir(), 'hloscope-wasm-'));
+    t.after(() => rmSync(work, { recursive: true, force: true }));
+    // the venv: Python's own, pip from ensurepip, and the two wheels only (--no-deps: the text needs no anywidget)
+    const base = spawnSync(py(), ['-c', 'import sys; print(sys._base_executable)'], { encoding: 'utf8' }).stdout.trim();
+    let r = spawnSync(base, ['-m', 'venv', join(work, 'venv')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const vpy = join(work, 'venv/bin/python');
+    r = spawnSync(vpy, ['-m', 'pip', 'install', '-q', '--no-index', '--no-deps', '--disable-pip-version-check', s.wheel, s.wasmtimeWheel],
+      { encoding: 'utf8', env: offline });
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    const cases = await nativeResults(CLI, caseList(CLI, work));
+    writeFileSync(join(work, 'cases.json'), JSON.stringify(cases));
+    const bare = join(work, 'empty-path'); // PATH: a folder holding nothing
+    spawnSync('mkdir', [bare]);
+    const env = { HOME: work, PATH: bare, XDG_CACHE_HOME: join(work, 'cache'), LANG: 'C.UTF-8' };
+    r = spawnSync(vpy, [join(repoRoot, 'tests/jupyter/wasm_parity.py'), join(work, 'cases.json')], { encoding: 'utf8', env, cwd: work, maxBuffer: 1 << 28 });
+    assert.equal(r.status, 0, r.stderr);
+    const got = JSON.parse(r.stdout.trim().split('\n').pop());
+    const refused = cases.filter((c) => c.rc !== 0).length;
+    const rows = new Set(cases.map((c) => c.argv[0] + (c.argv.includes('--compare') ? ' --compare' : '')));
+    console.log(`wasm against native: ${got.cases} runs (${refused} refused inputs), commands ${[...rows].join(', ')}`);
+    assert.equal(got.cases, cases.length);
+    assert.ok(refused >= 20, `inputs the core refuses are among the cases (${refused})`);
+    assert.deepEqual(got.mismatches.slice(0, 5), [], `${got.mismatches.length} of ${got.cases} runs differ from the native CLI`);
+    // the console script: the CLI with this process's argv and streams, stdin `-` included
+    const hlo = readFileSync(join(MATMUL, 'after_optimizations.txt'));
+    for (const argv of [['fusions', 'after_optimizations.txt'], ['summary', '--json', '-'], ['xray', 'stablehlo.mlir', 'after_optimizations.txt'], ['fusions', 'nope.txt']]) {
+      const w = spawnSync(join(work, 'venv/bin/hloscope'), argv, { cwd: MATMUL, env, input: hlo });
+      const n = spawnSync(CLI, argv, { cwd: MATMUL, input: hlo });
+      assert.equal(w.status, n.status, `hloscope ${argv.join(' ')}: exit status (${w.stderr})`);
+      assert.equal(w.stdout.toString('utf8'), n.stdout.toString('utf8'), `hloscope ${argv.join(' ')}`);
+    }
+    // the cache: a compiled module written on first use, keyed by the wasm's sha256 and wasmtime's version;
+    // a damaged entry is compiled again, never loaded
+    const cacheDir = join(work, 'cache/hloscope');
+    const entries = readdirSync(cacheDir).filter((f) => f.endsWith('.cwasm'));
+    assert.equal(entries.length, 1, `one compiled module in ${cacheDir}: ${entries}`);
+    const sha = createHash('sha256').update(readFileSync(join(repoRoot, 'wasm/gen/hloscope-cli.wasm'))).digest('hex');
+    assert.ok(entries[0].includes(sha.slice(0, 32)) && entries[0].includes('wasmtime-'), entries[0]);
+    const entry = join(cacheDir, entries[0]);
+    const bytes = readFileSync(entry);
+    bytes.fill(0x5a, bytes.length >> 1, (bytes.length >> 1) + 4096);
+    writeFileSync(entry, bytes);
+    const again = spawnSync(join(work, 'venv/bin/hloscope'), ['fusions', 'after_optimizations.txt'], { cwd: MATMUL, env });
+    assert.equal(again.status, 0, again.stderr.toString());
+    assert.equal(again.stdout.toString(), spawnSync(CLI, ['fusions', 'after_optimizations.txt'], { cwd: MATMUL }).stdout.toString());
+    assert.notDeepEqual(readFileSync(entry), bytes, 'the damaged entry was written again');
+  });
+
+  test('text reprs in plain Python equal the CLI (native, and the wasm CLI in wasmtime)', { skip: existsSync(CLI) ? false : `no native CLI at ${CLI} (npm run build:native)` }, (t) => {
     if (skipped(t)) return;
     const r = spawnSync(py(), [join(repoRoot, 'tests/jupyter/test_text.py')], {
       encoding: 'utf8',

@@ -1,6 +1,6 @@
 """The text reprs in plain Python (run by tests/jupyter/jupyter.test.mjs with the venv's python,
 against the installed wheel): print(hloscope.fusions(compiled)) prints what the native CLI prints,
-with the native CLI and with the wasm under Node; jax inputs of every accepted kind; the timeline
+with the native CLI and with the wasm CLI in wasmtime (in this process); jax inputs of every accepted kind; the timeline
 of a fixture profile, of a fresh jax.profiler folder and of a multi-process job's profiles
 (files, folders, one log_dir per process); the memory report of every real message
 in ../shared/captures/memory (read in place), of an XlaRuntimeError and of a dump's buffer
@@ -37,11 +37,10 @@ import hloscope  # noqa: E402  (the installed wheel)
 
 @contextlib.contextmanager
 def text_backend(name, **extra):
-    keys = ["HLOSCOPE_TEXT", "HLOSCOPE_CLI", "HLOSCOPE_NODE", *extra]
+    keys = ["HLOSCOPE_TEXT", "HLOSCOPE_CLI", *extra]
     saved = {k: os.environ.get(k) for k in keys}
     os.environ["HLOSCOPE_TEXT"] = name
     os.environ["HLOSCOPE_CLI"] = CLI
-    os.environ.pop("HLOSCOPE_NODE", None)
     os.environ.update(extra)
     try:
         yield
@@ -91,7 +90,7 @@ class TextReprs(unittest.TestCase):
     def test_fusions_of_compiled_print_the_cli_census(self):
         want = cli("fusions", self.dir / "after_optimizations.txt")
         self.assertIn("fusion ops", want)
-        for backend in ("cli", "node"):
+        for backend in ("cli", "wasm"):
             with self.subTest(backend=backend), text_backend(backend):
                 self.assertEqual(printed(hloscope.fusions(self.compiled)), want)
 
@@ -143,10 +142,17 @@ class TextReprs(unittest.TestCase):
         self.assertEqual([f.decode() for f in files], [self.compiled.as_text()])
         self.assertEqual(data["title"], "hloscope.fusions")
 
-    def test_report_without_the_native_cli_says_so(self):
-        with text_backend("node", HLOSCOPE_CLI=""):
-            with self.assertRaisesRegex(RuntimeError, "needs the native hloscope CLI"):
-                hloscope.report(self.compiled, path=self.dir / "never.html")
+    def test_report_through_the_wasm_carries_what_the_native_cli_carries(self):
+        # the page's date aside (the CLI writes the time it ran), the same page
+        pages = []
+        for backend in ("cli", "wasm"):
+            out = self.dir / f"report-{backend}.html"
+            with text_backend(backend):
+                hloscope.report(self.compiled, path=out, title="both")
+            pages.append(re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "DATE", out.read_text(encoding="utf-8")))
+        self.assertEqual(pages[1], pages[0])
+        data, files = self._payload(self.dir / "report-wasm.html")
+        self.assertEqual([f.decode() for f in files], [self.compiled.as_text()])
 
     def test_census_counts_equal_xla_own_module(self):
         import hlo_proto
@@ -154,7 +160,7 @@ class TextReprs(unittest.TestCase):
         mods = self.compiled.runtime_executable().hlo_modules()
         ops = [i for hm in mods for c in hlo_proto.decode_module(hm.as_serialized_hlo_module_proto())["computations"]
                for i in c["instructions"]]
-        with text_backend("node"):
+        with text_backend("wasm"):
             self.assertEqual(hloscope.fusions(self.compiled).json()["fusion_ops"],
                              sum(i["opcode"] == "fusion" for i in ops))
 
@@ -164,14 +170,14 @@ class TextReprs(unittest.TestCase):
         n_in = len(self.lowered.as_text().splitlines())
         n_out = len(self.compiled.as_text().splitlines())
         self.assertTrue(want_x.startswith(f"{n_in} lines in -> {n_out} lines decided"), want_x[:200])
-        for backend in ("cli", "node"):
+        for backend in ("cli", "wasm"):
             with self.subTest(backend=backend), text_backend(backend):
                 self.assertEqual(printed(hloscope.xray(self.lowered)), want_x)
                 self.assertEqual(printed(hloscope.xray(self.lowered.as_text(), self.compiled.as_text())), want_x)
                 self.assertEqual(printed(hloscope.spills(self.lowered)), want_s)
 
-    def test_node_prints_what_the_cli_prints_on_the_fixtures(self):
-        for fx in ("transformer_step", "sharded"):  # every fixture: tests/node/jupyter-text.test.mjs
+    def test_wasm_prints_what_the_cli_prints_on_the_fixtures(self):
+        for fx in ("transformer_step", "sharded"):  # every command on every fixture: wasm_parity.py
             d = FIXTURES / fx
             self.assertTrue(d.is_dir(), f"{d} is missing: an in-repo fixture")
             hlo = (d / "after_optimizations.txt").read_text()
@@ -181,7 +187,7 @@ class TextReprs(unittest.TestCase):
                 with self.subTest(fixture=fx, analysis=name):
                     with text_backend("cli"):
                         a = make().text()
-                    with text_backend("node"):
+                    with text_backend("wasm"):
                         b = make().text()
                     self.assertEqual(b, a)
 
@@ -195,7 +201,7 @@ class TextReprs(unittest.TestCase):
                     if hlo:
                         self.assertIn("line ", want)
                     arg = (d / hlo).read_text() if hlo else None
-                    for backend in ("cli", "node"):
+                    for backend in ("cli", "wasm"):
                         with self.subTest(backend=backend), text_backend(backend):
                             self.assertEqual(printed(hloscope.timeline(d / f, hlo=arg)), want)
 
@@ -206,7 +212,7 @@ class TextReprs(unittest.TestCase):
             with self.subTest(program=program):
                 want = cli("timeline", "profile.xplane.pb", "--program", program, cwd=d)
                 self.assertIsInstance(want, str, want)
-                for backend in ("cli", "node"):
+                for backend in ("cli", "wasm"):
                     with self.subTest(backend=backend), text_backend(backend):
                         self.assertEqual(printed(hloscope.timeline(d / "profile.xplane.pb", program=program)), want)
                 if program == module:
@@ -227,7 +233,7 @@ class TextReprs(unittest.TestCase):
                 r = hloscope.timeline(log_dir, hlo=compiled)
                 text = r.text()
                 t = r.json()
-            with text_backend("node"):
+            with text_backend("wasm"):
                 self.assertEqual(hloscope.timeline(log_dir, hlo=compiled).text(), text)
             module = re.match(r"HloModule (\S+?),", compiled.as_text()).group(1)  # jit__lambda_
             self.assertRegex(text, rf"^program {re.escape(module)} \(id [^)]*\): 3 runs, ")
@@ -243,7 +249,7 @@ class TextReprs(unittest.TestCase):
     def test_parse_errors_say_where_in_both(self):
         bad = "HloModule m\nENTRY %e {\n  oops\n}\n"
         msgs = []
-        for backend in ("cli", "node"):
+        for backend in ("cli", "wasm"):
             with text_backend(backend):
                 with self.assertRaises(hloscope.HloscopeError) as e:
                     hloscope.fusions(bad).text()
@@ -252,11 +258,35 @@ class TextReprs(unittest.TestCase):
         self.assertRegex(msgs[0], r"^after_optimizations\.txt:3:\d+: HS_E_SYNTAX: ")
         self.assertEqual(msgs[1], msgs[0])
 
-    def test_without_cli_or_node_the_text_says_so(self):
-        with text_backend("", HLOSCOPE_CLI="", HLOSCOPE_NODE="/nonexistent/node"):
-            s = str(hloscope.fusions(self.compiled))
+    def test_without_wasm_or_cli_the_text_says_so(self):
+        from hloscope import _wasm
+
+        real = _wasm.wasm_path
+        _wasm.wasm_path = lambda: None  # a package built without its wasm
+        try:
+            with text_backend("", HLOSCOPE_CLI=""):
+                s = str(hloscope.fusions(self.compiled))
+            with text_backend("wasm"):
+                with self.assertRaisesRegex(RuntimeError, "HLOSCOPE_TEXT=wasm, but the package carries no hloscope-cli.wasm"):
+                    hloscope.fusions(self.compiled).text()
+        finally:
+            _wasm.wasm_path = real
         self.assertIn("no text here", s)
-        self.assertIn("npm run build:native", s)
+        self.assertIn("npm run build:wasm", s)
+        with text_backend("nonsense"):
+            self.assertIn("expected wasm or cli", str(hloscope.fusions(self.compiled)))
+
+    def test_errors_carry_code_line_and_column(self):
+        bad = "HloModule m\nENTRY %e {\n  oops\n}\n"
+        with text_backend("wasm"):
+            with self.assertRaises(hloscope.HloscopeError) as e:
+                hloscope.fusions(bad).json()
+        self.assertEqual((e.exception.code, e.exception.line), ("HS_E_SYNTAX", 3))
+        self.assertIsInstance(e.exception.column, int)
+        self.assertEqual(e.exception.file, "after_optimizations.txt")
+        with text_backend("wasm"):
+            with self.assertRaises(FileNotFoundError):
+                hloscope.passes("/nonexistent/dump")
 
 
 MULTI = [Path(f) for f in walker("files", "profiles/multiprocess-cpu-jax-0.10.2", ".xplane.pb")["files"]]
@@ -267,7 +297,7 @@ TPU4 = walker("shared", "profiles-multidevice", ".xplane.pb")  # ../shared: the 
 class SeveralProfiles(unittest.TestCase):
     """hloscope.timeline of several profiles (a multi-process job: one .xplane.pb per process) prints
     and gives what `hloscope timeline FILES...` does, with the native CLI and with the wasm under
-    Node: the files, their folder, one log_dir per process (as jax.profiler writes them, every file
+    wasmtime: the files, their folder, one log_dir per process (as jax.profiler writes them, every file
     named <hostname>.xplane.pb); the slowest host is the one the capture slowed on purpose (its
     MANIFEST, written by fixtures/capture/multiprocess.py); the widget is handed the files the CLI
     reads; a folder without a profile is refused at once, as the CLI refuses it."""
@@ -299,7 +329,7 @@ class SeveralProfiles(unittest.TestCase):
         want = cli("timeline", *cli_args, *opts, cwd=cwd)
         self.assertIsInstance(want, str, want)
         want_json = json.loads(cli("timeline", "--json", *cli_args, *opts, cwd=cwd))
-        for backend in ("cli", "node"):
+        for backend in ("cli", "wasm"):
             with self.subTest(backend=backend), text_backend(backend):
                 r = hloscope.timeline(given, **kw)
                 self.assertEqual(printed(r), want)
@@ -444,7 +474,7 @@ class DecisionsReprs(unittest.TestCase):
                            ("stablehlo.mlir", (self.lowered,)), ("after_optimizations.txt", (self.compiled,))):
             want = cli("decisions", self.dir / name)
             self.assertIsInstance(want, str, want)
-            for backend in ("cli", "node"):
+            for backend in ("cli", "wasm"):
                 with self.subTest(input=type(what[0]).__name__, backend=backend), text_backend(backend):
                     self.assertEqual(printed(hloscope.decisions(*what)), want)
 
@@ -454,7 +484,7 @@ class DecisionsReprs(unittest.TestCase):
             self.assertTrue((d / f).is_file(), f"{d / f} is missing: an in-repo fixture")
             with self.subTest(file=f):
                 want = cli("decisions", d / f)
-                with text_backend("node"):
+                with text_backend("wasm"):
                     self.assertEqual(printed(hloscope.decisions((d / f).read_text())), want)
                 with text_backend("cli"):
                     self.assertEqual(printed(hloscope.decisions(d / f)), want)
@@ -473,7 +503,7 @@ class DecisionsReprs(unittest.TestCase):
             "downcast": sum(size(e.outvars[0]) < size(e.invars[0]) for e in converts),
         }
         self.assertTrue(all(want.values()), want)  # naive_attention has each of them
-        with text_backend("node"):
+        with text_backend("wasm"):
             got = hloscope.decisions(self.closed).json()
         self.assertEqual(got["format"], "jaxpr")
         kinds = [x["kind"] for x in got["decisions"]]
@@ -497,8 +527,7 @@ class MemoryReprs(unittest.TestCase):
             with self.subTest(capture=f.name):
                 self.assertIsInstance(want, str, want)
                 text = f.read_text(encoding="utf-8")
-                # (tests/node/jupyter-text.test.mjs holds Node's text equal to the CLI's on each file)
-                with text_backend("node"):
+                with text_backend("wasm"):
                     self.assertEqual(printed(hloscope.memory(text)), want)
                 with text_backend("cli"):
                     self.assertEqual(printed(hloscope.memory(f)), want)  # the path, read in place
@@ -517,7 +546,7 @@ class MemoryReprs(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "error.txt").write_text(str(exc), encoding="utf-8")
             want = cli("memory", "error.txt", cwd=tmp)
-        with text_backend("node"):
+        with text_backend("wasm"):
             self.assertEqual(printed(hloscope.memory(exc)), want)
             got = hloscope.memory(exc).json()
         # The figure the message itself prints ("while trying to allocate N bytes").
@@ -535,11 +564,11 @@ class MemoryReprs(unittest.TestCase):
                 jax.jit(lambda: jnp.ones((1 << 40,), jnp.float32))().block_until_ready()
                 sys.exit("no error")
             except jax.errors.JaxRuntimeError as e:
-                resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # Node's wasm reserves more
+                resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # wasmtime reserves the wasm's 4 GiB
                 r = hloscope.memory(e)
                 print(json.dumps({"type": type(e).__name__, "text": str(e), "printed": str(r), "json": r.json()}))
         """
-        with text_backend("node"):
+        with text_backend("wasm"):
             p = subprocess.run([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                env={**os.environ, "JAX_PLATFORMS": "cpu"}, timeout=300)
         self.assertEqual(p.returncode, 0, p.stderr.decode()[-2000:])
@@ -562,7 +591,7 @@ class MemoryReprs(unittest.TestCase):
             want = cli("memory", f)
             with self.subTest(report=f.name):
                 self.assertIsInstance(want, str, want)
-                for backend in ("cli", "node"):
+                for backend in ("cli", "wasm"):
                     with self.subTest(backend=backend), text_backend(backend):
                         self.assertEqual(printed(hloscope.memory(f)), want)
                         self.assertEqual(printed(hloscope.memory(str(f))), want)
@@ -572,12 +601,12 @@ class MemoryReprs(unittest.TestCase):
         # reading the same text from standard input is the reference
         want = cli("memory", "-", hlo, stdin=ba.read_bytes())
         self.assertIsInstance(want, str, want)
-        with text_backend("node"):
+        with text_backend("wasm"):
             self.assertEqual(printed(hloscope.memory(ba.read_text(), hlo=hlo)), want)
 
     def test_not_a_memory_text_says_where(self):
         msgs = []
-        for backend in ("cli", "node"):
+        for backend in ("cli", "wasm"):
             with text_backend(backend):
                 with self.assertRaises(hloscope.HloscopeError) as e:
                     hloscope.memory("this is no memory report\n").text()
@@ -606,7 +635,7 @@ class PassesReprs(unittest.TestCase):
                 want = cli("passes", what.resolve())
                 with self.subTest(input=what.name):
                     self.assertIsInstance(want, str, want)
-                    for backend in ("cli", "node"):
+                    for backend in ("cli", "wasm"):
                         with self.subTest(backend=backend), text_backend(backend):
                             self.assertEqual(printed(hloscope.passes(what)), want)
             # The step count against the folder itself: one *.before_optimizations ... file per pass step.
@@ -627,7 +656,7 @@ class Diff(unittest.TestCase):
         self.assertGreaterEqual(len(pairs), 12)
         for d in pairs:
             want = cli("diff", "a.after_optimizations.txt", "b.after_optimizations.txt", cwd=d)
-            for backend in ("cli", "node"):
+            for backend in ("cli", "wasm"):
                 with self.subTest(pair=d.name, backend=backend), text_backend(backend):
                     got = hloscope.diff(d / "a.after_optimizations.txt", d / "b.after_optimizations.txt")
                     self.assertEqual(printed(got), want)
@@ -642,7 +671,7 @@ class Diff(unittest.TestCase):
                 continue
             want = cli("diff", "--profiles", "a.xplane.pb", "b.xplane.pb", "a.after_optimizations.txt", "b.after_optimizations.txt", cwd=d)
             self.assertIn("\ntime A: ", want)
-            for backend in ("cli", "node"):
+            for backend in ("cli", "wasm"):
                 with self.subTest(pair=d.name, backend=backend), text_backend(backend):
                     got = hloscope.diff(d / "a.after_optimizations.txt", d / "b.after_optimizations.txt",
                                         profiles=(d / "a.xplane.pb", d / "b.xplane.pb"))
@@ -683,7 +712,7 @@ class Diff(unittest.TestCase):
         self.assertNotEqual(env["cost_analysis.flops"]["a"], env["cost_analysis.flops"]["b"])
         self.assertIn("Compile environment: ", got["verdict"])
         self.assertIn("cost_analysis.flops", got["verdict"])
-        with text_backend("node"):
+        with text_backend("wasm"):
             self.assertEqual(hloscope.diff(a, b).json(), got)
 
     def test_two_dump_folders_say_the_flags_xla_was_given(self):

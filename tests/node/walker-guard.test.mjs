@@ -57,7 +57,7 @@ const WALKERS = ['tests/fixtures.mjs', 'tests/native/testutil.h'];
 const ALLOWED = {
   'tests/node/walker-guard.test.mjs': [1, 'tests/ and bench/: the sources this guard reads'],
   'tests/node/registry.test.mjs': [1, 'notebook/src: the JS sources whose error codes it checks'],
-  'tests/jupyter/jupyter.test.mjs': [2, 'dist/ (the wheel npm run build wrote) and notebook/jupyter (egg-info left by pip)'],
+  'tests/jupyter/jupyter.test.mjs': [5, 'dist/ (the wheel npm run build wrote), notebook/jupyter (egg-info left by pip), build/wheelhouse (wasmtime\'s wheel) and the wasm cache folder of a temporary HOME'],
   'tests/jupyter/test_text.py': [2, 'a temporary folder the mlp dump archive was extracted into'],
   'tests/native/test_cases.c': [1, 'one case folder of tests/cases, for its input.* file'],
   'tests/native/test_core.c': [1, 'tests/cases: every case folder'],
@@ -65,6 +65,7 @@ const ALLOWED = {
   'tests/fuzz/run.sh': [3, 'core/ headers and sources (what to rebuild, one line each) and its own crash folders'],
   'tests/native/check_layers.py': [2, 'core/src (the includes of each folder) and the build\'s object files (their undefined symbols)'],
   'bench/profile_chromium.mjs': [1, '/proc: the browser\'s processes and their memory'],
+  'bench/python.py': [4, 'dist/ (the hloscope wheel) and build/wheelhouse (wasmtime\'s wheel) for the bench venv'],
 };
 
 const CLOCKS = {

@@ -12,8 +12,10 @@
     hloscope.report(lowered, err, "/tmp/trace", path="bug.html")  # one HTML file to attach to a bug
 
 Each call returns a Result: a widget in a notebook (the wasm core runs in the browser; nothing
-is fetched), readable text in a terminal (``str()``: the native CLI, else the wasm under Node),
-and ``.json()`` for the numbers.
+is fetched), readable text in a terminal (``str()``: the CLI itself, compiled to WebAssembly and
+run in this process by wasmtime; no Node, no native build), and ``.json()`` for the numbers.
+Errors raise HloscopeError (``.code``, ``.line``, ``.column``); ``str()`` of a result that failed
+is the error's text.
 """
 from __future__ import annotations
 
@@ -176,8 +178,9 @@ class Result:
             return _text.run(self.analysis.cli, self.args, json=json, cwd=tmp)
 
     def text(self) -> str:
-        """The CLI's human-readable text (native CLI, else the wasm under Node). Raises
-        HloscopeError on a parse error, RuntimeError when neither can run."""
+        """The CLI's human-readable text (the wasm CLI in this process; HLOSCOPE_TEXT=cli: the
+        native one). Raises HloscopeError when the CLI refuses the input, RuntimeError when
+        nothing can run."""
         if self._text is None:
             self._text = self._run()
         return self._text
@@ -374,12 +377,12 @@ def _write_report(files, path, *, redact=False, title=None, markdown=None, zip=F
     """Runs ``hloscope report --out PATH`` over {file name: text, bytes or Path} (a Path read where
     it is); the page is the package's own copy of the notebook when it carries one."""
     out = Path(path).expanduser().resolve()
-    name, argv = _text.runner()
-    if name != "cli":
-        raise RuntimeError("hloscope.report needs the native hloscope CLI (npm run build:native, or HLOSCOPE_CLI): "
-                           "the report is assembled by it" + ("" if name else f"; {argv}"))
     args = ["--out", str(out)]
-    page = Path(__file__).parent / "static" / "hloscope.html"
+    # the package's page, else a source checkout's (dist/hloscope.html): the wasm CLI cannot look
+    # beside its own executable for one, as the native CLI does
+    here = Path(__file__).resolve().parent
+    page = next((p for p in (here / "static" / "hloscope.html", here.parents[2] / "dist" / "hloscope.html") if p.is_file()),
+                here / "static" / "hloscope.html")
     if page.is_file() and not os.environ.get("HLOSCOPE_REPORT_TEMPLATE"):
         args += ["--template", str(page)]
     if redact:

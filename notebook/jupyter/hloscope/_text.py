@@ -1,25 +1,41 @@
-"""Text reprs: the native CLI when it is built, else the same core (wasm) through Node.
+"""Text reprs: the hloscope CLI's own output, from the CLI compiled to WASI and run in this
+process by wasmtime (``_wasm.py``), else the native CLI.
 
-Which runs is found in this order (``HLOSCOPE_TEXT=cli|node`` picks one):
-  1. the native CLI: ``$HLOSCOPE_CLI``, else ``hloscope`` on PATH, else ``build/native/hloscope``
-     of the repository this package sits in (a source checkout);
-  2. ``static/cli.mjs`` (carried by the package, wasm inlined) under Node 18+: ``$HLOSCOPE_NODE``,
-     else ``node`` on PATH;
-  3. neither: the text says so, and how to get one (the widget needs neither).
+``HLOSCOPE_TEXT=wasm|cli`` picks one (default: the wasm, which the package carries):
+  wasm: ``static/hloscope-cli.wasm`` (or ``wasm/gen/hloscope-cli.wasm`` of the repository this
+        package sits in) in wasmtime: no Node, no native CLI, no subprocess;
+  cli:  the native CLI: ``$HLOSCOPE_CLI``, else ``hloscope`` on PATH when it is not this
+        package's own console script, else ``build/native/hloscope`` of the repository.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NODE_CLI = HERE / "static" / "cli.mjs"
+
+# the CLI's error line: `file:line:col: CODE: message` (core/cli/main.c)
+_WHERE = re.compile(r"^(.*):(\d+):(\d+): (HS_[A-Z0-9_]+): (.*)$", re.M)
 
 
 class HloscopeError(ValueError):
-    """The core refused the input: the message is the CLI's ``file:line:col: CODE: message``."""
+    """The core refused the input. ``str()`` is what the CLI said on stderr (its
+    ``file:line:col: CODE: message`` line); ``.code``, ``.line``, ``.column`` and ``.message`` are
+    read from that line (``code``, ``line`` and ``column`` None where the CLI named none, as for an
+    unreadable file), ``.status`` is the CLI's exit status."""
+
+    def __init__(self, text, status=None):
+        super().__init__(text)
+        self.status = status
+        m = _WHERE.search(text or "")
+        self.file = m.group(1) if m else None
+        self.line = int(m.group(2)) if m else None
+        self.column = int(m.group(3)) if m else None
+        self.code = m.group(4) if m else None
+        self.message = m.group(5) if m else (text or "").strip()
 
 
 def _native():
@@ -27,52 +43,69 @@ def _native():
     if env is not None:
         return env if env and os.access(env, os.X_OK) else None
     found = shutil.which("hloscope")
-    if found:
+    if found and not _is_console_script(found):
         return found
     repo = HERE.parents[2] / "build" / "native" / "hloscope"  # notebook/jupyter/hloscope -> repo
     return str(repo) if os.access(repo, os.X_OK) else None
 
 
-def _node():
-    if not NODE_CLI.is_file():
-        return None
-    node = os.environ.get("HLOSCOPE_NODE", shutil.which("node") or "")
-    return node if node and os.access(node, os.X_OK) else None
+def _is_console_script(path):
+    """True for the ``hloscope`` that pip wrote for this package (a Python script, not the CLI)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!" and b"hloscope._wasm" in f.read(4096)
+    except OSError:
+        return False
+
+
+def _wasm_ready():
+    from . import _wasm
+
+    if _wasm.wasm_path() is None:
+        return "the package carries no hloscope-cli.wasm (npm run build:wasm, then tools/build-wheel.sh)"
+    try:
+        import wasmtime  # noqa: F401
+    except ImportError:
+        return "wasmtime is not installed (pip install wasmtime)"
+    return None
 
 
 def runner():
-    """(name, argv prefix) of the program that prints the texts, or (None, why not)."""
+    """(name, how): ("wasm", None), ("cli", [native CLI]), or (None, why neither can run)."""
     want = os.environ.get("HLOSCOPE_TEXT", "")
-    if want in ("", "cli"):
-        exe = _native()
-        if exe:
-            return "cli", [exe]
-        if want == "cli":
-            return None, "HLOSCOPE_TEXT=cli, but no native hloscope CLI was found (npm run build:native; or set HLOSCOPE_CLI)"
-    if want in ("", "node"):
-        node = _node()
-        if node:
-            return "node", [node, str(NODE_CLI)]
-        if want == "node":
-            return None, f"HLOSCOPE_TEXT=node, but {'no node on PATH' if NODE_CLI.is_file() else f'{NODE_CLI} is missing'}"
-    if want not in ("", "cli", "node"):
-        return None, f"HLOSCOPE_TEXT={want}: expected cli or node"
-    return None, ("no text here: the native hloscope CLI is not built and Node is not available "
-                  "(build the CLI with `npm run build:native`, or install Node 18+); "
-                  "in a notebook the widget shows the result without either")
+    if want not in ("", "wasm", "cli"):
+        return None, f"HLOSCOPE_TEXT={want}: expected wasm or cli"
+    if want in ("", "wasm"):
+        why = _wasm_ready()
+        if why is None:
+            return "wasm", None
+        if want == "wasm":
+            return None, f"HLOSCOPE_TEXT=wasm, but {why}"
+    exe = _native()
+    if exe:
+        return "cli", [exe]
+    if want == "cli":
+        return None, "HLOSCOPE_TEXT=cli, but no native hloscope CLI was found (npm run build:native; or set HLOSCOPE_CLI)"
+    return None, f"no text here: {why}, and no native hloscope CLI was found; in a notebook the widget shows the result"
 
 
 def run(command, paths, *, json=False, cwd=None, with_stderr=False):
     """Runs ``hloscope COMMAND [--json] PATHS`` and returns its standard output (with_stderr: the
     pair of its standard output and what it said on standard error, stripped).
-    Raises HloscopeError on a parse error, RuntimeError when nothing can run."""
-    name, argv = runner()
+    Raises HloscopeError when the CLI fails, RuntimeError when nothing can run."""
+    name, how = runner()
     if name is None:
-        raise RuntimeError(argv)
-    cmd = argv + [command] + (["--json"] if json else []) + [str(p) for p in paths]
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip() or f"{name} exited with status {proc.returncode}"
-        raise HloscopeError(msg)
-    out = proc.stdout.decode("utf-8", "replace")
-    return (out, proc.stderr.decode("utf-8", "replace").strip()) if with_stderr else out
+        raise RuntimeError(how)
+    args = [command] + (["--json"] if json else []) + [str(p) for p in paths]
+    if name == "wasm":
+        from . import _wasm
+
+        rc, out, err = _wasm.run(args, cwd=cwd)
+    else:
+        proc = subprocess.run(how + args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        rc, out, err = proc.returncode, proc.stdout, proc.stderr
+    said = err.decode("utf-8", "replace").strip()
+    if rc != 0:
+        raise HloscopeError(said or f"hloscope ({name}) exited with status {rc}", rc)
+    out = out.decode("utf-8", "replace")
+    return (out, said) if with_stderr else out
