@@ -3,21 +3,53 @@
  * recomputation marks (remat/checkpoint equations, optimization barriers, op_name
  * "rematted_computation"), transposes, and HLO copies that change the layout.
  *
- * StableHLO and HLO are read from the document model (instructions, their result types, resolved
- * operands) plus the text of each instruction's line (operand types, layouts, locations). A jaxpr
- * is read from the text (decisions_jaxpr.c).
- *
- * This file: the list, the HLO and StableHLO decisions, the JSON; decisions_jaxpr.c the jaxpr
- * reader; decisions_model.h what the two share. */
+ * All three are read from the document model: instructions, their result types, resolved
+ * operands; a jaxpr's first operand types and nesting (doc->jaxpr_eqns, doc->jaxpr_bodies); an HLO
+ * instruction's source location and its module's frame tables as the HLO reader kept them.
+ * StableHLO and HLO also read the text of each instruction's line (operand types, layouts,
+ * StableHLO locations). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analyses/decisions_model.h"
+#include "analyses/analyses.h"
+
+/* The kinds, in the order of KIND_NAMES. */
+enum { D_UPCAST = 0, D_DOWNCAST, D_BROADCAST, D_REMAT, D_TRANSPOSE, D_LAYOUT_COPY };
+
+/* One decision, on the line it was made. */
+typedef struct {
+  uint8_t kind;
+  uint32_t line, seq;
+  const char *name;
+  size_t name_len;
+  int from, to; /* element type indices, -1 when none */
+  const hs_type *shape;
+  char *detail, *source, *path; /* malloc'd; source and path may be NULL */
+} dec;
+
+/* One hs_decisions_json call: its document, its list, its warnings. */
+typedef struct {
+  const hs_doc *d;
+  hs_arena arena; /* types read here (operand types of HLO and StableHLO lines) */
+  dec *v;
+  uint32_t n, cap;
+  hs_diag diag; /* our own warnings (no limits; messages in arena), after the document's */
+  bool nomem;
+  uint32_t *locs;   /* StableHLO's table lines ("#loc12 = ...") by name: line index + 1 (loc_line) */
+  uint32_t loc_cap; /* 0 until the first lookup makes the index */
+} ctx;
+
+/* The element type of an array type, or -1. */
+static inline int elem_of(const hs_type *t) { return t && t->kind == HS_T_ARRAY ? t->elem : -1; }
+/* A byte of an MLIR identifier ([A-Za-z0-9_]). */
+static inline bool jid(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 static const char *const KIND_NAMES[] = {"upcast", "downcast", "broadcast", "remat", "transpose", "layout_copy"};
 
-char *hs_dec_fmt(const char *f, ...) {
+static char *hs_dec_fmt(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
   int n = vsnprintf(NULL, 0, f, ap);
@@ -31,7 +63,7 @@ char *hs_dec_fmt(const char *f, ...) {
   return s;
 }
 
-char *hs_dec_dupn(const char *s, size_t n) {
+static char *hs_dec_dupn(const char *s, size_t n) {
   char *r = malloc(n + 1);
   if (!r) return NULL;
   memcpy(r, s, n);
@@ -39,11 +71,7 @@ char *hs_dec_dupn(const char *s, size_t n) {
   return r;
 }
 
-void hs_dec_warn(ctx *c, int code, uint32_t line, uint32_t col, const char *msg) {
-  hs_diag_warn(&c->diag, &c->arena, code, line, col, "%s", msg);
-}
-
-dec *hs_dec_add(ctx *c, uint8_t kind, uint32_t line, const char *name, size_t name_len) {
+static dec *hs_dec_add(ctx *c, uint8_t kind, uint32_t line, const char *name, size_t name_len) {
   bool ok;
   dec *x = HS_VEC_PUSH(c->v, c->n, c->cap, ok);
   if (!ok) {
@@ -72,7 +100,7 @@ static void type_str(const hs_type *t, char *buf, size_t cap) {
 
 /* The kind of a convert from `from` to `to`: upcast, downcast, or -1 (same width, unknown, or
  * real to complex and back: f64 -> c128 is a type change, not a wider f64). */
-int hs_dec_convert_kind(int from, int to) {
+static int hs_dec_convert_kind(int from, int to) {
   if (from < 0 || to < 0) return -1;
   if (hs_elem_is_complex(from) != hs_elem_is_complex(to)) return -1;
   unsigned a = hs_elem_types[from].bits, b = hs_elem_types[to].bits;
@@ -80,7 +108,7 @@ int hs_dec_convert_kind(int from, int to) {
   return b > a ? D_UPCAST : D_DOWNCAST;
 }
 
-void hs_dec_cast_detail(dec *x, const char *op, const hs_type *in, const hs_type *out) {
+static void hs_dec_cast_detail(dec *x, const char *op, const hs_type *in, const hs_type *out) {
   char a[128], b[128];
   type_str(in, a, sizeof a);
   type_str(out, b, sizeof b);
@@ -88,7 +116,7 @@ void hs_dec_cast_detail(dec *x, const char *op, const hs_type *in, const hs_type
                   elem_name(x->to), hs_elem_types[x->from].bits, hs_elem_types[x->to].bits, a, b);
 }
 
-void hs_dec_shape_detail(dec *x, const char *op, const char *verb, const hs_type *in, const hs_type *out) {
+static void hs_dec_shape_detail(dec *x, const char *op, const char *verb, const hs_type *in, const hs_type *out) {
   char a[128], b[128];
   type_str(in, a, sizeof a);
   type_str(out, b, sizeof b);
@@ -505,6 +533,84 @@ static void stablehlo_decisions(ctx *c) {
   }
 }
 
+/* ================================================================ jaxpr ==================== */
+
+/* The nesting path of each body ("pjit/remat2"), made once per body: its parent's, then the
+ * primitive of the equation holding it (the reader's walk in jax's print order). NULL: "". */
+static char *body_path(ctx *c, char **paths, bool *made, uint32_t b, int depth) {
+  const hs_doc *d = c->d;
+  if (made[b] || depth > 256) return paths[b];
+  made[b] = true;
+  const hs_jaxpr_body *jb = &d->jaxpr_bodies[b];
+  if (jb->parent < 0 || (uint32_t)jb->parent >= d->n_jaxpr_bodies) {
+    if (jb->hoisted && !(paths[b] = hs_dec_dupn(hs_sp(d, d->comps[b].name), d->comps[b].name.len))) c->nomem = true;
+    return paths[b];
+  }
+  const char *up = body_path(c, paths, made, (uint32_t)jb->parent, depth + 1);
+  size_t ul = up ? strlen(up) : 0;
+  if (!(paths[b] = hs_dec_fmt("%s%s%.*s", up ? up : "", ul ? "/" : "", (int)jb->via.len, hs_sp(d, jb->via)))) c->nomem = true;
+  return paths[b];
+}
+
+static bool is_remat_prim(const hs_doc *d, hs_slice s) {
+  static const char *const names[] = {"remat", "remat2", "checkpoint", "remat_call", "optimization_barrier"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (hs_slice_is(d, s, names[i])) return true;
+  return false;
+}
+
+static void jaxpr_decisions(ctx *c) {
+  const hs_doc *d = c->d;
+  uint32_t nb = d->n_jaxpr_bodies < d->n_comps ? d->n_jaxpr_bodies : d->n_comps;
+  char **paths = calloc((size_t)nb + 1, sizeof *paths);
+  bool *made = calloc((size_t)nb + 1, sizeof *made);
+  if (!paths || !made) {
+    c->nomem = true;
+    nb = 0;
+  }
+  for (uint32_t i = 0; i < d->n_instrs && i < d->n_jaxpr_eqns && !c->nomem; i++) {
+    const hs_instr *in = &d->instrs[i];
+    const hs_type *in0 = d->jaxpr_eqns[i].in0, *out = in->type;
+    hs_slice nm = in->name.len ? in->name : in->opcode; /* an equation without outputs: its primitive */
+    char prim[64];
+    snprintf(prim, sizeof prim, "%.*s", (int)(in->opcode.len < sizeof prim - 1 ? in->opcode.len : sizeof prim - 1), hs_sp(d, in->opcode));
+    dec *x = NULL;
+    if (hs_slice_is(d, in->opcode, "convert_element_type")) {
+      int k = hs_dec_convert_kind(elem_of(in0), elem_of(out));
+      if (k < 0) continue;
+      if (!(x = hs_dec_add(c, (uint8_t)k, in->line, hs_sp(d, nm), nm.len))) break;
+      x->from = elem_of(in0);
+      x->to = elem_of(out);
+      hs_dec_cast_detail(x, prim, in0, out);
+    } else if (hs_slice_is(d, in->opcode, "broadcast_in_dim") || hs_slice_is(d, in->opcode, "transpose")) {
+      bool bc = prim[0] == 'b';
+      if (!(x = hs_dec_add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, nm), nm.len))) break;
+      x->to = elem_of(out);
+      x->from = in0 ? elem_of(in0) : x->to;
+      hs_dec_shape_detail(x, prim, bc ? "broadcasts" : "transposes", in0, out);
+    } else if (is_remat_prim(d, in->opcode)) {
+      if (!(x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, nm), nm.len))) break;
+      uint32_t inner = 0; /* the equations of the bodies it holds */
+      for (uint32_t b = 0; b < d->n_jaxpr_bodies; b++)
+        if (d->jaxpr_bodies[b].holder == (int32_t)i) inner += d->jaxpr_bodies[b].within;
+      if (hs_slice_is(d, in->opcode, "optimization_barrier"))
+        x->detail = hs_dec_fmt("%s marks recomputation: it keeps XLA from merging the values it holds with the forward pass", prim);
+      else
+        x->detail = hs_dec_fmt("%s marks recomputation: its body of %u equations is recomputed for the backward pass instead of "
+                               "being kept from the forward pass",
+                               prim, inner);
+    } else {
+      continue;
+    }
+    x->shape = out;
+    const char *path = in->comp < nb ? body_path(c, paths, made, in->comp, 0) : NULL;
+    if (path && !(x->path = hs_dec_dupn(path, strlen(path)))) c->nomem = true;
+  }
+  for (uint32_t b = 0; b < nb; b++) free(paths[b]);
+  free(paths);
+  free(made);
+}
+
 /* ================================================================ output ==================== */
 
 static int by_line(const void *a, const void *b) {
@@ -519,7 +625,7 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
   memset(&c, 0, sizeof c);
   c.d = doc;
   c.diag.per_code = HS_DIAG_NO_LIMIT;
-  if (doc->format == HS_FORMAT_JAXPR) hs_dec_jaxpr(&c);
+  if (doc->format == HS_FORMAT_JAXPR) jaxpr_decisions(&c);
   else if (doc->format == HS_FORMAT_STABLEHLO) stablehlo_decisions(&c);
   else if (doc->format == HS_FORMAT_HLO) hlo_decisions(&c);
   json_t *o = NULL;
