@@ -202,127 +202,76 @@ static bool operand_layout(const hs_doc *d, const hs_instr *in, size_t *ls, size
   return false;
 }
 
-/* ---- HLO source locations: source_file/source_line, or stack_frame_id through the tables ---- */
+/* ---- HLO source locations: the metadata's source_file and source_line, else its stack_frame_id
+ * through its module's frame tables (the HLO reader kept both) ---- */
 typedef struct {
-  /* FileNames, FileLocations (file, line), StackFrames (location) by id; 0 = none */
-  hs_slice *files;
-  uint32_t n_files;
-  uint32_t *loc_file, *loc_line;
-  uint32_t n_locs;
-  uint32_t *frame_loc;
-  uint32_t n_frames;
+  uint32_t module; /* the module indexed (UINT32_MAX: none yet) */
+  /* by id: the row (index + 1, 0: none) of FileNames, FileLocations and StackFrames */
+  uint32_t *by_id[3];
+  uint32_t n[3];
 } frames;
+enum { FR_FILES = 0, FR_LOCS, FR_FRAMES };
 
-static uint32_t num_after(const char *t, size_t s, size_t e, const char *key) {
-  size_t k = strlen(key);
-  for (size_t i = s; i + k <= e; i++) {
-    if (memcmp(t + i, key, k) == 0 && (i == s || t[i - 1] == ' ' || t[i - 1] == '{')) {
-      uint32_t v = 0;
-      for (size_t p = i + k; p < e && t[p] >= '0' && t[p] <= '9'; p++) v = v * 10 + (uint32_t)(t[p] - '0');
-      return v;
-    }
+/* Indexes module m's rows by id (the last row of an id wins); false when memory runs out. */
+static bool index_frames(const hs_doc *d, frames *f, uint32_t m) {
+  f->module = m;
+  for (int k = 0; k < 3; k++)
+    if (f->n[k]) memset(f->by_id[k], 0, f->n[k] * sizeof *f->by_id[k]);
+  /* the rows are in text order, so by module: the first of module m */
+  uint32_t lo = 0, hi = d->n_frames;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (d->frames[mid].module < m) lo = mid + 1;
+    else hi = mid;
   }
-  return 0;
-}
-
-static bool grow_u32(uint32_t **a, uint32_t *n, uint32_t id) {
-  if (id < *n) return true;
-  if (id > 1000000) return false;
-  uint32_t nn = id + 1 > *n * 2 ? id + 1 : *n * 2;
-  uint32_t *b = realloc(*a, nn * sizeof *b);
-  if (!b) return false;
-  memset(b + *n, 0, (nn - *n) * sizeof *b);
-  *a = b;
-  *n = nn;
+  for (uint32_t i = lo; i < d->n_frames && d->frames[i].module == m; i++) {
+    const hs_frame_row *row = &d->frames[i];
+    int k = row->table == HS_FRAMES_FILE_NAMES ? FR_FILES : row->table == HS_FRAMES_FILE_LOCATIONS ? FR_LOCS
+            : row->table == HS_FRAMES_STACK_FRAMES ? FR_FRAMES : -1;
+    if (k < 0 || row->id > 1000000) continue;
+    if (row->id >= f->n[k]) {
+      uint32_t nn = row->id + 1 > f->n[k] * 2 ? row->id + 1 : f->n[k] * 2;
+      uint32_t *b = realloc(f->by_id[k], nn * sizeof *b);
+      if (!b) return false;
+      memset(b + f->n[k], 0, (nn - f->n[k]) * sizeof *b);
+      f->by_id[k] = b;
+      f->n[k] = nn;
+    }
+    f->by_id[k][row->id] = i + 1;
+  }
   return true;
 }
 
-static void read_frames(const hs_doc *d, frames *f) {
-  memset(f, 0, sizeof *f);
-  if (!d->frame_refs) return;
-  int table = 0; /* 1 files, 2 locations, 3 frames */
-  for (uint32_t li = 0; li < d->n_lines; li++) {
-    size_t s = d->lines[li].off, e = li + 1 < d->n_lines ? d->lines[li + 1].off : d->len;
-    while (e > s && (d->text[e - 1] == '\n' || d->text[e - 1] == '\r')) e--;
-    const char *t = d->text;
-    if (d->lines[li].kind != HS_LINE_TABLE) {
-      if (d->lines[li].kind == HS_LINE_COMP) break;
-      table = 0;
-      continue;
-    }
-    if (hs_starts(t, e, s, "FileNames")) table = 1;
-    else if (hs_starts(t, e, s, "FunctionNames")) table = 0;
-    else if (hs_starts(t, e, s, "FileLocations")) table = 2;
-    else if (hs_starts(t, e, s, "StackFrames")) table = 3;
-    else if (table && s < e && t[s] >= '0' && t[s] <= '9') {
-      uint32_t id = 0;
-      size_t p = s;
-      while (p < e && t[p] >= '0' && t[p] <= '9') id = id * 10 + (uint32_t)(t[p++] - '0');
-      if (table == 1) {
-        const char *q = memchr(t + p, '"', e - p);
-        if (!q) continue;
-        size_t qs = (size_t)(q - t) + 1, qe = hs_skip_string(t, e, qs - 1);
-        uint32_t nf = f->n_files;
-        if (id >= nf) {
-          if (id > 1000000) continue;
-          hs_slice *b = realloc(f->files, (id + 1) * sizeof *b);
-          if (!b) continue;
-          memset(b + nf, 0, (id + 1 - nf) * sizeof *b);
-          f->files = b;
-          f->n_files = id + 1;
-        }
-        f->files[id] = hs_sl((uint32_t)qs, (uint32_t)(qe > qs ? qe - 1 - qs : 0));
-      } else if (table == 2) {
-        uint32_t n0 = f->n_locs;
-        if (!grow_u32(&f->loc_file, &n0, id)) continue;
-        n0 = f->n_locs;
-        if (!grow_u32(&f->loc_line, &n0, id)) continue;
-        f->n_locs = n0;
-        f->loc_file[id] = num_after(t, p, e, "file_name_id=");
-        f->loc_line[id] = num_after(t, p, e, "line=");
-      } else if (table == 3) {
-        if (!grow_u32(&f->frame_loc, &f->n_frames, id)) continue;
-        f->frame_loc[id] = num_after(t, p, e, "file_location_id=");
-      }
-    }
-  }
+/* The row of table k with that id, or NULL. */
+static const hs_frame_row *frame_row(const hs_doc *d, const frames *f, int k, uint32_t id) {
+  return id && id < f->n[k] && f->by_id[k][id] ? &d->frames[f->by_id[k][id] - 1] : NULL;
 }
 
-static void free_frames(frames *f) {
-  free(f->files);
-  free(f->loc_file);
-  free(f->loc_line);
-  free(f->frame_loc);
-}
-
-static char *hlo_source(const hs_doc *d, const hs_instr *in, const frames *f) {
-  size_t s, e;
-  instr_span(d, in, &s, &e);
-  const char *t = d->text;
-  for (size_t i = s; i + 13 <= e; i++) {
-    if (memcmp(t + i, "source_file=\"", 13) == 0) {
-      size_t qs = i + 13, qe = hs_skip_string(t, e, i + 12);
-      size_t fn = qe > qs ? qe - 1 - qs : 0;
-      uint32_t line = num_after(t, qe, e, "source_line=");
-      return line ? hs_dec_fmt("%.*s:%u", (int)fn, t + qs, line) : hs_dec_dupn(t + qs, fn);
-    }
+static char *hlo_source(ctx *c, const hs_instr *in, frames *f) {
+  const hs_doc *d = c->d;
+  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  if (h->source_file && h->source_file <= d->n_source_files) {
+    hs_slice s = d->source_files[h->source_file - 1];
+    return h->source_ref ? hs_dec_fmt("%.*s:%u", (int)s.len, hs_sp(d, s), h->source_ref) : hs_dec_dupn(hs_sp(d, s), s.len);
   }
-  uint32_t fid = num_after(t, s, e, "stack_frame_id=");
-  if (fid && fid < f->n_frames) {
-    uint32_t loc = f->frame_loc[fid];
-    if (loc && loc < f->n_locs) {
-      uint32_t file = f->loc_file[loc];
-      if (file && file < f->n_files && f->files[file].len)
-        return hs_dec_fmt("%.*s:%u", (int)f->files[file].len, t + f->files[file].off, f->loc_line[loc]);
-    }
+  if (!h->source_ref || in->comp >= d->n_comps) return NULL;
+  uint32_t m = d->comps[in->comp].module;
+  if (f->module != m && !index_frames(d, f, m)) {
+    c->nomem = true;
+    return NULL;
   }
-  return NULL;
+  const hs_frame_row *fr = frame_row(d, f, FR_FRAMES, h->source_ref);
+  const hs_frame_row *loc = fr ? frame_row(d, f, FR_LOCS, fr->frame.location) : NULL;
+  const hs_frame_row *file = loc ? frame_row(d, f, FR_FILES, loc->loc.file) : NULL;
+  if (!file || !file->name.len) return NULL;
+  return hs_dec_fmt("%.*s:%u", (int)file->name.len, hs_sp(d, file->name), loc->loc.line);
 }
 
 static void hlo_decisions(ctx *c) {
   const hs_doc *d = c->d;
   frames fr;
-  read_frames(d, &fr);
+  memset(&fr, 0, sizeof fr);
+  fr.module = UINT32_MAX;
   for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
     const hs_instr *in = &d->instrs[i];
     const char *op = hs_sp(d, in->opcode);
@@ -373,10 +322,10 @@ static void hlo_decisions(ctx *c) {
       continue;
     }
     x->shape = in->type;
-    x->source = hlo_source(d, in, &fr);
+    x->source = hlo_source(c, in, &fr);
     if (in->comp < d->n_comps) x->path = hs_dec_dupn(hs_sp(d, d->comps[in->comp].name), d->comps[in->comp].name.len);
   }
-  free_frames(&fr);
+  for (int k = 0; k < 3; k++) free(fr.by_id[k]);
 }
 
 /* ---- StableHLO: the operand type from "(A) -> R"; the location through the #loc table ------ */

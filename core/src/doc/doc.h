@@ -83,7 +83,31 @@ typedef struct {
   hs_slice custom_call_target;
   hs_slice op_name;          /* metadata op_name (without quotes) */
   hs_slice backend_config;   /* raw value (JSON object or quoted string) */
+  /* where it comes from, as its metadata says: source_file="F" source_line=N (older XLA), or
+     stack_frame_id=N (a row of its module's StackFrames table, doc->frames) */
+  uint32_t source_file;      /* F: its index in doc->source_files + 1; 0 when none */
+  uint32_t source_ref;       /* with a source_file: its source_line (0: none); without: its
+                                stack_frame_id (0: none) */
 } hs_hlo_instr;
+
+/* HLO only: one row of a module's frame tables (doc->frames, in text order), which the
+ * instructions' stack_frame_id refer to. (The files that metadata names with source_file= are
+ * doc->source_files, each once, in the order first named.) */
+enum { HS_FRAMES_FILE_NAMES = 0, HS_FRAMES_FUNCTION_NAMES, HS_FRAMES_FILE_LOCATIONS, HS_FRAMES_STACK_FRAMES };
+typedef struct {
+  uint32_t module;
+  uint32_t id;   /* the row's number */
+  uint8_t table; /* HS_FRAMES_* */
+  union {
+    hs_slice name; /* FileNames, FunctionNames: the string (without quotes) */
+    struct {
+      uint32_t file, function, line; /* file_name_id, function_name_id, line (0: none) */
+    } loc;                            /* FileLocations */
+    struct {
+      uint32_t location, parent; /* file_location_id, parent_frame_id (0: none) */
+    } frame;                     /* StackFrames */
+  };
+} hs_frame_row;
 
 /* What only jaxpr equations carry: doc->jaxpr_eqns, indexed like doc->instrs (jaxpr documents
  * only; read it through hs_jaxpr_of). */
@@ -135,6 +159,8 @@ typedef struct {
   X(hs_comp, comps)              \
   X(hs_instr, instrs)            \
   X(hs_hlo_instr, hlo)           \
+  X(hs_frame_row, frames)        \
+  X(hs_slice, source_files)      \
   X(hs_jaxpr_eqn, jaxpr_eqns)    \
   X(hs_jaxpr_body, jaxpr_bodies) \
   X(hs_operand, operands)        \
@@ -168,7 +194,7 @@ struct hs_doc {
     };
   };
 
-  /* HLO only: frame tables */
+  /* HLO only: frame tables (their rows: doc->frames) */
   uint32_t stack_frames;    /* entries in StackFrames tables */
   uint32_t frame_refs;      /* instructions with stack_frame_id= */
   uint32_t frame_refs_dangling;
