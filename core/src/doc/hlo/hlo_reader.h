@@ -265,7 +265,10 @@ typedef struct {
   uint32_t n_asyncs;
 } reader;
 
-/* ---- hlo.c --------------------------------------------------------------------------------- */
+/* ---- hlo_frames.c -------------------------------------------------------------------------- */
+/* A row "N ..." in [p, e) of the frame table being read (r->table): kept in doc->frames (a file
+ * or function name row without a string is not). False when memory runs out. */
+bool hlo_frame_row(reader *r, size_t p, size_t e);
 /* A file metadata names (source_file=): its index in doc->source_files + 1, added the first time;
  * 0 when memory runs out (d->nomem). */
 uint32_t hlo_source_file(reader *r, hs_slice name);
