@@ -34,7 +34,6 @@ typedef struct {
   hs_arena arena; /* types read here (operand types of HLO and StableHLO lines) */
   dec *v;
   uint32_t n, cap;
-  hs_diag diag; /* our own warnings (no limits; messages in arena), after the document's */
   bool nomem;
   uint32_t *locs;   /* StableHLO's table lines ("#loc12 = ...") by name: line index + 1 (loc_line) */
   uint32_t loc_cap; /* 0 until the first lookup makes the index */
@@ -573,7 +572,6 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
   ctx c;
   memset(&c, 0, sizeof c);
   c.d = doc;
-  c.diag.per_code = HS_DIAG_NO_LIMIT;
   if (doc->format == HS_FORMAT_JAXPR) jaxpr_decisions(&c);
   else if (doc->format == HS_FORMAT_STABLEHLO) stablehlo_decisions(&c);
   else if (doc->format == HS_FORMAT_HLO) hlo_decisions(&c);
@@ -598,10 +596,8 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
       json_array_append_new(a, e);
     }
     json_object_set_new(o, "decisions", a);
-    json_t *w = hs_warnings_json(doc->warnings, doc->n_warnings), *ours = hs_diag_json(&c.diag);
-    json_array_extend(w, ours);
-    json_decref(ours);
-    json_object_set_new(o, "warnings", w);
+    /* the document's (a jaxpr cut short or unreadable says so there) */
+    json_object_set_new(o, "warnings", hs_warnings_json(doc->warnings, doc->n_warnings));
   }
   for (uint32_t i = 0; i < c.n; i++) {
     free(c.v[i].detail);
@@ -610,7 +606,6 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
   }
   free(c.v);
   free(c.locs);
-  hs_diag_free(&c.diag);
   hs_arena_free(&c.arena);
   return o ? hs_json_finish(o, len) : NULL;
 }
