@@ -299,11 +299,49 @@ static void test_jaxpr_torture(void **state) {
   json_decref(j);
 }
 
+/* HLO sources as the reader keeps them: source_file/source_line metadata, and stack_frame_id
+ * through the frame tables of the instruction's own module (two modules here, each with its own
+ * tables numbered from 1: the second's frame 1 is b.py, where decisions once took the first
+ * module's tables for every module). */
+static void test_hlo_sources_per_module(void **state) {
+  (void)state;
+  const char *mod =
+      "HloModule m%d, entry_computation_layout={(f32[])->f32[4]}\n\n"
+      "FileNames\n1 \"%s\"\n2 \"unused.py\"\n\n"
+      "FunctionNames\n1 \"f\"\n\n"
+      "FileLocations\n1 {file_name_id=2 function_name_id=1 line=1 end_line=1 column=1 end_column=2}\n"
+      "2 {file_name_id=1 function_name_id=1 line=%d end_line=%d column=1 end_column=2}\n\n"
+      "StackFrames\n1 {file_location_id=2 parent_frame_id=0}\n\n"
+      "ENTRY %%main (p: f32[]) -> f32[4] {\n"
+      "  %%p = f32[] parameter(0)\n"
+      "  %%t = f32[4]{0} broadcast(f32[] %%p), dimensions={}, metadata={op_name=\"jit(f)/broadcast_in_dim\" source_file=\"c.py\" source_line=%d}\n"
+      "  %%u = f32[4]{0} broadcast(f32[] %%p), dimensions={}, metadata={op_name=\"jit(f)/broadcast_in_dim\" source_file=\"c.py\"}\n"
+      "  %%v = f32[4]{0} broadcast(f32[] %%p), dimensions={}, metadata={op_name=\"jit(f)/broadcast_in_dim\" stack_frame_id=7}\n"
+      "  ROOT %%b = f32[4]{0} broadcast(f32[] %%p), dimensions={}, metadata={op_name=\"jit(f)/broadcast_in_dim\" stack_frame_id=1}\n"
+      "}\n\n";
+  char t[4096];
+  size_t n = (size_t)snprintf(t, sizeof t, mod, 1, "a.py", 10, 10, 3);
+  n += (size_t)snprintf(t + n, sizeof t - n, mod, 2, "b.py", 20, 20, 4);
+  json_t *j = decisions_of(t, n);
+  assert_string_equal(sget(j, "format"), "hlo");
+  const char *want[] = {"c.py:3", "c.py", "", "a.py:10", "c.py:4", "c.py", "", "b.py:20"};
+  json_t *ds = json_object_get(j, "decisions");
+  assert_int_equal(json_array_size(ds), 8);
+  for (size_t i = 0; i < 8; i++) {
+    json_t *x = json_array_get(ds, i);
+    assert_string_equal(sget(x, "kind"), "broadcast");
+    if (!*want[i]) assert_true(json_is_null(json_object_get(x, "source"))); /* frame 7: no such row */
+    else assert_string_equal(sget(x, "source"), want[i]);
+  }
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_jaxpr_mlp),        cmocka_unit_test(test_jaxpr_remat),
       cmocka_unit_test(test_jaxpr_truncated),  cmocka_unit_test(test_hlo_and_stablehlo),
       cmocka_unit_test(test_jaxpr_torture),    cmocka_unit_test(test_stablehlo_loc_fanout),
+      cmocka_unit_test(test_hlo_sources_per_module),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* analyses: what the core concludes over one document: the fusion census, the big intermediate,
  * its carriers and the HBM estimate (analysis.c), the x-ray of a pair (xray.c), the pipeline
  * stage (stage.c), the padding table (layouts.c), the decisions the framework made
- * (decisions.c, decisions_jaxpr.c) and the result JSON of each (results.c and the files
+ * (decisions.c) and the result JSON of each (results.c and the files
  * themselves). Not installed; only core/src includes it. Uses doc/, types/ and base/ only.
  */
 #ifndef HS_ANALYSES_H

@@ -3,21 +3,52 @@
  * recomputation marks (remat/checkpoint equations, optimization barriers, op_name
  * "rematted_computation"), transposes, and HLO copies that change the layout.
  *
- * StableHLO and HLO are read from the document model (instructions, their result types, resolved
- * operands) plus the text of each instruction's line (operand types, layouts, locations). A jaxpr
- * is read from the text (decisions_jaxpr.c).
- *
- * This file: the list, the HLO and StableHLO decisions, the JSON; decisions_jaxpr.c the jaxpr
- * reader; decisions_model.h what the two share. */
+ * All three are read from the document model: instructions, their result types, resolved
+ * operands; a jaxpr's first operand types and nesting (doc->jaxpr_eqns, doc->jaxpr_bodies); an HLO
+ * instruction's source location and its module's frame tables as the HLO reader kept them.
+ * StableHLO and HLO also read the text of each instruction's line (operand types, layouts,
+ * StableHLO locations). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analyses/decisions_model.h"
+#include "analyses/analyses.h"
+
+/* The kinds, in the order of KIND_NAMES. */
+enum { D_UPCAST = 0, D_DOWNCAST, D_BROADCAST, D_REMAT, D_TRANSPOSE, D_LAYOUT_COPY };
+
+/* One decision, on the line it was made. */
+typedef struct {
+  uint8_t kind;
+  uint32_t line, seq;
+  const char *name;
+  size_t name_len;
+  int from, to; /* element type indices, -1 when none */
+  const hs_type *shape;
+  char *detail, *source, *path; /* malloc'd; source and path may be NULL */
+} dec;
+
+/* One hs_decisions_json call: its document, its list, its warnings. */
+typedef struct {
+  const hs_doc *d;
+  hs_arena arena; /* types read here (operand types of HLO and StableHLO lines) */
+  dec *v;
+  uint32_t n, cap;
+  bool nomem;
+  uint32_t *locs;   /* StableHLO's table lines ("#loc12 = ...") by name: line index + 1 (loc_line) */
+  uint32_t loc_cap; /* 0 until the first lookup makes the index */
+} ctx;
+
+/* The element type of an array type, or -1. */
+static inline int elem_of(const hs_type *t) { return t && t->kind == HS_T_ARRAY ? t->elem : -1; }
+/* A byte of an MLIR identifier ([A-Za-z0-9_]). */
+static inline bool jid(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 static const char *const KIND_NAMES[] = {"upcast", "downcast", "broadcast", "remat", "transpose", "layout_copy"};
 
-char *hs_dec_fmt(const char *f, ...) {
+static char *hs_dec_fmt(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
   int n = vsnprintf(NULL, 0, f, ap);
@@ -31,7 +62,7 @@ char *hs_dec_fmt(const char *f, ...) {
   return s;
 }
 
-char *hs_dec_dupn(const char *s, size_t n) {
+static char *hs_dec_dupn(const char *s, size_t n) {
   char *r = malloc(n + 1);
   if (!r) return NULL;
   memcpy(r, s, n);
@@ -39,11 +70,7 @@ char *hs_dec_dupn(const char *s, size_t n) {
   return r;
 }
 
-void hs_dec_warn(ctx *c, int code, uint32_t line, uint32_t col, const char *msg) {
-  hs_diag_warn(&c->diag, &c->arena, code, line, col, "%s", msg);
-}
-
-dec *hs_dec_add(ctx *c, uint8_t kind, uint32_t line, const char *name, size_t name_len) {
+static dec *hs_dec_add(ctx *c, uint8_t kind, uint32_t line, const char *name, size_t name_len) {
   bool ok;
   dec *x = HS_VEC_PUSH(c->v, c->n, c->cap, ok);
   if (!ok) {
@@ -72,7 +99,7 @@ static void type_str(const hs_type *t, char *buf, size_t cap) {
 
 /* The kind of a convert from `from` to `to`: upcast, downcast, or -1 (same width, unknown, or
  * real to complex and back: f64 -> c128 is a type change, not a wider f64). */
-int hs_dec_convert_kind(int from, int to) {
+static int hs_dec_convert_kind(int from, int to) {
   if (from < 0 || to < 0) return -1;
   if (hs_elem_is_complex(from) != hs_elem_is_complex(to)) return -1;
   unsigned a = hs_elem_types[from].bits, b = hs_elem_types[to].bits;
@@ -80,7 +107,7 @@ int hs_dec_convert_kind(int from, int to) {
   return b > a ? D_UPCAST : D_DOWNCAST;
 }
 
-void hs_dec_cast_detail(dec *x, const char *op, const hs_type *in, const hs_type *out) {
+static void hs_dec_cast_detail(dec *x, const char *op, const hs_type *in, const hs_type *out) {
   char a[128], b[128];
   type_str(in, a, sizeof a);
   type_str(out, b, sizeof b);
@@ -88,7 +115,7 @@ void hs_dec_cast_detail(dec *x, const char *op, const hs_type *in, const hs_type
                   elem_name(x->to), hs_elem_types[x->from].bits, hs_elem_types[x->to].bits, a, b);
 }
 
-void hs_dec_shape_detail(dec *x, const char *op, const char *verb, const hs_type *in, const hs_type *out) {
+static void hs_dec_shape_detail(dec *x, const char *op, const char *verb, const hs_type *in, const hs_type *out) {
   char a[128], b[128];
   type_str(in, a, sizeof a);
   type_str(out, b, sizeof b);
@@ -174,127 +201,76 @@ static bool operand_layout(const hs_doc *d, const hs_instr *in, size_t *ls, size
   return false;
 }
 
-/* ---- HLO source locations: source_file/source_line, or stack_frame_id through the tables ---- */
+/* ---- HLO source locations: the metadata's source_file and source_line, else its stack_frame_id
+ * through its module's frame tables (the HLO reader kept both) ---- */
 typedef struct {
-  /* FileNames, FileLocations (file, line), StackFrames (location) by id; 0 = none */
-  hs_slice *files;
-  uint32_t n_files;
-  uint32_t *loc_file, *loc_line;
-  uint32_t n_locs;
-  uint32_t *frame_loc;
-  uint32_t n_frames;
+  uint32_t module; /* the module indexed (UINT32_MAX: none yet) */
+  /* by id: the row (index + 1, 0: none) of FileNames, FileLocations and StackFrames */
+  uint32_t *by_id[3];
+  uint32_t n[3];
 } frames;
+enum { FR_FILES = 0, FR_LOCS, FR_FRAMES };
 
-static uint32_t num_after(const char *t, size_t s, size_t e, const char *key) {
-  size_t k = strlen(key);
-  for (size_t i = s; i + k <= e; i++) {
-    if (memcmp(t + i, key, k) == 0 && (i == s || t[i - 1] == ' ' || t[i - 1] == '{')) {
-      uint32_t v = 0;
-      for (size_t p = i + k; p < e && t[p] >= '0' && t[p] <= '9'; p++) v = v * 10 + (uint32_t)(t[p] - '0');
-      return v;
-    }
+/* Indexes module m's rows by id (the last row of an id wins); false when memory runs out. */
+static bool index_frames(const hs_doc *d, frames *f, uint32_t m) {
+  f->module = m;
+  for (int k = 0; k < 3; k++)
+    if (f->n[k]) memset(f->by_id[k], 0, f->n[k] * sizeof *f->by_id[k]);
+  /* the rows are in text order, so by module: the first of module m */
+  uint32_t lo = 0, hi = d->n_frames;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (d->frames[mid].module < m) lo = mid + 1;
+    else hi = mid;
   }
-  return 0;
-}
-
-static bool grow_u32(uint32_t **a, uint32_t *n, uint32_t id) {
-  if (id < *n) return true;
-  if (id > 1000000) return false;
-  uint32_t nn = id + 1 > *n * 2 ? id + 1 : *n * 2;
-  uint32_t *b = realloc(*a, nn * sizeof *b);
-  if (!b) return false;
-  memset(b + *n, 0, (nn - *n) * sizeof *b);
-  *a = b;
-  *n = nn;
+  for (uint32_t i = lo; i < d->n_frames && d->frames[i].module == m; i++) {
+    const hs_frame_row *row = &d->frames[i];
+    int k = row->table == HS_FRAMES_FILE_NAMES ? FR_FILES : row->table == HS_FRAMES_FILE_LOCATIONS ? FR_LOCS
+            : row->table == HS_FRAMES_STACK_FRAMES ? FR_FRAMES : -1;
+    if (k < 0 || row->id > 1000000) continue;
+    if (row->id >= f->n[k]) {
+      uint32_t nn = row->id + 1 > f->n[k] * 2 ? row->id + 1 : f->n[k] * 2;
+      uint32_t *b = realloc(f->by_id[k], nn * sizeof *b);
+      if (!b) return false;
+      memset(b + f->n[k], 0, (nn - f->n[k]) * sizeof *b);
+      f->by_id[k] = b;
+      f->n[k] = nn;
+    }
+    f->by_id[k][row->id] = i + 1;
+  }
   return true;
 }
 
-static void read_frames(const hs_doc *d, frames *f) {
-  memset(f, 0, sizeof *f);
-  if (!d->frame_refs) return;
-  int table = 0; /* 1 files, 2 locations, 3 frames */
-  for (uint32_t li = 0; li < d->n_lines; li++) {
-    size_t s = d->lines[li].off, e = li + 1 < d->n_lines ? d->lines[li + 1].off : d->len;
-    while (e > s && (d->text[e - 1] == '\n' || d->text[e - 1] == '\r')) e--;
-    const char *t = d->text;
-    if (d->lines[li].kind != HS_LINE_TABLE) {
-      if (d->lines[li].kind == HS_LINE_COMP) break;
-      table = 0;
-      continue;
-    }
-    if (hs_starts(t, e, s, "FileNames")) table = 1;
-    else if (hs_starts(t, e, s, "FunctionNames")) table = 0;
-    else if (hs_starts(t, e, s, "FileLocations")) table = 2;
-    else if (hs_starts(t, e, s, "StackFrames")) table = 3;
-    else if (table && s < e && t[s] >= '0' && t[s] <= '9') {
-      uint32_t id = 0;
-      size_t p = s;
-      while (p < e && t[p] >= '0' && t[p] <= '9') id = id * 10 + (uint32_t)(t[p++] - '0');
-      if (table == 1) {
-        const char *q = memchr(t + p, '"', e - p);
-        if (!q) continue;
-        size_t qs = (size_t)(q - t) + 1, qe = hs_skip_string(t, e, qs - 1);
-        uint32_t nf = f->n_files;
-        if (id >= nf) {
-          if (id > 1000000) continue;
-          hs_slice *b = realloc(f->files, (id + 1) * sizeof *b);
-          if (!b) continue;
-          memset(b + nf, 0, (id + 1 - nf) * sizeof *b);
-          f->files = b;
-          f->n_files = id + 1;
-        }
-        f->files[id] = hs_sl((uint32_t)qs, (uint32_t)(qe > qs ? qe - 1 - qs : 0));
-      } else if (table == 2) {
-        uint32_t n0 = f->n_locs;
-        if (!grow_u32(&f->loc_file, &n0, id)) continue;
-        n0 = f->n_locs;
-        if (!grow_u32(&f->loc_line, &n0, id)) continue;
-        f->n_locs = n0;
-        f->loc_file[id] = num_after(t, p, e, "file_name_id=");
-        f->loc_line[id] = num_after(t, p, e, "line=");
-      } else if (table == 3) {
-        if (!grow_u32(&f->frame_loc, &f->n_frames, id)) continue;
-        f->frame_loc[id] = num_after(t, p, e, "file_location_id=");
-      }
-    }
-  }
+/* The row of table k with that id, or NULL. */
+static const hs_frame_row *frame_row(const hs_doc *d, const frames *f, int k, uint32_t id) {
+  return id && id < f->n[k] && f->by_id[k][id] ? &d->frames[f->by_id[k][id] - 1] : NULL;
 }
 
-static void free_frames(frames *f) {
-  free(f->files);
-  free(f->loc_file);
-  free(f->loc_line);
-  free(f->frame_loc);
-}
-
-static char *hlo_source(const hs_doc *d, const hs_instr *in, const frames *f) {
-  size_t s, e;
-  instr_span(d, in, &s, &e);
-  const char *t = d->text;
-  for (size_t i = s; i + 13 <= e; i++) {
-    if (memcmp(t + i, "source_file=\"", 13) == 0) {
-      size_t qs = i + 13, qe = hs_skip_string(t, e, i + 12);
-      size_t fn = qe > qs ? qe - 1 - qs : 0;
-      uint32_t line = num_after(t, qe, e, "source_line=");
-      return line ? hs_dec_fmt("%.*s:%u", (int)fn, t + qs, line) : hs_dec_dupn(t + qs, fn);
-    }
+static char *hlo_source(ctx *c, const hs_instr *in, frames *f) {
+  const hs_doc *d = c->d;
+  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  if (h->source_file && h->source_file <= d->n_source_files) {
+    hs_slice s = d->source_files[h->source_file - 1];
+    return h->source_ref ? hs_dec_fmt("%.*s:%u", (int)s.len, hs_sp(d, s), h->source_ref) : hs_dec_dupn(hs_sp(d, s), s.len);
   }
-  uint32_t fid = num_after(t, s, e, "stack_frame_id=");
-  if (fid && fid < f->n_frames) {
-    uint32_t loc = f->frame_loc[fid];
-    if (loc && loc < f->n_locs) {
-      uint32_t file = f->loc_file[loc];
-      if (file && file < f->n_files && f->files[file].len)
-        return hs_dec_fmt("%.*s:%u", (int)f->files[file].len, t + f->files[file].off, f->loc_line[loc]);
-    }
+  if (!h->source_ref || in->comp >= d->n_comps) return NULL;
+  uint32_t m = d->comps[in->comp].module;
+  if (f->module != m && !index_frames(d, f, m)) {
+    c->nomem = true;
+    return NULL;
   }
-  return NULL;
+  const hs_frame_row *fr = frame_row(d, f, FR_FRAMES, h->source_ref);
+  const hs_frame_row *loc = fr ? frame_row(d, f, FR_LOCS, fr->frame.location) : NULL;
+  const hs_frame_row *file = loc ? frame_row(d, f, FR_FILES, loc->loc.file) : NULL;
+  if (!file || !file->name.len) return NULL;
+  return hs_dec_fmt("%.*s:%u", (int)file->name.len, hs_sp(d, file->name), loc->loc.line);
 }
 
 static void hlo_decisions(ctx *c) {
   const hs_doc *d = c->d;
   frames fr;
-  read_frames(d, &fr);
+  memset(&fr, 0, sizeof fr);
+  fr.module = UINT32_MAX;
   for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
     const hs_instr *in = &d->instrs[i];
     const char *op = hs_sp(d, in->opcode);
@@ -345,10 +321,10 @@ static void hlo_decisions(ctx *c) {
       continue;
     }
     x->shape = in->type;
-    x->source = hlo_source(d, in, &fr);
+    x->source = hlo_source(c, in, &fr);
     if (in->comp < d->n_comps) x->path = hs_dec_dupn(hs_sp(d, d->comps[in->comp].name), d->comps[in->comp].name.len);
   }
-  free_frames(&fr);
+  for (int k = 0; k < 3; k++) free(fr.by_id[k]);
 }
 
 /* ---- StableHLO: the operand type from "(A) -> R"; the location through the #loc table ------ */
@@ -505,6 +481,84 @@ static void stablehlo_decisions(ctx *c) {
   }
 }
 
+/* ================================================================ jaxpr ==================== */
+
+/* The nesting path of each body ("pjit/remat2"), made once per body: its parent's, then the
+ * primitive of the equation holding it (the reader's walk in jax's print order). NULL: "". */
+static char *body_path(ctx *c, char **paths, bool *made, uint32_t b, int depth) {
+  const hs_doc *d = c->d;
+  if (made[b] || depth > 256) return paths[b];
+  made[b] = true;
+  const hs_jaxpr_body *jb = &d->jaxpr_bodies[b];
+  if (jb->parent < 0 || (uint32_t)jb->parent >= d->n_jaxpr_bodies) {
+    if (jb->hoisted && !(paths[b] = hs_dec_dupn(hs_sp(d, d->comps[b].name), d->comps[b].name.len))) c->nomem = true;
+    return paths[b];
+  }
+  const char *up = body_path(c, paths, made, (uint32_t)jb->parent, depth + 1);
+  size_t ul = up ? strlen(up) : 0;
+  if (!(paths[b] = hs_dec_fmt("%s%s%.*s", up ? up : "", ul ? "/" : "", (int)jb->via.len, hs_sp(d, jb->via)))) c->nomem = true;
+  return paths[b];
+}
+
+static bool is_remat_prim(const hs_doc *d, hs_slice s) {
+  static const char *const names[] = {"remat", "remat2", "checkpoint", "remat_call", "optimization_barrier"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (hs_slice_is(d, s, names[i])) return true;
+  return false;
+}
+
+static void jaxpr_decisions(ctx *c) {
+  const hs_doc *d = c->d;
+  uint32_t nb = d->n_jaxpr_bodies < d->n_comps ? d->n_jaxpr_bodies : d->n_comps;
+  char **paths = calloc((size_t)nb + 1, sizeof *paths);
+  bool *made = calloc((size_t)nb + 1, sizeof *made);
+  if (!paths || !made) {
+    c->nomem = true;
+    nb = 0;
+  }
+  for (uint32_t i = 0; i < d->n_instrs && i < d->n_jaxpr_eqns && !c->nomem; i++) {
+    const hs_instr *in = &d->instrs[i];
+    const hs_type *in0 = d->jaxpr_eqns[i].in0, *out = in->type;
+    hs_slice nm = in->name.len ? in->name : in->opcode; /* an equation without outputs: its primitive */
+    char prim[64];
+    snprintf(prim, sizeof prim, "%.*s", (int)(in->opcode.len < sizeof prim - 1 ? in->opcode.len : sizeof prim - 1), hs_sp(d, in->opcode));
+    dec *x = NULL;
+    if (hs_slice_is(d, in->opcode, "convert_element_type")) {
+      int k = hs_dec_convert_kind(elem_of(in0), elem_of(out));
+      if (k < 0) continue;
+      if (!(x = hs_dec_add(c, (uint8_t)k, in->line, hs_sp(d, nm), nm.len))) break;
+      x->from = elem_of(in0);
+      x->to = elem_of(out);
+      hs_dec_cast_detail(x, prim, in0, out);
+    } else if (hs_slice_is(d, in->opcode, "broadcast_in_dim") || hs_slice_is(d, in->opcode, "transpose")) {
+      bool bc = prim[0] == 'b';
+      if (!(x = hs_dec_add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, nm), nm.len))) break;
+      x->to = elem_of(out);
+      x->from = in0 ? elem_of(in0) : x->to;
+      hs_dec_shape_detail(x, prim, bc ? "broadcasts" : "transposes", in0, out);
+    } else if (is_remat_prim(d, in->opcode)) {
+      if (!(x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, nm), nm.len))) break;
+      uint32_t inner = 0; /* the equations of the bodies it holds */
+      for (uint32_t b = 0; b < d->n_jaxpr_bodies; b++)
+        if (d->jaxpr_bodies[b].holder == (int32_t)i) inner += d->jaxpr_bodies[b].within;
+      if (hs_slice_is(d, in->opcode, "optimization_barrier"))
+        x->detail = hs_dec_fmt("%s marks recomputation: it keeps XLA from merging the values it holds with the forward pass", prim);
+      else
+        x->detail = hs_dec_fmt("%s marks recomputation: its body of %u equations is recomputed for the backward pass instead of "
+                               "being kept from the forward pass",
+                               prim, inner);
+    } else {
+      continue;
+    }
+    x->shape = out;
+    const char *path = in->comp < nb ? body_path(c, paths, made, in->comp, 0) : NULL;
+    if (path && !(x->path = hs_dec_dupn(path, strlen(path)))) c->nomem = true;
+  }
+  for (uint32_t b = 0; b < nb; b++) free(paths[b]);
+  free(paths);
+  free(made);
+}
+
 /* ================================================================ output ==================== */
 
 static int by_line(const void *a, const void *b) {
@@ -518,8 +572,7 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
   ctx c;
   memset(&c, 0, sizeof c);
   c.d = doc;
-  c.diag.per_code = HS_DIAG_NO_LIMIT;
-  if (doc->format == HS_FORMAT_JAXPR) hs_dec_jaxpr(&c);
+  if (doc->format == HS_FORMAT_JAXPR) jaxpr_decisions(&c);
   else if (doc->format == HS_FORMAT_STABLEHLO) stablehlo_decisions(&c);
   else if (doc->format == HS_FORMAT_HLO) hlo_decisions(&c);
   json_t *o = NULL;
@@ -543,10 +596,8 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
       json_array_append_new(a, e);
     }
     json_object_set_new(o, "decisions", a);
-    json_t *w = hs_warnings_json(doc->warnings, doc->n_warnings), *ours = hs_diag_json(&c.diag);
-    json_array_extend(w, ours);
-    json_decref(ours);
-    json_object_set_new(o, "warnings", w);
+    /* the document's (a jaxpr cut short or unreadable says so there) */
+    json_object_set_new(o, "warnings", hs_warnings_json(doc->warnings, doc->n_warnings));
   }
   for (uint32_t i = 0; i < c.n; i++) {
     free(c.v[i].detail);
@@ -555,7 +606,6 @@ char *hs_decisions_json(const hs_doc *doc, size_t *len) {
   }
   free(c.v);
   free(c.locs);
-  hs_diag_free(&c.diag);
   hs_arena_free(&c.arena);
   return o ? hs_json_finish(o, len) : NULL;
 }

@@ -83,7 +83,49 @@ typedef struct {
   hs_slice custom_call_target;
   hs_slice op_name;          /* metadata op_name (without quotes) */
   hs_slice backend_config;   /* raw value (JSON object or quoted string) */
+  /* where it comes from, as its metadata says: source_file="F" source_line=N (older XLA), or
+     stack_frame_id=N (a row of its module's StackFrames table, doc->frames) */
+  uint32_t source_file;      /* F: its index in doc->source_files + 1; 0 when none */
+  uint32_t source_ref;       /* with a source_file: its source_line (0: none); without: its
+                                stack_frame_id (0: none) */
 } hs_hlo_instr;
+
+/* HLO only: one row of a module's frame tables (doc->frames, in text order), which the
+ * instructions' stack_frame_id refer to. (The files that metadata names with source_file= are
+ * doc->source_files, each once, in the order first named.) */
+enum { HS_FRAMES_FILE_NAMES = 0, HS_FRAMES_FUNCTION_NAMES, HS_FRAMES_FILE_LOCATIONS, HS_FRAMES_STACK_FRAMES };
+typedef struct {
+  uint32_t module;
+  uint32_t id;   /* the row's number */
+  uint8_t table; /* HS_FRAMES_* */
+  union {
+    hs_slice name; /* FileNames, FunctionNames: the string (without quotes) */
+    struct {
+      uint32_t file, function, line; /* file_name_id, function_name_id, line (0: none) */
+    } loc;                            /* FileLocations */
+    struct {
+      uint32_t location, parent; /* file_location_id, parent_frame_id (0: none) */
+    } frame;                     /* StackFrames */
+  };
+} hs_frame_row;
+
+/* What only jaxpr equations carry: doc->jaxpr_eqns, indexed like doc->instrs (jaxpr documents
+ * only; read it through hs_jaxpr_of). */
+typedef struct {
+  hs_type *in0; /* the first operand's type (a typed literal's, or its variable's); NULL when unknown */
+} hs_jaxpr_eqn;
+
+/* What only jaxpr bodies carry: doc->jaxpr_bodies, indexed like doc->comps (jaxpr documents
+ * only). The nesting path of a body: its parent's path, then via ("pjit/remat2"); at the top: ""
+ * for the top level jaxpr, a hoisted body's own name when no equation read refers to it. */
+typedef struct {
+  int32_t holder;   /* the equation whose parameters hold it (the first in jax's print order), -1
+                       when none or when that equation was cut off */
+  int32_t parent;   /* that equation's body (the computation), -1 at the top */
+  hs_slice via;     /* that equation's primitive (len 0 at the top) */
+  uint32_t within;  /* equations read inside its braces, those of the bodies written in it included */
+  uint8_t hoisted;  /* "let NAME = { lambda ... } in": the computation's name is NAME */
+} hs_jaxpr_body;
 
 typedef struct {
   hs_slice name;    /* operand name without '%' and without "#i" suffixes */
@@ -112,14 +154,18 @@ typedef struct {
 /* The growable arrays of a document, one line each: X(element type, field). Gives the fields
  * `type *field; uint32_t n_field, cap_field;` of struct hs_doc, and hs_doc_free frees them all.
  * The warnings are in the document's hs_diag (below). */
-#define HS_DOC_ARRAYS(X)      \
-  X(hs_line, lines)           \
-  X(hs_comp, comps)           \
-  X(hs_instr, instrs)         \
-  X(hs_hlo_instr, hlo)        \
-  X(hs_operand, operands)     \
-  X(hs_call, calls)           \
-  X(hs_module, modules)       \
+#define HS_DOC_ARRAYS(X)         \
+  X(hs_line, lines)              \
+  X(hs_comp, comps)              \
+  X(hs_instr, instrs)            \
+  X(hs_hlo_instr, hlo)           \
+  X(hs_frame_row, frames)        \
+  X(hs_slice, source_files)      \
+  X(hs_jaxpr_eqn, jaxpr_eqns)    \
+  X(hs_jaxpr_body, jaxpr_bodies) \
+  X(hs_operand, operands)        \
+  X(hs_call, calls)              \
+  X(hs_module, modules)          \
   X(char, synth)
 
 /* Names that resolve to nothing, counted as they are resolved (operands by the HLO reader as
@@ -148,7 +194,7 @@ struct hs_doc {
     };
   };
 
-  /* HLO only: frame tables */
+  /* HLO only: frame tables (their rows: doc->frames) */
   uint32_t stack_frames;    /* entries in StackFrames tables */
   uint32_t frame_refs;      /* instructions with stack_frame_id= */
   uint32_t frame_refs_dangling;
@@ -163,6 +209,12 @@ extern const hs_hlo_instr hs_hlo_none;
 static inline const hs_hlo_instr *hs_hlo_of(const hs_doc *d, const hs_instr *in) {
   size_t i = (size_t)(in - d->instrs);
   return i < d->n_hlo ? &d->hlo[i] : &hs_hlo_none;
+}
+
+/* The jaxpr-only part of an equation (NULL for other formats). */
+static inline const hs_jaxpr_eqn *hs_jaxpr_of(const hs_doc *d, const hs_instr *in) {
+  size_t i = (size_t)(in - d->instrs);
+  return i < d->n_jaxpr_eqns ? &d->jaxpr_eqns[i] : NULL;
 }
 
 /* The document formats' readers (HS_FORMAT_MAP names them; hloscope.h says what they return):

@@ -692,7 +692,7 @@ static int statement(reader *r, size_t p, size_t *next) {
   } else if (r->comp < 0 && (c == 'F' || c == 'S') &&
              (line_is(r, p, "FileNames", 9) || line_is(r, p, "FunctionNames", 13) || line_is(r, p, "FileLocations", 13) ||
               line_is(r, p, "StackFrames", 11))) {
-    r->table = c == 'S' ? TABLE_STACK_FRAMES : TABLE_OTHER;
+    r->table = c == 'S' ? TABLE_STACK_FRAMES : t[p + 1] == 'u' ? TABLE_FUNCTION_NAMES : t[p + 4] == 'N' ? TABLE_FILE_NAMES : TABLE_FILE_LOCATIONS;
     e = p;
     while (e < len && is_name_char(t[e])) e++;
     kind = HS_LINE_TABLE;
@@ -702,6 +702,10 @@ static int statement(reader *r, size_t p, size_t *next) {
       r->module_frames++;
     }
     e = line_end(r, p);
+    if (!hlo_frame_row(r, p, e)) {
+      hlo_fail_oom(r);
+      return r->err->code;
+    }
     kind = HS_LINE_TABLE;
   } else {
     r->table = TABLE_NONE;
@@ -889,6 +893,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   }
   rc = finish(r);
 done:
+  free(r->file_slots);
   free(r->ops);
   free(r->names);
   free(r->gtes);

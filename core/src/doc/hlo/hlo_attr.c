@@ -137,6 +137,7 @@ typedef struct {
   size_t bad_at;
   bool frame;        /* a stack_frame_id= was read (counted once the list is read: count_frame_ref) */
   uint64_t frame_id; /* its value */
+  uint32_t file, line; /* source_file= (hlo_source_file's index + 1), source_line= */
 } meta_ctx;
 
 /* metadata={op_type="..." op_name="..." source_file="..." source_line=N stack_frame_id=N} */
@@ -148,7 +149,10 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
     m->h->op_name = hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2));
   } else if ((kl >= 6 && memcmp(t + ks, "source", 6) == 0) || (kl == 14 && memcmp(t + ks, "stack_frame_id", 14) == 0)) {
     /* source_line, source_end_line, source_column, ... and stack_frame_id are integers */
-    if (kl == 11 && memcmp(t + ks, "source_file", 11) == 0) return;
+    if (kl == 11 && memcmp(t + ks, "source_file", 11) == 0) {
+      if (t[vs] == '"' && ve - vs >= 2) m->file = hlo_source_file(r, hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2)));
+      return;
+    }
     uint64_t v = 0;
     size_t q = vs;
     if (q < ve && t[q] == '-') q++;
@@ -167,13 +171,19 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
     if (kl == 14) {
       m->frame = true;
       m->frame_id = v;
+    } else if (kl == 11 && memcmp(t + ks, "source_line", 11) == 0) {
+      m->line = t[vs] != '-' && v <= UINT32_MAX ? (uint32_t)v : 0;
     }
   }
 }
 
-/* An instruction's metadata, read once to its end, referred to a stack frame: counted once per
- * instruction (a list the fast path gave up on is read again from its start). */
+/* An instruction's metadata, read once to its end: its source kept, and a reference to a stack
+ * frame counted, once per instruction (a list the fast path gave up on is read again from its
+ * start). */
 static void count_frame_ref(reader *r, const meta_ctx *m) {
+  /* the instruction's source: its file and line, else its stack frame */
+  m->h->source_file = m->file;
+  m->h->source_ref = m->file ? m->line : m->frame && m->frame_id <= UINT32_MAX ? (uint32_t)m->frame_id : 0;
   if (!m->frame) return;
   hs_doc *d = r->d;
   if (!r->first_ref_line) r->first_ref_line = r->stmt_line;
@@ -596,7 +606,7 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
       break;
     }
     case ATTR_METADATA: {
-      meta_ctx m = {h, false, NOWHERE, false, 0};
+      meta_ctx m = {h, false, NOWHERE, false, 0, 0, 0};
       size_t bad = NOWHERE;
       bool ok = t[vs] == '{' && t[ve - 1] == '}' && read_pairs(r, vs, ve, metadata_pair, &m, &bad);
       count_frame_ref(r, &m);
@@ -767,7 +777,7 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
     size_t ve = NOWHERE;
     if (a >= 0 && ATTRS[a].action == ATTR_METADATA && t[vs] == '{') {
       /* the largest attribute of most instructions: read in the pass that finds its end */
-      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE, false, 0};
+      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE, false, 0, 0, 0};
       ve = walk_pairs(r, vs, metadata_pair, &m);
       if (ve != NOWHERE && m.bad_number) {
         ve = NOWHERE; /* read again below, to say where */

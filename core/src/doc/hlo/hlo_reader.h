@@ -136,7 +136,7 @@ static inline size_t skip_string(const char *t, size_t end, size_t p) {
 static inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Which frame table the rows after a table header belong to. */
-enum { TABLE_NONE = 0, TABLE_OTHER, TABLE_STACK_FRAMES };
+enum { TABLE_NONE = 0, TABLE_FILE_NAMES, TABLE_FUNCTION_NAMES, TABLE_FILE_LOCATIONS, TABLE_STACK_FRAMES }; /* HS_FRAMES_* + 1 */
 
 /* An instruction reader's result besides a position: failed (err filled) or cut by the end. */
 #define HLO_FAIL ((size_t)-1)
@@ -201,6 +201,10 @@ typedef struct {
   uint32_t module_frames;  /* StackFrames entries of the current module */
   uint32_t first_ref_line; /* first instruction with stack_frame_id= */
   uint8_t table;           /* TABLE_* being read */
+  /* the files metadata names (doc->source_files) by name: open addressing over index + 1 */
+  uint32_t *file_slots;
+  uint32_t file_cap;
+  uint32_t last_file; /* the one named last (index + 1): the next instruction names it again, mostly */
   /* the text ended inside a statement (set by the readers; a truncation, not an error) */
   bool cut;
   /* a value that spans lines and ends with a '}' alone on its line: if the computation is
@@ -260,6 +264,14 @@ typedef struct {
   } asyncs[64];
   uint32_t n_asyncs;
 } reader;
+
+/* ---- hlo_frames.c -------------------------------------------------------------------------- */
+/* A row "N ..." in [p, e) of the frame table being read (r->table): kept in doc->frames (a file
+ * or function name row without a string is not). False when memory runs out. */
+bool hlo_frame_row(reader *r, size_t p, size_t e);
+/* A file metadata names (source_file=): its index in doc->source_files + 1, added the first time;
+ * 0 when memory runs out (d->nomem). */
+uint32_t hlo_source_file(reader *r, hs_slice name);
 
 /* ---- hlo_lex.c ------------------------------------------------------------------------------ */
 /* errors: set *err; the size_t ones return HLO_FAIL */
