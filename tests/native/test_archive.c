@@ -17,6 +17,7 @@
 
 #define TU_WITH_DIRENT
 #include "testutil.h"
+#include "cli.h"
 
 /* ---- a host: zlib inflate, files and warnings collected --------------------------------------- */
 typedef struct {
@@ -34,45 +35,9 @@ typedef struct {
   size_t n_asked;
 } host_t;
 
+/* the CLI's inflate (core/cli/inflate.c) */
 static unsigned char *zinflate(const unsigned char *in, size_t n, int window, size_t *out_len) {
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (inflateInit2(&z, window) != Z_OK) return NULL;
-  size_t cap = n * 4 + 4096, used = 0;
-  unsigned char *out = malloc(cap);
-  z.next_in = (Bytef *)in;
-  z.avail_in = (uInt)n;
-  int rc = Z_OK;
-  while (out) {
-    if (used == cap) {
-      unsigned char *nb = realloc(out, cap *= 2);
-      if (!nb) {
-        free(out);
-        out = NULL;
-        break;
-      }
-      out = nb;
-    }
-    z.next_out = out + used;
-    z.avail_out = (uInt)(cap - used);
-    uInt before = z.avail_out;
-    rc = inflate(&z, Z_NO_FLUSH);
-    used += before - z.avail_out;
-    if (rc == Z_STREAM_END) {
-      if (window < 0 || z.avail_in == 0) break;
-      if (inflateReset(&z) != Z_OK) break;
-      continue;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-    if (rc == Z_BUF_ERROR && z.avail_in == 0) break;
-  }
-  inflateEnd(&z);
-  if (out && rc != Z_STREAM_END) {
-    free(out);
-    return NULL;
-  }
-  *out_len = used;
-  return out;
+  return (unsigned char *)hs_cli_inflate(in, n, window, 0, out_len);
 }
 
 static int h_inflate(void *ctx, int method, const unsigned char *in, size_t n, size_t hint, const unsigned char **out, size_t *out_len) {
