@@ -93,14 +93,18 @@ char *hsw_report_page(const char *t, size_t tn, const char *p, size_t pn) {
 /* Whether the core reads a dump file's bytes (hs_dumpset_wants_bytes). */
 int hsw_dumpset_wants_bytes(const char *name, size_t len) { return hs_dumpset_wants_bytes(name, len); }
 
+/* One side of a two-text call parsed; on failure last_error says why and last_side which text
+ * (1 the first, 2 the second). */
+static hs_doc *parse_side(const char *t, size_t n, int side) {
+  last_side = side;
+  return hs_parse(t, n, &last_error);
+}
+
 char *hsw_xray(const char *l, size_t ln, const char *r, size_t rn) {
   last_len = 0;
-  last_side = 1;
-  hs_doc *a = NULL; /* a blank left side: the x-ray of the optimized HLO alone */
-  if (!hs_is_blank(l, ln) && !(a = hs_parse(l, ln, &last_error))) return NULL;
-  last_side = 2;
-  hs_doc *b = hs_parse(r, rn, &last_error);
-  if (!b) {
+  last_side = 0;
+  hs_doc *a = NULL, *b = NULL; /* a blank left side: the x-ray of the optimized HLO alone */
+  if ((!hs_is_blank(l, ln) && !(a = parse_side(l, ln, 1))) || !(b = parse_side(r, rn, 2))) {
     hs_doc_free(a);
     return NULL;
   }
@@ -413,17 +417,9 @@ char *hsw_llvm(const char *t, size_t n, const char *h, size_t hn) {
   last_side = 1;
   hs_llvm *m = hs_llvm_parse(t, n, &last_error);
   if (!m) return NULL;
-  hs_doc *d = NULL;
-  if (hn) {
-    last_side = 2;
-    d = hs_parse(h, hn, &last_error);
-    if (!d) {
-      hs_llvm_free(m);
-      return NULL;
-    }
-  }
-  last_side = 0;
-  char *s = hs_llvm_json(m, d, &last_len);
+  hs_doc *d = hn ? parse_side(h, hn, 2) : NULL;
+  char *s = hn && !d ? NULL : hs_llvm_json(m, d, &last_len);
+  if (s || !hn || d) last_side = 0;
   hs_doc_free(d);
   hs_llvm_free(m);
   return s;

@@ -24,33 +24,6 @@
 #define MAX_CONTENT ((size_t)512 << 20)
 
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t k = fread(buf + n, 1, cap - n, f);
-    n += k;
-    if (n < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
-    return NULL;
-  }
-  *len = n;
-  return buf;
-}
 
 
 
@@ -87,7 +60,7 @@ static int add_dir(hs_dumpset *s, const char *dir, int depth) {
       } else if (S_ISREG(st.st_mode)) {
         size_t nl = strlen(e->d_name), len = 0;
         char *data = NULL;
-        if (wants_bytes(e->d_name, nl) && (size_t)st.st_size <= MAX_CONTENT) data = slurp(p, &len);
+        if (wants_bytes(e->d_name, nl) && (size_t)st.st_size <= MAX_CONTENT) data = hs_cli_read_all(p, &len);
         if (data && hs_archive_kind(data, len) == HS_ARCHIVE_GZIP) { /* module_x.txt.gz: its text */
           size_t m = 0;
           char *raw = hs_cli_inflate((const unsigned char *)data, len, 15 + 32, 0, &m);
@@ -152,7 +125,7 @@ int hs_cli_dumpset_add_path(hs_dumpset *s, const char *path) {
   hs_dumpset_set_label(s, base, strlen(base));
   if (S_ISDIR(st.st_mode)) return add_dir(s, path, 0);
   size_t len = 0;
-  char *data = slurp(path, &len);
+  char *data = hs_cli_read_all(path, &len);
   if (!data) {
     fprintf(stderr, "hloscope: cannot read %s: %s\n", path, strerror(errno));
     return 1;

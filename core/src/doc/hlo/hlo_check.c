@@ -285,16 +285,8 @@ void hlo_check_literal(reader *r, const hs_type *ty, size_t s, size_t e) {
   size_t bad = s;
   char why[160];
   for (size_t p = s; p < e;) {
+    if ((p = literal_gap(r, p, e, "")) >= e) break;
     char c = t[p];
-    if (is_space(c) || c == ',') {
-      p++;
-      continue;
-    }
-    if (c == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')) {
-      size_t q = skip_ws(r, p);
-      p = q > p ? q : p + 1;
-      continue;
-    }
     if (c == '{') {
       if (level >= rank) {
         snprintf(why, sizeof why, "braces nested deeper than the shape's rank %u (XLA: expects nested array in rank %u, but sees larger)", rank, rank);

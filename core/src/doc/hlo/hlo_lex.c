@@ -393,16 +393,7 @@ bool hlo_literal_word(const char *t, size_t s, size_t e) {
 size_t hlo_literal_bad(reader *r, size_t s, size_t e) {
   const char *t = r->t;
   for (size_t p = s; p < e;) {
-    char c = t[p];
-    if (c == '{' || c == '}' || c == '(' || c == ')' || c == ',' || is_space(c)) {
-      p++;
-      continue;
-    }
-    if (c == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')) {
-      size_t q = skip_ws(r, p);
-      p = q > p ? q : p + 1;
-      continue;
-    }
+    if ((p = literal_gap(r, p, e, "{}()")) >= e) break;
     size_t w = p;
     while (p < e && !is_space(t[p]) && t[p] != '{' && t[p] != '}' && t[p] != '(' && t[p] != ')' && t[p] != ',' &&
            !(t[p] == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')))

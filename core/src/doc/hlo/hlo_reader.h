@@ -415,6 +415,25 @@ static inline size_t skip_ws(reader *r, size_t p) {
   return hlo_skip_ws_slow(r, p);
 }
 
+/* Inside a literal's words [p, e): past the separators (spaces, commas, the bytes of `also`) and
+ * comments from p, to the next byte that means something (or e). The lexer's word scan skips
+ * braces too ("{}()"); the checker's element count reads them. */
+static inline size_t literal_gap(reader *r, size_t p, size_t e, const char *also) {
+  const char *t = r->t;
+  while (p < e) {
+    char c = t[p];
+    if (is_space(c) || c == ',' || (c && strchr(also, c))) {
+      p++;
+    } else if (c == '/' && p + 1 < e && (t[p + 1] == '*' || t[p + 1] == '/')) {
+      size_t q = skip_ws(r, p);
+      p = q > p ? q : p + 1;
+    } else {
+      break;
+    }
+  }
+  return p;
+}
+
 /* A name at p (optional leading '%'); its slice (len 0 if none), *pp past it. */
 static inline hs_slice read_name(const char *t, size_t end, size_t *pp) {
   size_t p = *pp;
