@@ -16,6 +16,7 @@ with the walker's reason, which names the folder.
 """
 import contextlib
 import io
+import json
 import os
 import re
 import subprocess
@@ -603,6 +604,24 @@ class MemoryReprs(unittest.TestCase):
         self.assertIsInstance(want, str, want)
         with text_backend("wasm"):
             self.assertEqual(printed(hloscope.memory(ba.read_text(), hlo=hlo)), want)
+
+    def test_an_hlo_that_does_not_parse_is_not_joined_and_the_warning_says_where(self):
+        # issue 33: the CLI, the page and Python say the same (the page's half is tests/node/memory.test.mjs)
+        rel = "cpu-jax-0.4.38/matmul/dump"
+        ba = Path(walker("files", rel, "-buffer-assignment.txt")["files"][0])
+        bad = "HloModule broken\n\nENTRY %e {\n  %x = f32[ parameter(0)\n}\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "bad.txt").write_text(bad)
+            want = cli("memory", "--json", ba, Path(tmp) / "bad.txt")
+        self.assertIsInstance(want, str, want)
+        for backend in ("cli", "wasm"):
+            with self.subTest(backend=backend), text_backend(backend):
+                got = hloscope.memory(ba, hlo=bad).json()
+                self.assertEqual(got["warnings"], json.loads(want)["warnings"])
+                skipped = [w for w in got["warnings"] if w["code"] == "HS_W_JOIN_SKIPPED"]
+                self.assertEqual(len(skipped), 1)
+                self.assertIn("does not parse at line 4, column 13 (HS_E_SYNTAX: ", skipped[0]["message"])
+                self.assertEqual(len(got["allocations"]), len(json.loads(want)["allocations"]))
 
     def test_not_a_memory_text_says_where(self):
         msgs = []
