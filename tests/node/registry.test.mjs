@@ -80,3 +80,20 @@ test('the native library prints the same registry', { skip: skip || (!existsSync
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), api.registry());
 });
+
+test('the Python entries and the widget kinds are rows of the core\'s command table (issue 33 item 2)', { skip }, () => {
+  const commands = api.registry().commands;
+  const py = readFileSync(path.join(root, 'notebook/jupyter/hloscope/__init__.py'), 'utf8');
+  const entries = [...py.matchAll(/^ {4}"(\w+)": Analysis\(cli="(\w+)", widget="(\w+)"/gm)].map((m) => m.slice(1));
+  assert.ok(entries.length >= 8, `ANALYSES read from __init__.py: ${entries.length}`);
+  const widget = readFileSync(path.join(root, 'notebook/jupyter/src/widget.js'), 'utf8');
+  const kinds = new Set([...widget.matchAll(/kind === '(\w+)'/g)].map((m) => m[1]));
+  for (const [name, cli, view] of entries) {
+    const row = commands.find((c) => c.name === cli && c.mode === null);
+    assert.ok(row, `hloscope.${name} runs \`hloscope ${cli}\`, a row of the command table`);
+    assert.equal(view, row.kind, `hloscope.${name}'s widget kind is the row's result kind`);
+    assert.ok(row.text, `the core renders ${cli}'s text (str() of the result)`);
+    assert.ok(kinds.has(view), `widget.js shows the kind ${view}`);
+  }
+  for (const k of kinds) assert.ok(commands.some((c) => c.kind === k), `widget kind ${k} is a result kind of the command table`);
+});
