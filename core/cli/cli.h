@@ -8,6 +8,9 @@
 
 /* main.c: a whole file ("-": stdin), malloc'd; NULL with errno set */
 char *hs_cli_read_all(const char *path, size_t *len);
+/* main.c: prints a result, its JSON (--json) or the core's text of it (hs_text by result kind,
+ * `tin` naming the inputs; may be NULL); frees `out`; 1 when it is NULL (out of memory), else 0. */
+int hs_cli_emit(char *out, size_t n, int json, const char *kind, const hs_text_input *tin);
 /* main.c: whether s ends with suf; whether p is a folder; whether p names a dump folder's archive
  * (.tar.gz, .tgz, .tar, .zip) */
 int hs_cli_ends_with(const char *s, const char *suf);

@@ -139,7 +139,7 @@ static void close_input(input *in) {
 
 /* Prints a result: its JSON as is, or the core's text of it (hs_text, by the command table's
  * result kind). Frees `out`; 1 when it was NULL (out of memory). */
-static int emit(char *out, size_t n, int json, const char *kind, const hs_text_input *tin) {
+int hs_cli_emit(char *out, size_t n, int json, const char *kind, const hs_text_input *tin) {
   if (!out) {
     fprintf(stderr, "hloscope: out of memory\n");
     return 1;
@@ -216,7 +216,7 @@ static int cmd_timeline(int argc, char **argv) {
   close_input(&h);
   close_input(&s);
   hs_text_input tin = named(path, NULL);
-  return emit(out, n, json, "timeline", &tin);
+  return hs_cli_emit(out, n, json, "timeline", &tin);
 }
 
 /* hloscope profile PROFILE... [--json] (argv[0] is "profile"; PROFILE: files, or a folder) */
@@ -243,7 +243,7 @@ static int cmd_profile(int argc, char **argv) {
   char *out = hs_profile_json(p, &n);
   hs_profile_free(p);
   hs_text_input tin = named(path, NULL);
-  return emit(out, n, json, "profile", &tin);
+  return hs_cli_emit(out, n, json, "profile", &tin);
 }
 
 static int cmd_layout(const char *type, int json) {
@@ -254,7 +254,7 @@ static int cmd_layout(const char *type, int json) {
     fprintf(stderr, "type:%u:%u: %s: %s\n", err.line, err.col, hs_code_name(err.code), err.message);
     return 2;
   }
-  return emit(out, n, json, "layout", NULL);
+  return hs_cli_emit(out, n, json, "layout", NULL);
 }
 
 #include <dirent.h>
@@ -347,7 +347,7 @@ static int cmd_memory(const char *path, const char *hlo_path, int json) {
     free(in.text);
     return 2;
   }
-  rc = emit(out, n, json, "memory", NULL);
+  rc = hs_cli_emit(out, n, json, "memory", NULL);
   free(in.text);
   return rc;
 }
@@ -419,7 +419,7 @@ static int cmd_llvm(int argc, char **argv) {
     size_t n = 0;
     hs_text_input tin = named(path, NULL);
     char *out = hs_llvm_json(m, hlo, &n);
-    rc = emit(out, n, json, "llvm", &tin);
+    rc = hs_cli_emit(out, n, json, "llvm", &tin);
   }
   hs_doc_free(hlo);
   hs_llvm_free(m);
@@ -543,29 +543,22 @@ static int cmd_diff(int argc, char **argv) {
       return 1;
     }
   }
-  if (!out) {
-    fprintf(stderr, "hloscope: out of memory\n");
-    rc = 1;
-  } else if (json) {
-    fwrite(out, 1, len, stdout);
-    fputc('\n', stdout);
-  } else {
-    hs_text_input tin = named(paths[0], paths[1]);
-    size_t tl = 0;
-    char *t = hs_text("diff", out, len, &tin, &tl);
-    if (t) fwrite(t, 1, tl, stdout);
-    else fprintf(stderr, "hloscope: out of memory\n"), rc = 1;
-    hs_free(t);
-  }
+  /* the verdict the --fail-on message repeats, read before the result is printed (and freed) */
+  char *verdict = NULL;
   if (out && holds > 0) {
     json_error_t e;
     json_t *j = json_loadb(out, len, 0, &e);
-    const char *verdict = json_string_value(json_object_get(j, "verdict"));
-    fprintf(stderr, "hloscope diff: --fail-on %s: %s\n%s\n", fail_on, why, verdict ? verdict : "-");
+    const char *v = json_string_value(json_object_get(j, "verdict"));
+    verdict = v ? copy_n(v, strlen(v)) : NULL;
     json_decref(j);
+  }
+  hs_text_input tin = named(paths[0], paths[1]);
+  rc = hs_cli_emit(out, len, json, "diff", &tin);
+  if (holds > 0) {
+    fprintf(stderr, "hloscope diff: --fail-on %s: %s\n%s\n", fail_on, why, verdict ? verdict : "-");
     rc = 3;
   }
-  hs_free(out);
+  free(verdict);
   close_input(&a);
   close_input(&b);
   return rc;
@@ -582,7 +575,7 @@ static int cmd_document(const hs_command *c, const char *path, int json) {
     size_t n = 0;
     hs_text_input tin = named(path, NULL);
     char *out = hs_kind_json(a.doc, kind, &n);
-    rc = emit(out, n, json, c->kind, &tin);
+    rc = hs_cli_emit(out, n, json, c->kind, &tin);
   }
   close_input(&a);
   return rc;
@@ -597,7 +590,7 @@ static int cmd_xray(const char *left, const char *right, int json) {
     hs_text_input tin = named(left, right);
     tin.text = a.text, tin.len = a.len, tin.text_b = b.text, tin.len_b = b.len;
     char *out = hs_xray_json(a.doc, b.doc, &n);
-    rc = emit(out, n, json, "xray", &tin);
+    rc = hs_cli_emit(out, n, json, "xray", &tin);
   }
   close_input(&a);
   close_input(&b);

@@ -179,19 +179,7 @@ int hs_cli_passes(int argc, char **argv) {
       }
     }
   }
-  if (out) {
-    if (json) {
-      fwrite(out, 1, n, stdout);
-      fputc('\n', stdout);
-    } else {
-      size_t tl = 0;
-      char *t = hs_text(compare ? "passes_compare" : "passes", out, n, NULL, &tl);
-      if (t) fwrite(t, 1, tl, stdout);
-      else fprintf(stderr, "hloscope: out of memory\n"), rc = 1;
-      hs_free(t);
-    }
-  }
-  hs_free(out);
+  if (out) rc = hs_cli_emit(out, n, json, compare ? "passes_compare" : "passes", NULL);
   hs_dumpset_free(sets[0]);
   hs_dumpset_free(sets[1]);
   return rc;

@@ -1,6 +1,8 @@
 /* The text renderers' output buffer, the helpers they share and the dispatch by result kind. */
 #include "text/text.h"
 
+#include "memory/memory.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +80,8 @@ void hs_tx_ps(unsigned long long ps, char *buf, size_t cap) {
 }
 
 void hs_tx_bytes(long long b, char *buf, size_t cap) {
-  static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = (double)b;
-  int k = 0;
-  while (v >= 1024 && k < 4) v /= 1024, k++;
-  if (k == 0) snprintf(buf, cap, "%lld B", b);
-  else snprintf(buf, cap, "%.2f %s", v, u[k]);
+  if (b < 0) snprintf(buf, cap, "%lld B", b); /* no size is negative; said as given all the same */
+  else hs_mem_human((uint64_t)b, buf, cap); /* the memory model's binary units, one rule */
 }
 
 /* One row per result kind that a person reads. */

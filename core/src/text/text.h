@@ -34,7 +34,7 @@ const char *hs_tx_str(json_t *o, const char *k);
 void hs_tx_warnings(hs_out *o, json_t *w, const char *path);
 /* 1.234 ms: picoseconds at the unit that keeps three decimals readable. */
 void hs_tx_ps(unsigned long long ps, char *buf, size_t cap);
-/* 1.50 KiB (binary units; under 1024 "N B"). */
+/* 1.50 KiB (binary units; under 1024 "N B"): memory's hs_mem_human. */
 void hs_tx_bytes(long long b, char *buf, size_t cap);
 
 /* The renderers (text_doc.c: one document's analyses and the layouts; text_models.c: profiles,
