@@ -28,15 +28,18 @@
 //   levels  { hlo, lls: [text] }   -> readLevels(): the HLO parsed ONCE, every .ll joined to that
 //                                   document (<xla-levels>): { llvm: [...], fusions, computations }
 //                                   (progress)
-//   passes  { input, label }       -> readPasses(input, { label }) (<xla-pipeline>)
+//   passes  { input, label }       -> readPasses(input, { label }) (<xla-pipeline>); input a listing,
+//                                   [{ name, data }], or { files: [{ name, file }] } (Files read here)
 //   comparePasses { a, b }         -> comparePasses(a.input, b.input): a/b are { input, label }
+//   pickLevels { files }           -> the texts of one module's three levels in a dump folder's
+//                                   [{ name, text | file }] (the core's dumpLevels; <xla-levels>)
 //   calls   {}                     -> the JS API calls this worker made, by name (tests count work)
 // Each op is one entry of OPS below.
 import * as core from 'hs:api';
 import { BLOB_MIN, MAX_TEXT, NOTES_INLINE, analyzeBytes, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './views/profile-core.js';
 import { diffBuffers, diffTexts } from './views/diff-core.js';
-import { compareFolders, readFolder, readLayouts, readLevels, readMemoryText } from './views/readers-core.js';
+import { compareFolders, pickLevels, readFolder, readLayouts, readLevels, readMemoryText } from './views/readers-core.js';
 
 // The JS API, each function call counted by name (the `calls` op): tests count the core's work
 // (one parse of a levels view's HLO), not its time. Classes (HloscopeError) pass as they are.
@@ -244,12 +247,17 @@ const OPS = {
 
   async passes(msg) {
     await api.load();
-    return { result: readFolder(api, msg.input, msg.label) };
+    return { result: await readFolder(api, msg.input, msg.label) };
   },
 
   async comparePasses(msg) {
     await api.load();
-    return { result: compareFolders(api, msg.a, msg.b) };
+    return { result: await compareFolders(api, msg.a, msg.b) };
+  },
+
+  async pickLevels(msg) {
+    await api.load();
+    return { result: await pickLevels(api, msg.files) };
   },
 
   /** The JS API calls made here so far, by name (tests: work counted, not timed). */

@@ -21,6 +21,7 @@ const MEMORY = join(repoRoot, 'fixtures/cpu-jax-0.10.2/gqa/dump/module_0000.jit_
 const MEMORY_HLO = join(repoRoot, 'fixtures/cpu-jax-0.10.2/gqa/dump/module_0000.jit_gqa.cpu_after_optimizations.txt');
 const LISTING_A = join(repoRoot, 'fixtures/passes/cpu-jax-0.4.38/attention/FILES.txt');
 const LISTING_B = join(repoRoot, 'fixtures/passes/cpu-jax-0.12.0.1/attention/FILES.txt');
+const ARCHIVE = join(repoRoot, 'fixtures/passes/cpu-jax-0.4.38/attention/dump.tar.gz');
 
 describe('views own their work', { skip: skipWithoutChromium ?? false, timeout: 120000 }, () => {
   let server;
@@ -92,6 +93,10 @@ describe('views own their work', { skip: skipWithoutChromium ?? false, timeout: 
       },
       listingA: readFileSync(LISTING_A, 'utf8'),
       listingB: readFileSync(LISTING_B, 'utf8'),
+      // a picked folder (the levels' files and a decoy) and a dropped archive: Files, read in the worker
+      folder: [...['module_0001.jit_softmax.cpu_after_optimizations.txt', ...['no-opt', 'with-opt'].flatMap((l) => [0, 1, 2, 3].map((i) => `module_0001.jit_softmax.ir-${l}.part_0${i}.ll`))]
+        .map((n) => ({ name: `softmax/${n}`, text: readFileSync(join(LEVELS, n), 'utf8') })), { name: 'softmax/notes.md', text: 'not a dump file' }],
+      archive: [...readFileSync(ARCHIVE)],
     };
     const main0 = await coreCalls(p.page);
     const res = await p.page.evaluate(async (inputs) => {
@@ -141,7 +146,25 @@ describe('views own their work', { skip: skipWithoutChromium ?? false, timeout: 
       const detail = (await loaded).detail;
       await pp.load(inputs.listingB, 'b');
       out.pipeline = { work: work(c0, await calls()), label: detail.label, files: pp.data?.files.length, compared: pp.compareData?.passes.length ?? 0, status: status(pp) };
-      for (const v of [m, pad, lv, pp]) v.remove();
+
+      // the same two views given Files (a folder picked, an archive dropped): the core's rules
+      // (which files hold the levels, the archive's sniff and walk) run in the worker too
+      c0 = await calls();
+      const lf = document.createElement('xla-levels');
+      document.body.append(lf);
+      const readyF = once(lf, 'levels-ready');
+      lf.folder = inputs.folder.map((f) => ({ name: f.name, file: new File([f.text], f.name.split('/').pop()) }));
+      const evF = await readyF;
+      out.levelsFiles = { work: work(c0, await calls()), kernels: evF.detail.kernels, sections: lf.shadowRoot.querySelectorAll('section.level').length, status: status(lf) };
+
+      c0 = await calls();
+      const pa = document.createElement('xla-pipeline');
+      document.body.append(pa);
+      const loadedA = once(pa, 'pipeline-load');
+      await pa.load([{ name: 'dump.tar.gz', file: new File([new Uint8Array(inputs.archive)], 'dump.tar.gz') }]);
+      const detailA = (await loadedA).detail;
+      out.pipelineArchive = { work: work(c0, await calls()), label: detailA.label, files: pa.data?.files.length, status: status(pa) };
+      for (const v of [m, pad, lv, pp, lf, pa]) v.remove();
       return out;
     }, inputs);
     const main1 = await coreCalls(p.page);
@@ -168,6 +191,17 @@ describe('views own their work', { skip: skipWithoutChromium ?? false, timeout: 
     assert.equal(res.pipeline.files, inputs.listingA.split('\n').filter(Boolean).length);
     assert.ok(res.pipeline.compared > 0, res.pipeline.status);
     assert.deepEqual([res.pipeline.work.readPasses, res.pipeline.work.comparePasses], [1, 1]);
+
+    assert.equal(res.levelsFiles.status, '');
+    assert.equal(res.levelsFiles.sections, 3);
+    assert.deepEqual(res.levelsFiles.kernels, res.levels.kernels, 'a picked folder shows what its three texts show');
+    assert.deepEqual([res.levelsFiles.work.dumpLevels, res.levelsFiles.work.parse, res.levelsFiles.work.readLlvm], [1, 1, 8],
+      'the core picks the files in the worker; the HLO parsed once, each .ll part read once');
+
+    assert.equal(res.pipelineArchive.label, 'dump.tar.gz');
+    assert.ok(res.pipelineArchive.files > 0, res.pipelineArchive.status);
+    assert.equal(res.pipelineArchive.work.readArchive, 1, 'the archive walked in the worker');
+    assert.equal(res.pipelineArchive.work.readPasses, 1);
     assert.deepEqual(p.errors, []);
   });
 

@@ -10,7 +10,9 @@
 //   layout(type)                              -> Promise<Layout> (one type's layout in words)
 //   layouts({ key } | { text })               -> Promise<Layouts> (one parse)
 //   levels({ hlo, lls }, onProgress)          -> Promise<{ llvm, fusions, computations }> (the HLO parsed once)
-//   passes({ input, label })                  -> Promise<Passes> (readPasses)
+//   passes({ input, label })                  -> Promise<Passes> (readPasses; input: a listing,
+//                                                [{ name, data }] or { files: [{ name, file }] })
+//   pickLevels(files)                         -> Promise<{ hlo, noopt, opt } | null> (a folder's levels)
 //   comparePasses({ a, b })                   -> Promise<PassesCompare>; a, b: { input, label }
 //   forget(key)                               the text held under key is released
 //   keys()                                    -> Promise<string[]> the keys held (tests)
@@ -22,7 +24,7 @@ import * as api from 'hs:api';
 import { BLOB_MIN, analyzeText, lineStarts, tooLargeForText, xrayTexts } from './analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './profile-core.js';
 import { diffTexts } from './diff-core.js';
-import { compareFolders, readFolder, readLayouts, readLevels, readMemoryText } from './readers-core.js';
+import { compareFolders, pickLevels as pickLevelsHere, readFolder, readLayouts, readLevels, readMemoryText } from './readers-core.js';
 
 let worker = null;
 let workerFailed = false;
@@ -229,10 +231,19 @@ export function levels({ hlo = '', lls = [] }, onProgress) {
   });
 }
 
-/** An input that a message can carry as it is: a listing, or an array of entries with nothing
- * beside them (an array carrying more, as an archive's own walk, would lose it in the copy). */
+/** An input that a message can carry as it is: a listing, picked files ({ files }), or an array
+ * of entries with nothing beside them (an array carrying more, as an archive's own walk, would
+ * lose it in the copy). */
 function cloneable(input) {
-  return typeof input === 'string' || (Array.isArray(input) && Reflect.ownKeys(input).length === input.length + 1);
+  return typeof input === 'string' || (input && !Array.isArray(input) && Array.isArray(input.files))
+    || (Array.isArray(input) && Reflect.ownKeys(input).length === input.length + 1);
+}
+
+/** Which files of a dump folder ([{ name, text }] or [{ name, file }]) hold one module's levels,
+ * and their texts (readers-core.js pickLevels: the core's rule, in the worker). */
+export function pickLevels(files) {
+  const list = Array.from(files || [], (f) => ({ name: f?.name, text: f?.text, file: f?.file }));
+  return call({ op: 'pickLevels', files: list }, null, async () => { await api.load(); return pickLevelsHere(api, list); });
 }
 
 /** A dump folder read (readPasses): `input` a listing or the folder's entries [{ name, data }]. */

@@ -39,12 +39,63 @@ export function readLevels(api, hlo, lls) {
   }
 }
 
-/** A dump folder read (readPasses): `input` a listing or [{ name, data }], `label` its name. */
-export function readFolder(api, input, label) {
-  return api.readPasses(input, { label });
+// A name that promises an archive: its bytes go to the core's walker even when they are none, so
+// the error is the core's "not a readable archive", as the CLI says it (never read as a listing).
+const ARCHIVE_NAME = /\.(zip|tar|tgz|gz)$/i;
+
+/**
+ * A dump folder's picked or dropped files, `{ files: [{ name, file }] }` (file: a File or Blob,
+ * read here), as readPasses input: one archive (the core's sniff of its head) walked by the core;
+ * one listing file as its text; else the files, with bytes only where the core reads them
+ * (passesWantsBytes) and a gzipped step's text by the platform's gunzip. Any other input (a
+ * listing, [{ name, data }]) is returned as it is.
+ */
+export async function folderInput(api, input) {
+  const files = input && !Array.isArray(input) && typeof input === 'object' && Array.isArray(input.files) ? input.files : null;
+  if (!files) return input;
+  if (files.length === 1) {
+    const head = new Uint8Array(await files[0].file.slice(0, 512).arrayBuffer());
+    if (api.archiveKind(head) !== 'none' || ARCHIVE_NAME.test(files[0].name)) {
+      return api.readArchive(new Uint8Array(await files[0].file.arrayBuffer()));
+    }
+    if (/\.(txt|lst|list)$/i.test(files[0].name) && !files[0].name.startsWith('module_')) return files[0].file.text();
+  }
+  return Promise.all(files.map(async (f) => {
+    if (!api.passesWantsBytes(f.name)) return { name: f.name, data: null };
+    let data = new Uint8Array(await f.file.arrayBuffer());
+    if (api.archiveKind(data) === 'gzip') {
+      try { data = await api.gunzip(data); } catch { /* the core says it is gzip */ }
+    }
+    return { name: f.name, data };
+  }));
 }
 
-/** Two dump folders compared pass by pass: `a`, `b` each { input, label }. */
-export function compareFolders(api, a, b) {
-  return api.comparePasses(a.input, b.input, { labels: [a.label, b.label] });
+/** A dump folder read (readPasses): `input` a listing, [{ name, data }] or { files } (folderInput), `label` its name. */
+export async function readFolder(api, input, label) {
+  return api.readPasses(await folderInput(api, input), { label });
+}
+
+/** Two dump folders compared pass by pass: `a`, `b` each { input, label } (inputs as readFolder's). */
+export async function compareFolders(api, a, b) {
+  const [ia, ib] = [await folderInput(api, a.input), await folderInput(api, b.input)];
+  return api.comparePasses(ia, ib, { labels: [a.label, b.label] });
+}
+
+/**
+ * Which files of a dump folder hold one module's three levels: the core's choice over their names
+ * (api.dumpLevels, the rule `hloscope llvm --hlo DIR` uses to find a .ll's HLO). `files`:
+ * [{ name, text }] or [{ name, file }] (only the chosen files are read). Returns the texts
+ * { hlo, noopt: [...], opt: [...] } ('' for no HLO), or null when the folder has no .ll file.
+ */
+export async function pickLevels(api, files) {
+  const named = (files || []).filter((f) => f && typeof f.name === 'string' && (typeof f.text === 'string' || f.file));
+  const pick = api.dumpLevels(named.map((f) => f.name));
+  if (!pick) return null;
+  const byName = new Map(named.map((f) => [f.name, f]));
+  const text = async (n) => { const f = byName.get(n); return typeof f.text === 'string' ? f.text : f.file.text(); };
+  return {
+    hlo: pick.hlo == null ? '' : await text(pick.hlo),
+    noopt: await Promise.all(pick.noopt.map(text)),
+    opt: await Promise.all(pick.opt.map(text)),
+  };
 }

@@ -17,7 +17,6 @@
 //   el.kernel = 'add.3'            which kernel (HLO instruction name); default: the first fusion
 //   el.op = 'add'                  which HLO opcode to highlight; default: the body's first mapped op
 import { adoptStyles, defineOnce, el, fetchText, theme } from './common.js';
-import * as api from 'hs:api';
 import { AnalysedElement } from './analysed-element.js';
 import * as engine from './engine.js';
 import { nestWords } from './llvm-analysis.js';
@@ -89,20 +88,6 @@ const css = theme + `
 const lines = (t) => t.split('\n');
 
 /**
- * Which files of a dump folder hold the three levels: the core's choice over their names
- * (api.dumpLevels, the rule `hloscope llvm --hlo DIR` uses to find a .ll's HLO): of the modules
- * with .ll files, the first that has its optimized HLO and both LLVM levels, else its HLO, else
- * both levels, else the first. Needs the core loaded.
- */
-export function pickLevels(files) {
-  const byName = files.filter((f) => f && typeof f.name === 'string' && typeof f.text === 'string');
-  const pick = api.dumpLevels(byName.map((f) => f.name));
-  if (!pick) return null;
-  const text = new Map(byName.map((f) => [f.name, f.text]));
-  return { hlo: pick.hlo == null ? '' : text.get(pick.hlo), noopt: pick.noopt.map((n) => text.get(n)), opt: pick.opt.map((n) => text.get(n)) };
-}
-
-/**
  * What was folded away: the core's `folded` list of a `dropped` entry where it gives one; else
  * unknown, with the facts there are: the HLO ops of the body that no instruction of the optimized
  * IR computes (`absent`: [{ name, opcode, llvm }], from the core's op_lines).
@@ -163,21 +148,19 @@ class XlaLevels extends AnalysedElement {
     }, (e) => this._fail(e));
   }
 
+  /** [{ name, text }] or [{ name, file }]: which files hold the levels is the core's choice
+   * (dumpLevels, in the analysis worker, which reads only the files it picks). */
   set folder(files) {
-    const list = Array.from(files || []);
     const gen = ++this._gen;
-    api.load().then(() => {
+    engine.pickLevels(files).then((p) => {
       if (gen !== this._gen) return;
-      const p = pickLevels(list);
       if (!p) { this._fail(new Error('no *.ir-no-opt.ll or *.ir-with-opt.ll in this folder (XLA:CPU writes them with --xla_dump_to; newer jaxlib also needs --xla_dump_emitter_re=.*)')); return; }
       this.texts = p;
     }, (e) => { if (gen === this._gen) this._fail(e); });
   }
 
-  async _openFiles(fileList) {
-    const wanted = [...(fileList || [])].filter((f) => /\.ll$|after_optimizations\.txt$/.test(f.name));
-    const files = await Promise.all(wanted.map(async (f) => ({ name: f.webkitRelativePath || f.name, text: await f.text() })));
-    this.folder = files;
+  _openFiles(fileList) {
+    this.folder = [...(fileList || [])].map((f) => ({ name: f.webkitRelativePath || f.name, file: f }));
   }
 
   get texts() { return this._texts ?? null; }

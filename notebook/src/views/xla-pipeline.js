@@ -12,7 +12,6 @@
 //
 // Events: 'pipeline-load' { detail: { passes, label } } after a folder is read;
 // 'pipeline-step' { detail: { step } } when the step changes.
-import * as api from 'hs:api';
 import { adoptStyles, defineOnce, el, formatInt, theme } from './common.js';
 import { AnalysedElement } from './analysed-element.js';
 import * as engine from './engine.js';
@@ -78,34 +77,15 @@ async function walkEntry(entry, out, path = '') {
   }
 }
 
-// A name that promises an archive: its bytes go to the core's walker even when they are none, so
-// the error is the core's "not a readable archive", as the CLI says it (never read as a listing).
-const ARCHIVE_NAME = /\.(zip|tar|tgz|gz)$/i;
-
-/** Turns picked or dropped files into readPasses input (bytes only for the HLO text files). */
-async function filesToInput(files) {
-  await api.load(); // which files' bytes the core reads is the core's rule (passesWantsBytes)
-  if (files.length === 1) {
-    const head = new Uint8Array(await files[0].file.slice(0, 512).arrayBuffer());
-    if (api.archiveKind(head) !== 'none' || ARCHIVE_NAME.test(files[0].name)) { // what the bytes are: the core's sniff
-      const bytes = new Uint8Array(await files[0].file.arrayBuffer());
-      return { input: await api.readArchive(bytes), label: files[0].name };
-    }
-  }
-  if (files.length === 1 && /\.(txt|lst|list)$/i.test(files[0].name) && !files[0].name.startsWith('module_')) {
-    return { input: await files[0].file.text(), label: files[0].name };
-  }
-  const input = await Promise.all(files.map(async (f) => {
-    if (!api.passesWantsBytes(f.name)) return { name: f.name, data: null };
-    let data = new Uint8Array(await f.file.arrayBuffer());
-    // a gzipped step (module_x.after_optimizations.txt.gz): its text, by the platform's gunzip
-    if (api.archiveKind(data) === 'gzip') {
-      try { data = await api.gunzip(data); } catch { /* the core says it is gzip */ }
-    }
-    return { name: f.name, data };
-  }));
-  const top = files[0]?.name.includes('/') ? files[0].name.split('/')[0] : `${files.length} files`;
-  return { input, label: top };
+/**
+ * Picked or dropped files as readPasses input: the files themselves ({ files }), read in the
+ * analysis worker (readers-core.js folderInput: the core's archive sniff and walk, and which
+ * files' bytes it reads), with the label the view shows.
+ */
+function filesToInput(files) {
+  const label = files.length === 1 ? files[0].name
+    : files[0]?.name.includes('/') ? files[0].name.split('/')[0] : `${files.length} files`;
+  return { input: { files: files.map((f) => ({ name: f.name, file: f.file })) }, label };
 }
 
 class XlaPipeline extends AnalysedElement {
@@ -157,7 +137,7 @@ class XlaPipeline extends AnalysedElement {
     return box;
   }
 
-  async _fromFileList(list) {
+  _fromFileList(list) {
     const files = Array.from(list || []).map((f) => ({ name: f.webkitRelativePath || f.name, file: f }));
     return filesToInput(files);
   }
