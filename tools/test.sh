@@ -7,7 +7,7 @@
 #   4. the pages in real Chromium (node --test tests/browser)
 #   5. the Python package (node --test tests/jupyter): its wheel, text reprs, JupyterLab in Chromium
 #      (it fetches its venv from PyPI the first time, into build/, and skips loudly without PyPI)
-#   6. the suites that read ../shared (the native ones that do, node, the Jupyter text reprs) once
+#   6. the suites that read ../shared (the native ones that do, node's, the Jupyter text reprs) once
 #      more with HLOSCOPE_NO_SHARED=1, as a clone with nothing beside it runs them (two minutes
 #      on a quiet machine; left out when ../shared is absent already: the run above was that run)
 # No step needs the network once tools/setup.sh has run. Suites report with their own runners;
@@ -28,13 +28,13 @@ bash tools/setup.sh all
 step "native build and tests"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j2
-logged ctest --test-dir build/native --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000
+logged ctest --test-dir build/native -j2 --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000
 
 step "sanitizer build (address, undefined) and tests"
 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DHS_SANITIZE=ON >/dev/null
 cmake --build build/asan -j2
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  logged ctest --test-dir build/asan --output-on-failure --timeout 900 -E oracle_cli --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000
+  logged ctest --test-dir build/asan -j2 --output-on-failure --timeout 900 -E oracle_cli --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000
 
 step "libFuzzer: a fixed, repeatable run seeded from the fixtures and captures"
 bash tests/fuzz/run.sh --ci
@@ -56,9 +56,12 @@ step "the suites that read ../shared, again as a clone without it (HLOSCOPE_NO_S
 if absent=$(node -e "import('./tests/fixtures.mjs').then((m) => { const a = m.sharedAbsent(); console.log(a || ''); })") && [ -z "$absent" ]; then
   export HLOSCOPE_NO_SHARED=1
   # the native tests that read ../shared (test_truncate's shared part aside: its fixture part takes a minute)
-  logged ctest --test-dir build/native --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000 \
+  logged ctest --test-dir build/native -j2 --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000 \
     -R '^(core|profile|dumpset|timeline|evidence|memory|llvm|llvm_oracle|stablehlo_oracle|passes_cli|case/capture-.*)$'
-  logged node --test tests/node/
+  # the node test files that read ../shared (through tests/fixtures.mjs's shared helpers; the
+  # walker-guard test holds every listing to those helpers): the others read only the repository
+  mapfile -t shared_tests < <(grep -lE 'sharedAbsent|sharedPath|sharedCaptures|sharedDir|caseSharedInput|noShared' tests/node/*.test.mjs)
+  logged node --test "${shared_tests[@]}"
   logged node --test --test-concurrency=1 --test-name-pattern='wheel from npm run build|text reprs' tests/jupyter/
   unset HLOSCOPE_NO_SHARED
 else
