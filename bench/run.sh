@@ -106,8 +106,7 @@ res["goals"] = {
   "within_15x_wc_l": res["native_over_wc_l"] <= 15,
   "peak_memory_within_2x": n["peak_over_input"] <= 2,
 }
-# how each side was built: the native CLI with the system's compiler, no profile; the wasm core
-# with clang-14 (emcc), profile-guided where tools/pgo-train.sh could make a profile
+# how each side was built: the native CLI with the system's compiler; the wasm core with clang-14 (emcc)
 def cache(path, key):
     try:
         for line in open(path):
@@ -118,9 +117,8 @@ def cache(path, key):
     return ""
 cc = cache("build/native/CMakeCache.txt", "CMAKE_C_COMPILER")
 cc_id = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.split("\n")[0] if cc else ""
-pgo = cache("build/wasm/CMakeCache.txt", "HS_PGO_PROFILE")
 res["builds"] = {"native": f"{cc_id or cc or 'unknown compiler'}, -O3 (CMake Release), no profile",
-                 "wasm": f"emcc -O3 -flto, SIMD, bulk memory, " + (f"profile-guided ({pgo})" if pgo else "WITHOUT a profile (tools/build-wasm.sh said why)")}
+                 "wasm": "emcc -O3 -flto, SIMD, bulk memory, no profile"}
 json.dump(res, open("bench/out/results.json", "w"), indent=2)
 print(f"native   parse+census {n['mb_per_s']:8.1f} MB/s  peak RSS {n['peak_over_input']:.2f}x input, the highest of {res['rounds']} rounds  ({n['fusion_ops']} fusion ops)")
 print(f"wasm     parse+census {w['mb_per_s']:8.1f} MB/s  ({res['wasm_over_native']}x native; from the file's bytes, like native: copy into wasm memory included)")
