@@ -939,6 +939,9 @@ export interface LlvmDropped {
 export interface Llvm {
   module: string | null;         // source_filename
   triple: string | null;
+  /** after LLVM's optimizer (a define carries local_unnamed_addr, which XLA's emitter never
+   * writes), before it (false), or unknown (null: no define) */
+  optimized: boolean | null;
   functions: LlvmFunction[];
   declared: string[];
   dropped: LlvmDropped[];

@@ -89,3 +89,16 @@ test('bad input: a cut file keeps the functions before the cut; HLO is not LLVM 
   assert.ok(api.registry().formats.some((f) => f.name === 'llvm' && f.document === false));
   assert.throws(() => api.parse(text), (e) => e.code === 'HS_E_FORMAT' && /LLVM IR/.test(e.message));
 });
+
+// Which level a .ll is: XLA names the file (*.ir-no-opt.ll before LLVM's optimizer,
+// *.ir-with-opt.ll after); the core reads it from the text (`optimized`: a define carrying
+// local_unnamed_addr), which is what the levels view and a dump cell go by.
+test('the core tells an optimized .ll from an unoptimized one as XLA named them (fixtures and shared captures)', () => {
+  const named = files.filter(({ rel }) => /\.ir-(no|with)-opt[.]/.test(rel));
+  assert.ok(named.length >= 10, `${named.length} named .ll files`);
+  for (const { rel, file } of named) {
+    const j = JSON.parse(execFileSync(cli, ['llvm', '--json', file], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    assert.equal(j.optimized, /\.ir-with-opt[.]/.test(rel), rel);
+    if (api) assert.equal(api.readLlvm(readFileSync(file, 'utf8')).optimized, j.optimized, `${rel}: wasm`);
+  }
+});

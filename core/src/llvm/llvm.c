@@ -228,6 +228,14 @@ static int parse(hs_llvm *m, hs_error *err) {
         nf->name = scan_name(t, e, at + 1, &a);
         nf->line = line;
         nf->defined = def;
+        if (def) {
+          m->n_defines++;
+          for (size_t k = q; k < e; k++)
+            if (word_at(t, e, k, "local_unnamed_addr")) {
+              m->n_unnamed_defines++;
+              break;
+            }
+        }
         for (size_t k = q; k < at; k++)
           if (word_at(t, at, k, "internal") || word_at(t, at, k, "private")) nf->local = 1;
         nf->block_first = m->n_blocks;

@@ -59,6 +59,9 @@ struct hs_llvm {
   size_t len;
   hs_arena arena;
   hs_slice module_id, triple;
+  /* defines, and those carrying local_unnamed_addr: LLVM's optimizer adds that attribute (XLA's
+     emitter never writes it), so it tells an *.ir-with-opt.ll from an *.ir-no-opt.ll */
+  uint32_t n_defines, n_unnamed_defines;
   ll_func *funcs;
   uint32_t n_funcs, cap_funcs;
   ll_param *params;

@@ -234,6 +234,9 @@ char *hs_llvm_json(const hs_llvm *m, const hs_doc *hlo, size_t *len) {
   json_t *root = json_object();
   json_object_set_new(root, "module", m->module_id.len ? jslice(m, m->module_id) : json_null());
   json_object_set_new(root, "triple", m->triple.len ? jslice(m, m->triple) : json_null());
+  /* after LLVM's optimizer (a define carries local_unnamed_addr), before it (defines, none
+     carries it), or unknown (no define) */
+  json_object_set_new(root, "optimized", m->n_defines ? json_boolean(m->n_unnamed_defines > 0) : json_null());
   json_t *fa = json_array(), *dropped = json_array(), *declared = json_array();
   ll_join join;
   join_build(&join, hlo);

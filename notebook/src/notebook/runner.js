@@ -13,7 +13,6 @@ import '../views/xla-memory.js';
 import '../views/xla-padding.js';
 import '../views/xla-levels.js';
 import '../views/xla-diff.js';
-import { splitLevels } from '../views/llvm-analysis.js';
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -225,7 +224,7 @@ export async function runCode(code, { dumps, output }) {
     if (!texts.length) throw new Error('show.levels(hlo, ll, ...) needs at least one LLVM IR dump (*.ir-no-opt.ll, *.ir-with-opt.ll)');
     const v = document.createElement('xla-levels');
     output.append(v);
-    v.texts = { hlo: textOf(hlo) ?? '', ...splitLevels(texts) };
+    v.texts = { hlo: textOf(hlo) ?? '', lls: texts }; // each .ll's level: the core's reading, in the worker
     return v;
   };
   /** What changed between two compiles: the core's diff of two optimized HLO dumps (or texts),

@@ -19,21 +19,13 @@ export function analyzeLlvm(api, text, out) {
       // what the LLVM level holds, for the status line and the levels view
       functions: j.functions.length, kernels: j.functions.filter((f) => f.kernel).length, loops,
       vector_widths: [...new Set(j.functions.flatMap((f) => f.vector_widths))],
-      optimized: /^define [^\n]*\blocal_unnamed_addr\b/m.test(text),
+      optimized: j.optimized, // the core's reading: LLVM's optimizer ran (true), not (false), unknown (null)
     };
     out.evidence = { module: null };
   } catch (e) {
     out.error = { message: e.message, code: e.code, line: e.line, column: e.column };
   }
   return out;
-}
-
-/** Splits LLVM IR texts into the two levels: optimized ones carry LLVM's local_unnamed_addr. */
-export function splitLevels(texts) {
-  const noopt = [];
-  const opt = [];
-  for (const t of texts) (/^define [^\n]*\blocal_unnamed_addr\b/m.test(t) ? opt : noopt).push(t);
-  return { noopt, opt };
 }
 
 /**

@@ -12,7 +12,8 @@
 //   el.folder = [{ name, text }]   the files of an --xla_dump_to folder (a folder cell, a test),
 //                                  or the element's own "open a dump folder" picker;
 //                                  the .ll parts of one module are read together
-//   el.texts  = { hlo, noopt, opt } three pasted texts (noopt/opt: one or more .ll texts joined)
+//   el.texts  = { hlo, noopt, opt } three pasted texts (noopt/opt: one or more .ll texts joined),
+//                                  or { hlo, lls }: the .ll texts, each level the core's reading
 //   <xla-levels src-hlo="…" src-noopt="…" src-opt="…">   same-origin URLs
 //   el.kernel = 'add.3'            which kernel (HLO instruction name); default: the first fusion
 //   el.op = 'add'                  which HLO opcode to highlight; default: the body's first mapped op
@@ -189,14 +190,18 @@ class XlaLevels extends AnalysedElement {
     this._levels.replaceChildren();
   }
 
-  async _read({ hlo = '', noopt = [], opt = [] }) {
+  async _read({ hlo = '', noopt = [], opt = [], lls = [] }) {
     const list = (x) => (Array.isArray(x) ? x : x ? [x] : []);
-    const texts = { noopt: list(noopt), opt: list(opt) };
+    const texts = [...list(noopt), ...list(opt), ...list(lls)];
     // the core, in the worker: the HLO parsed once, every .ll joined to that document, and the
     // HLO side (fusion instructions and their bodies) from the same parse
-    const read = await engine.levels({ hlo, lls: [...texts.noopt, ...texts.opt] });
-    const at = (i) => read.llvm[i];
-    const levels = { noopt: texts.noopt.map((text, i) => ({ text, json: at(i) })), opt: texts.opt.map((text, i) => ({ text, json: at(texts.noopt.length + i) })) };
+    const read = await engine.levels({ hlo, lls: texts });
+    // which level each text is: as given (noopt, opt), else the core's reading (`optimized`:
+    // LLVM's optimizer ran)
+    const given = list(noopt).length;
+    const isOpt = (i) => (i < given ? false : i < given + list(opt).length ? true : read.llvm[i].optimized === true);
+    const levels = { noopt: [], opt: [] };
+    texts.forEach((text, i) => levels[isOpt(i) ? 'opt' : 'noopt'].push({ text, json: read.llvm[i] }));
     const fusions = read.fusions;
     const comps = read.computations;
     // a kernel is keyed by the HLO instruction it is named after; without an HLO, by its own name
