@@ -177,7 +177,7 @@ static void test_pathological(void **state) {
  * instruction's call count is 16 bits) and says so, at that name; the rest of the text reads on. */
 static void test_too_many_calls(void **state) {
   (void)state;
-  if (!mine()) skip();
+  if (!mine()) return; /* another shard runs it */
   const unsigned n_branches = 70000;
   size_t cap = (size_t)n_branches * 16 + 256, len = 0;
   char *b = malloc(cap);
