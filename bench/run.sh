@@ -4,7 +4,8 @@
 # Node, beside `wc -l` and XLA's own parser (jaxlib hlo_module_from_text, bench/bench_xla.py; the
 # 0.4.38 venv, or HS_XLA_PYTHON) on the same file in the same run. Prints the ratios round by
 # round as well (each beside its own wc -l) and issue 10's goals, met or not in this run. Writes
-# bench/out/results.json.
+# bench/out/results.json. Then the StableHLO read, Python (bench/python.py) and the kinds of
+# module users have (bench/kinds.py: each kind's speed, memory and growth, the mix end to end).
 #   npm run bench            (builds what is missing first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -145,3 +146,7 @@ bash bench/stablehlo.sh
 
 # Python: the wasm CLI in wasmtime, cold, warm and on 60 MB beside the native CLI (issue 33)
 python3 bench/python.py
+
+# the kinds of module users have (issue 37): each kind's speed and memory, native and wasm, how
+# each grows with its input, and the mix end to end against wc -l
+python3 bench/kinds.py
