@@ -417,9 +417,12 @@ char *hsw_llvm(const char *t, size_t n, const char *h, size_t hn) {
   last_side = 1;
   hs_llvm *m = hs_llvm_parse(t, n, &last_error);
   if (!m) return NULL;
-  hs_doc *d = hn ? parse_side(h, hn, 2) : NULL;
-  char *s = hn && !d ? NULL : hs_llvm_json(m, d, &last_len);
-  if (s || !hn || d) last_side = 0;
+  hs_doc *d = NULL;
+  char *s = NULL;
+  if (!hn || (d = parse_side(h, hn, 2))) { /* else last_error and last_side say the HLO failed */
+    last_side = 0;
+    s = hs_llvm_json(m, d, &last_len);
+  }
   hs_doc_free(d);
   hs_llvm_free(m);
   return s;

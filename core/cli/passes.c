@@ -23,10 +23,6 @@
 
 #define MAX_CONTENT ((size_t)512 << 20)
 
-
-
-
-
 /* The names whose bytes the core reads (its rule: hs_dumpset_wants_bytes). */
 static int wants_bytes(const char *name, size_t n) { return hs_dumpset_wants_bytes(name, n); }
 

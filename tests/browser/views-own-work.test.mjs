@@ -130,13 +130,18 @@ describe('views own their work', { skip: skipWithoutChromium ?? false, timeout: 
       await until(() => pad.shadowRoot.querySelector('[data-testid="padding-row"]') || /layouts:/.test(status(pad)));
       out.padding = { work: work(c0, await calls()), rows: pad.shadowRoot.querySelectorAll('[data-testid="padding-row"]').length, values: pad.data?.values, status: status(pad) };
 
-      c0 = await calls();
-      const lv = document.createElement('xla-levels');
-      document.body.append(lv);
-      const ready = once(lv, 'levels-ready');
-      lv.texts = inputs.levels;
-      const ev = await ready;
-      out.levels = { work: work(c0, await calls()), kernels: ev.detail.kernels, sections: lv.shadowRoot.querySelectorAll('section.level').length, status: status(lv) };
+      // a levels view given its input by `give`, and what it showed, with the worker's work for it
+      const levelsView = async (give) => {
+        const c = await calls();
+        const v = document.createElement('xla-levels');
+        document.body.append(v);
+        const ready = once(v, 'levels-ready');
+        give(v);
+        const ev = await ready;
+        return [v, { work: work(c, await calls()), kernels: ev.detail.kernels, sections: v.shadowRoot.querySelectorAll('section.level').length, status: status(v) }];
+      };
+      const [lv, levels] = await levelsView((v) => { v.texts = inputs.levels; });
+      out.levels = levels;
 
       c0 = await calls();
       const pp = document.createElement('xla-pipeline');
@@ -149,13 +154,10 @@ describe('views own their work', { skip: skipWithoutChromium ?? false, timeout: 
 
       // the same two views given Files (a folder picked, an archive dropped): the core's rules
       // (which files hold the levels, the archive's sniff and walk) run in the worker too
-      c0 = await calls();
-      const lf = document.createElement('xla-levels');
-      document.body.append(lf);
-      const readyF = once(lf, 'levels-ready');
-      lf.folder = inputs.folder.map((f) => ({ name: f.name, file: new File([f.text], f.name.split('/').pop()) }));
-      const evF = await readyF;
-      out.levelsFiles = { work: work(c0, await calls()), kernels: evF.detail.kernels, sections: lf.shadowRoot.querySelectorAll('section.level').length, status: status(lf) };
+      const [lf, levelsFiles] = await levelsView((v) => {
+        v.folder = inputs.folder.map((f) => ({ name: f.name, file: new File([f.text], f.name.split('/').pop()) }));
+      });
+      out.levelsFiles = levelsFiles;
 
       c0 = await calls();
       const pa = document.createElement('xla-pipeline');

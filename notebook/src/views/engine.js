@@ -24,7 +24,7 @@ import * as api from 'hs:api';
 import { BLOB_MIN, analyzeText, lineStarts, tooLargeForText, xrayTexts } from './analysis-core.js';
 import { forgetProfile, loadProfile, timelineOf } from './profile-core.js';
 import { diffTexts } from './diff-core.js';
-import { compareFolders, pickLevels as pickLevelsHere, readFolder, readLayouts, readLevels, readMemoryText } from './readers-core.js';
+import { compareFolders, isPickedFiles, pickLevels as pickLevelsHere, readFolder, readLayouts, readLevels, readMemoryText } from './readers-core.js';
 
 let worker = null;
 let workerFailed = false;
@@ -235,8 +235,7 @@ export function levels({ hlo = '', lls = [] }, onProgress) {
  * of entries with nothing beside them (an array carrying more, as an archive's own walk, would
  * lose it in the copy). */
 function cloneable(input) {
-  return typeof input === 'string' || (input && !Array.isArray(input) && Array.isArray(input.files))
-    || (Array.isArray(input) && Reflect.ownKeys(input).length === input.length + 1);
+  return typeof input === 'string' || isPickedFiles(input) || (Array.isArray(input) && Reflect.ownKeys(input).length === input.length + 1);
 }
 
 /** Which files of a dump folder ([{ name, text }] or [{ name, file }]) hold one module's levels,

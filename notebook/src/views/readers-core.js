@@ -43,6 +43,11 @@ export function readLevels(api, hlo, lls) {
 // the error is the core's "not a readable archive", as the CLI says it (never read as a listing).
 const ARCHIVE_NAME = /\.(zip|tar|tgz|gz)$/i;
 
+/** Whether a dump folder input is picked or dropped files, `{ files: [...] }` (folderInput reads them). */
+export function isPickedFiles(input) {
+  return !!input && typeof input === 'object' && !Array.isArray(input) && Array.isArray(input.files);
+}
+
 /**
  * A dump folder's picked or dropped files, `{ files: [{ name, file }] }` (file: a File or Blob,
  * read here), as readPasses input: one archive (the core's sniff of its head) walked by the core;
@@ -51,8 +56,8 @@ const ARCHIVE_NAME = /\.(zip|tar|tgz|gz)$/i;
  * listing, [{ name, data }]) is returned as it is.
  */
 export async function folderInput(api, input) {
-  const files = input && !Array.isArray(input) && typeof input === 'object' && Array.isArray(input.files) ? input.files : null;
-  if (!files) return input;
+  if (!isPickedFiles(input)) return input;
+  const { files } = input;
   if (files.length === 1) {
     const head = new Uint8Array(await files[0].file.slice(0, 512).arrayBuffer());
     if (api.archiveKind(head) !== 'none' || ARCHIVE_NAME.test(files[0].name)) {

@@ -192,16 +192,14 @@ class XlaLevels extends AnalysedElement {
 
   async _read({ hlo = '', noopt = [], opt = [], lls = [] }) {
     const list = (x) => (Array.isArray(x) ? x : x ? [x] : []);
-    const texts = [...list(noopt), ...list(opt), ...list(lls)];
+    // each text with the level it was given as (null: the core's reading says)
+    const given = [...list(noopt).map((t) => [t, false]), ...list(opt).map((t) => [t, true]), ...list(lls).map((t) => [t, null])];
     // the core, in the worker: the HLO parsed once, every .ll joined to that document, and the
     // HLO side (fusion instructions and their bodies) from the same parse
-    const read = await engine.levels({ hlo, lls: texts });
-    // which level each text is: as given (noopt, opt), else the core's reading (`optimized`:
-    // LLVM's optimizer ran)
-    const given = list(noopt).length;
-    const isOpt = (i) => (i < given ? false : i < given + list(opt).length ? true : read.llvm[i].optimized === true);
+    const read = await engine.levels({ hlo, lls: given.map(([t]) => t) });
+    // the core's `optimized`: LLVM's optimizer ran
     const levels = { noopt: [], opt: [] };
-    texts.forEach((text, i) => levels[isOpt(i) ? 'opt' : 'noopt'].push({ text, json: read.llvm[i] }));
+    given.forEach(([text, isOpt], i) => levels[(isOpt ?? read.llvm[i].optimized === true) ? 'opt' : 'noopt'].push({ text, json: read.llvm[i] }));
     const fusions = read.fusions;
     const comps = read.computations;
     // a kernel is keyed by the HLO instruction it is named after; without an HLO, by its own name
