@@ -9,7 +9,10 @@ export const STYLE = `
   font-family: 'IBM Plex Mono', ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 [hidden] { display: none !important; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
-.drill { background: var(--xd-bg); color: var(--xd-ink); border: 1px solid var(--xd-rule); border-radius: 3px; padding: 0.9rem 1rem; }
+.drill { background: var(--xd-bg); color: var(--xd-ink); border: 1px solid var(--xd-rule); border-radius: 3px; padding: 0.9rem 1rem;
+  /* names and paths are long unbroken words: they wrap anywhere rather than push the page sideways */
+  overflow-wrap: anywhere; min-width: 0; }
+pre { max-width: 100%; overflow-x: auto; }
 .head { display: flex; justify-content: space-between; align-items: baseline; gap: 1rem; flex-wrap: wrap;
   border-bottom: 1px solid var(--xd-rule); padding-bottom: 0.6rem; }
 .title { margin: 0; font-size: 0.95rem; font-weight: 600; }
@@ -81,6 +84,7 @@ textarea { width: 100%; box-sizing: border-box; min-height: 6rem; background: va
 pre.src { margin: 0.4rem 0 0; font-size: 0.75rem; white-space: pre-wrap; color: var(--xd-copper); }
 details.source { margin-top: 0.2rem; }
 .context-box { margin-top: 0.6rem; display: flex; flex-direction: column; gap: 0.3rem; }
+button.choice { max-width: 100%; text-align: left; }
 button.choice .clabel { display: block; }
 button.choice .cnote { display: block; font-size: 0.7rem; color: var(--xd-mute); }
 .core-verdict { color: var(--xd-ink); }
