@@ -33,6 +33,12 @@ char *hsw_result(const hs_doc *d, int kind) {
 
 size_t hsw_result_len(void) { return last_len; }
 
+/* The fusion census with at most `rows` fusions listed (hs_fusions_json_rows). */
+char *hsw_fusions_rows(const hs_doc *d, uint32_t rows) {
+  last_len = 0;
+  return hs_fusions_json_rows(d, rows, &last_len);
+}
+
 /* The census counts alone, without building the per-fusion JSON (cheap, for progress UIs and
  * benchmarks): {"fusion_computations":N,"fusion_ops":N,"fusion_ops_nested":N}. */
 char *hsw_census(const hs_doc *d) {

@@ -90,6 +90,7 @@ export interface FusionCensus {
   fusion_ops_top_level: number;
   fusion_ops_nested: number;   // fusion instructions inside fused computations
   fusions: Fusion[];           // in printed order
+  fusions_total?: number;      // fusions({ rows }) only: how many there are (the list holds at most rows)
 }
 
 export interface TypeSize { type: string; bytes: number; }
@@ -228,7 +229,8 @@ export interface Decisions {
 export interface HloDocument {
   readonly format: DocumentFormat;
   summary(): Summary;
-  fusions(): FusionCensus;
+  /** `rows`: list at most that many fusions, with fusions_total set. */
+  fusions(options?: { rows?: number }): FusionCensus;
   spills(): Spills;
   computations(): Computations;
   /** Upcasts, downcasts, broadcasts, remat marks, transposes and layout copies, by line. */

@@ -198,7 +198,14 @@ class HloDocument {
    * renderer); `name`, the file's name as the text's header and warnings say it. */
   text(kind, name = '-') { return text(kind, this.json(kind), { name }); }
   summary() { return JSON.parse(this.json('summary')); }
-  fusions() { return JSON.parse(this.json('fusions')); }
+  /** The fusion census; `{ rows }`: list at most that many fusions (the first), and say how
+   * many there are in `fusions_total` (a page showing a few rows of a huge module). */
+  fusions({ rows } = {}) {
+    if (rows == null) return JSON.parse(this.json('fusions'));
+    const p = core()._hsw_fusions_rows(this._handle(), Math.max(0, Math.min(rows, 0xfffffffe))) >>> 0;
+    if (!p) throw new HloscopeError({ code: 'HS_E_NOMEM', message: 'out of memory building the result' });
+    return JSON.parse(takeString(p));
+  }
   spills() { return JSON.parse(this.json('spills')); }
   computations() { return JSON.parse(this.json('computations')); }
   decisions() { return JSON.parse(this.json('decisions')); }

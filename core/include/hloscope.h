@@ -156,6 +156,10 @@ int hs_fusion_census(const hs_doc *doc, hs_census *out);
  * length in bytes. The keys are documented in wasm/hloscope.d.ts and README.md. */
 char *hs_summary_json(const hs_doc *doc, size_t *len);
 char *hs_fusions_json(const hs_doc *doc, size_t *len);
+/* The same with at most `rows` entries in "fusions" (the first, in printed order) and
+ * "fusions_total", how many there are: a page showing a few rows of a huge module skips
+ * building the rest. */
+char *hs_fusions_json_rows(const hs_doc *doc, size_t rows, size_t *len);
 char *hs_spills_json(const hs_doc *doc, size_t *len);
 char *hs_computations_json(const hs_doc *doc, size_t *len);
 /* Decisions the framework or compiler made, sorted by line: upcast, downcast, broadcast, remat,

@@ -225,6 +225,16 @@ static void accessors_agree(const char *dir, void *ctx) {
         assert_int_equal(c.fusion_computations, json_integer_value(tu_path(f, "fusion_computations")));
         assert_int_equal(c.fusion_ops, json_integer_value(tu_path(f, "fusion_ops")));
         assert_int_equal(c.fusion_ops_nested, json_integer_value(tu_path(f, "fusion_ops_nested")));
+        /* a bounded list: its first rows are the full list's, and it says how many there are */
+        size_t all = json_array_size(tu_path(f, "fusions"));
+        assert_int_equal(all, c.fusion_ops);
+        json_t *b = tu_json(hs_fusions_json_rows(d, 3, NULL));
+        assert_int_equal(all, json_integer_value(tu_path(b, "fusions_total")));
+        assert_int_equal(all < 3 ? all : 3, json_array_size(tu_path(b, "fusions")));
+        for (size_t r = 0; r < json_array_size(tu_path(b, "fusions")); r++)
+          assert_true(json_equal(json_array_get(tu_path(b, "fusions"), r), json_array_get(tu_path(f, "fusions"), r)));
+        assert_null(json_object_get(f, "fusions_total"));
+        json_decref(b);
         json_decref(f);
       }
       json_decref(s);

@@ -60,6 +60,11 @@ test('the TPU attention capture gives the course figures through the JS API', { 
   assert.equal(f.fusion_computations, 3);
   assert.equal(f.fusion_ops, 3);
   assert.equal(f.fusion_ops_nested, 2);
+  // a bounded list (the page's first rows): the same first rows, and how many there are
+  const b = doc.fusions({ rows: 2 });
+  assert.deepEqual(b.fusions, f.fusions.slice(0, 2));
+  assert.equal(b.fusions_total, f.fusions.length);
+  assert.equal(f.fusions_total, undefined);
   const s = doc.spills();
   assert.deepEqual(s.big && [s.big.type, s.big.bytes], ['bf16[1024,1024]', 2097152]);
   assert.equal(s.carriers.length, 3);

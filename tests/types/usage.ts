@@ -17,7 +17,7 @@ export async function cell(text: string, bytes: Uint8Array): Promise<string[]> {
   for (const k of kinds) out.push(doc.json(k), doc.text(k, 'dump.txt'));
   out.push(hs.text('xray', hs.xrayJSON('', text), { name: '', nameB: 'dump.txt', left: '', right: text }));
   const census = doc.census();
-  out.push(String(census.fusion_ops + doc.fusions().fusion_ops));
+  out.push(String(census.fusion_ops + doc.fusions().fusion_ops + (doc.fusions({ rows: 10 }).fusions_total ?? 0)));
   for (const w of doc.summary().warnings) {
     const code: WarningCode = w.code;
     out.push(`${code} ${w.line}:${w.column} ${w.message}`);

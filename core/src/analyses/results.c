@@ -1,6 +1,7 @@
 /* Result documents as JSON: summary, fusion census, spills, computations.
  * Key names and shapes are an interface (wasm/hloscope.d.ts, README.md): change them only with
  * both. Key order is insertion order, so native and wasm builds print identical bytes. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,8 +39,11 @@ static json_t *backend_kind(const hs_doc *d, const hs_instr *in) {
   return out ? out : json_null();
 }
 
-char *hs_fusions_json(const hs_doc *d, size_t *len) {
+char *hs_fusions_json(const hs_doc *d, size_t *len) { return hs_fusions_json_rows(d, SIZE_MAX, len); }
+
+char *hs_fusions_json_rows(const hs_doc *d, size_t rows, size_t *len) {
   if (!d) return NULL;
+  size_t total = 0;
   hs_census c;
   hs_fusion_census(d, &c);
   json_t *o = json_object();
@@ -52,6 +56,7 @@ char *hs_fusions_json(const hs_doc *d, size_t *len) {
     for (uint32_t i = 0; i < d->n_instrs; i++) {
       const hs_instr *in = &d->instrs[i];
       if (!hs_slice_is(d, in->opcode, "fusion")) continue;
+      if (total++ >= rows) continue; /* counted, not listed */
       json_t *f = json_object();
       json_object_set_new(f, "name", hs_json_slice(d, in->name));
       const hs_slice kind = hs_hlo_of(d, in)->kind;
@@ -89,6 +94,8 @@ char *hs_fusions_json(const hs_doc *d, size_t *len) {
     }
   }
   json_object_set_new(o, "fusions", arr);
+  /* a bounded list says how many rows there were (the full list's JSON stays as it was) */
+  if (rows != SIZE_MAX) json_object_set_new(o, "fusions_total", json_integer((json_int_t)total));
   return hs_json_finish(o, len);
 }
 
