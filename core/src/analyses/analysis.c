@@ -245,6 +245,50 @@ static uint64_t operand_read_bytes(const hs_doc *d, const hs_instr *in, uint32_t
   return sum < full ? sum : full;
 }
 
+/* Bytes a kernel reads from all its operands: the sum of operand_read_bytes over them, with a
+ * fusion's body read once (not once per operand) when it is of a usual size. */
+static uint64_t kernel_read_bytes(const hs_doc *d, const hs_instr *in) {
+  enum { MAX_OPS = 64, MAX_BODY = 4096 };
+  int32_t body = -1;
+  if (op_is(d, in, "fusion"))
+    for (uint32_t c = 0; c < in->call_count; c++)
+      if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) body = d->calls[in->call_first + c].target;
+  const hs_comp *b = body >= 0 ? &d->comps[body] : NULL;
+  if (!b || in->op_count > MAX_OPS || b->count > MAX_BODY) {
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < in->op_count; k++) sum += operand_read_bytes(d, in, k);
+    return sum;
+  }
+  /* param_of[body instruction] = its parameter number when that is the first parameter of the
+   * number (operand_read_bytes takes the first), else -1 */
+  int16_t param_of[MAX_BODY];
+  uint8_t seen[MAX_OPS] = {0}, whole[MAX_OPS] = {0};
+  uint64_t sliced[MAX_OPS] = {0};
+  for (uint32_t i = 0; i < b->count; i++) {
+    const hs_instr *u = &d->instrs[b->first + i];
+    int n = op_is(d, u, "parameter") ? param_number(d, u) : -1;
+    param_of[i] = (int16_t)(n >= 0 && n < (int)in->op_count && !seen[n] ? n : -1);
+    if (param_of[i] >= 0) seen[n] = 1;
+  }
+  for (uint32_t i = 0; i < b->count; i++) {
+    const hs_instr *u = &d->instrs[b->first + i];
+    for (uint32_t j = 0; j < u->op_count; j++) {
+      int32_t t = d->operands[u->op_first + j].target;
+      if (t < (int32_t)b->first || t >= (int32_t)(b->first + b->count)) continue;
+      int n = param_of[t - (int32_t)b->first];
+      if (n < 0 || whole[n]) continue;
+      if (j == 0 && op_is(d, u, "dynamic-slice")) sliced[n] += hs_type_bytes(u->type);
+      else if (!(j == 0 && op_is(d, u, "dynamic-update-slice"))) whole[n] = 1;
+    }
+  }
+  uint64_t sum = 0;
+  for (uint32_t k = 0; k < in->op_count; k++) {
+    uint64_t full = hbm_bytes_of(operand_type(d, &d->operands[in->op_first + k]));
+    sum += !seen[k] || whole[k] || sliced[k] > full ? full : sliced[k];
+  }
+  return sum;
+}
+
 /* Bytes a kernel writes: an in-place dynamic-update-slice (alone or as a fusion's root, maybe
  * behind a bitcast) writes only its update. */
 static uint64_t result_write_bytes(const hs_doc *d, const hs_instr *in) {
@@ -265,6 +309,39 @@ static uint64_t result_write_bytes(const hs_doc *d, const hs_instr *in) {
 }
 
 static bool in_async_comp(const hs_doc *d, uint32_t comp) { return comp < d->n_comps && d->comps[comp].role == HS_ROLE_ASYNC; }
+
+/* What hs_spill_analyse asks of each instruction, decided once per instruction (each question is
+ * a few string compares of the opcode, and the loops below ask them per operand). */
+enum {
+  IF_FORWARDS = 1,  /* forwards(): its users consume the value it passes through */
+  IF_ALIAS = 2,     /* hs_instr_is_alias() */
+  IF_ASYNC = 4,     /* hs_instr_is_async() */
+  IF_DONE = 8,      /* op_is_done() */
+  IF_CONTROL = 16,  /* while, call, conditional */
+  IF_ENTRY = 32,    /* its module's entry computation was read (hs_module_has_entry) */
+  IF_PARAM_COPY = 64 /* is_parameter_copy() */
+};
+
+static uint8_t *instr_flags(const hs_doc *d) {
+  uint8_t *f = malloc(d->n_instrs ? d->n_instrs : 1);
+  uint8_t *entry = calloc(d->n_modules ? d->n_modules : 1, 1);
+  if (!f || !entry) {
+    free(f);
+    free(entry);
+    return NULL;
+  }
+  for (uint32_t m = 0; m < d->n_modules; m++) entry[m] = hs_module_has_entry(d, m);
+  for (uint32_t i = 0; i < d->n_instrs; i++) {
+    const hs_instr *in = &d->instrs[i];
+    uint32_t m = d->comps[in->comp].module;
+    f[i] = (uint8_t)((forwards(d, in) ? IF_FORWARDS : 0) | (hs_instr_is_alias(d, in) ? IF_ALIAS : 0) |
+                     (hs_instr_is_async(d, in) ? IF_ASYNC : 0) | (op_is_done(d, in) ? IF_DONE : 0) |
+                     (op_is(d, in, "while") || op_is(d, in, "call") || op_is(d, in, "conditional") ? IF_CONTROL : 0) |
+                     (m < d->n_modules && entry[m] ? IF_ENTRY : 0) | (is_parameter_copy(d, in) ? IF_PARAM_COPY : 0));
+  }
+  free(entry);
+  return f;
+}
 
 void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   memset(out, 0, sizeof *out);
@@ -291,7 +368,9 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   uint32_t *elem_reads = calloc(n_slots ? n_slots : 1, sizeof *elem_reads);
   uint32_t *elem_stamp = calloc(n_slots ? n_slots : 1, sizeof *elem_stamp);
   uint8_t *used = calloc(n_slots ? n_slots : 1, 1);
-  if (!eff || !stamp || !base || !elem_reads || !elem_stamp || !used) {
+  uint8_t *fl = instr_flags(d);
+  if (!eff || !stamp || !base || !elem_reads || !elem_stamp || !used || !fl) {
+    free(fl);
     free(eff);
     free(stamp);
     free(base);
@@ -312,16 +391,16 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
      takes the tuple whole); operands come before their users in HLO text */
   for (uint32_t j = 0; j < d->n_instrs; j++) {
     const hs_instr *in = &d->instrs[j];
-    if (forwards(d, in) || hs_instr_is_alias(d, in)) continue;
+    if (fl[j] & (IF_FORWARDS | IF_ALIAS)) continue;
     for (uint32_t k = 0; k < in->op_count; k++) {
       int32_t t = d->operands[in->op_first + k].target;
-      if (t >= 0 && (uint32_t)t < j && base[t] != UINT32_MAX && !forwards(d, &d->instrs[t]))
+      if (t >= 0 && (uint32_t)t < j && base[t] != UINT32_MAX && !(fl[t] & IF_FORWARDS))
         for (uint32_t e = 0; e < d->instrs[t].type->n; e++) READ_ELEM(t, e);
       while (t >= 0 && (uint32_t)t < j && stamp[t] != j + 1) {
         stamp[t] = j + 1;
         eff[t]++;
         const hs_instr *ti = &d->instrs[t];
-        if (!forwards(d, ti) || !ti->op_count) break;
+        if (!(fl[t] & IF_FORWARDS) || !ti->op_count) break;
         int32_t next = d->operands[ti->op_first].target;
         if (next >= t) break;
         int32_t gi = hs_gte_index(d, ti);
@@ -339,15 +418,15 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   hs_async_pair *pairs = hs_async_pairs(d, &n_pairs);
   for (uint32_t k = 0; k < n_pairs; k++) {
     const hs_instr *st = &d->instrs[pairs[k].start];
-    if (hs_comp_in_fused(d, st->comp) || !hs_module_has_entry(d, d->comps[st->comp].module)) continue;
+    if (hs_comp_in_fused(d, st->comp) || !(fl[pairs[k].start] & IF_ENTRY)) continue;
     if (pairs[k].done >= 0) out->hbm_written += hbm_bytes_of(d->instrs[pairs[k].done].type);
-    for (uint32_t o = 0; o < st->op_count; o++) out->hbm_read += operand_read_bytes(d, st, o);
+    out->hbm_read += kernel_read_bytes(d, st);
   }
   free(pairs);
   uint64_t best = 0, kept_best = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    if (!hs_module_has_entry(d, d->comps[in->comp].module)) continue; /* a module cut before its entry */
+    if (!(fl[i] & IF_ENTRY)) continue; /* a module cut before its entry */
     bool inner = hs_comp_in_fused(d, in->comp);
     if (inner) {
       /* values the fusions kept off memory */
@@ -363,12 +442,11 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
       }
       continue;
     }
-    bool async = hs_instr_is_async(d, in);
+    bool async = fl[i] & IF_ASYNC;
     /* HBM traffic of the top-level kernels (the transfers were counted above; what an async
        computation runs is that transfer); a tuple element nothing reads is no traffic */
-    if (!hs_instr_is_alias(d, in) && !async && !in_async_comp(d, in->comp)) {
-      bool control = op_is(d, in, "while") || op_is(d, in, "call") || op_is(d, in, "conditional");
-      if (!control) {
+    if (!(fl[i] & IF_ALIAS) && !async && !in_async_comp(d, in->comp)) {
+      if (!(fl[i] & IF_CONTROL)) {
         uint64_t w = result_write_bytes(d, in);
         if (base[i] != UINT32_MAX)
           for (uint32_t e = 0; e < in->type->n; e++)
@@ -377,11 +455,11 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
               w = w > u ? w - u : 0;
             }
         out->hbm_written += w;
-        for (uint32_t k = 0; k < in->op_count; k++) out->hbm_read += operand_read_bytes(d, in, k);
+        out->hbm_read += kernel_read_bytes(d, in);
       }
     }
     /* a start's value is the transfer in flight: its done is the value kernels read */
-    if (hs_instr_is_alias(d, in) || is_parameter_copy(d, in) || !eff[i] || (async && !op_is_done(d, in))) continue;
+    if ((fl[i] & (IF_ALIAS | IF_PARAM_COPY)) || !eff[i] || (async && !(fl[i] & IF_DONE))) continue;
     const hs_type *a = NULL;
     int32_t elem = -1;
     uint32_t readers = eff[i];
@@ -416,6 +494,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   free(base);
   free(elem_reads);
   free(used);
+  free(fl);
 }
 
 /* Does line `li` define a value of type t (an instruction's result or a computation's declared
