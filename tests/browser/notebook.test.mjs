@@ -179,12 +179,19 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     assert.match(await p.page.textContent(`${cell(apiCell)} .out-text`), /^hlo \d+ string$/);
     // Upload a file into a dump cell; the cell takes the file's name.
     const up = await addCell(p.page, 'dump');
+    const callsBefore = await p.page.evaluate(() => window.hloscopeNotebook.engineCalls());
     await p.page.setInputFiles(`${cell(up)} [data-testid=dump-file]`, {
       name: 'jit_tiny.after_optimizations.txt', mimeType: 'text/plain',
       buffer: Buffer.from('HloModule jit_tiny, entry_computation_layout={(f32[4]{0})->f32[4]{0}}\n\nENTRY %main (x: f32[4]) -> f32[4] {\n  ROOT %x = f32[4]{0} parameter(0)\n}\n'),
     });
     assert.match(await waitForDump(p.page, up), /optimized HLO · 5 lines/);
     assert.equal(await p.page.inputValue(`${cell(up)} input.name`), 'jit_tiny_after_optimizations');
+    // The file's own bytes go to the core (not its text encoded again), and its format is read
+    // once, from the head.
+    const callsAfter = await p.page.evaluate(() => window.hloscopeNotebook.engineCalls());
+    const delta = (k) => (callsAfter[k] || 0) - (callsBefore[k] || 0);
+    assert.deepEqual({ parseBytes: delta('parseBytes'), parse: delta('parse'), detectFormat: delta('detectFormat') },
+      { parseBytes: 1, parse: 0, detectFormat: 1 });
     // A dump typed a moment ago is what the next run sees (no waiting for the debounce).
     const typed = await addCell(p.page, 'dump');
     await setDumpName(p.page, typed, 'typed');

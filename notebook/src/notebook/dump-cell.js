@@ -11,6 +11,8 @@ import { errorWhere, kernelsDecided, partialWords, stageFromFileName } from '../
 
 /** Dumps at least this long (characters) are not put in an editor: shown as a summary instead. */
 export const LARGE = 2_000_000;
+/** A file's text this long (characters) goes into the editor after the reading is shown. */
+const EDITOR_LATER = 200_000;
 
 /** The longest name a file gives a dump (before a `_2` that keeps it unique). */
 export const NAME_MAX = 40;
@@ -287,11 +289,13 @@ export class DumpCell extends Cell {
     }
     this.setProgress({ stage: file ? 'reading' : 'parsing', total: file ? file.size : this.text.length });
     const t0 = performance.now();
+    performance.mark('hs:dump:analyze', { detail: this.id });
     // the file's name goes with it: XLA's dump name says the backend of a buffer assignment
     const p = engine.analyze({ key: this.id, text: file ? undefined : this.text, file, name: this.fileName ?? '' }, (pr) => {
       if (gen === this.gen) this.setProgress(pr);
     }).then((a) => {
       if (gen !== this.gen) return null;
+      performance.mark('hs:dump:result', { detail: { cell: this.id, steps: a.steps ?? null } });
       // Changes made while this dump was read back (a rename) were held: save them now.
       if (this.restoring && page.store.dirtyCells.has(this.id)) page.store.schedule();
       this.restoring = false;
@@ -300,8 +304,15 @@ export class DumpCell extends Cell {
         delete a.text;
         this.text = text;
         if (!restoring) page.store.cellChanged(this.id);
-        if (text.length >= LARGE || !this.editor) this.showText();
-        this.setEditorText(text);
+        // The reading and the suggested views first: filling the editor with a big text takes a
+        // while (2 MB: 50-100 ms in Chromium), so it comes in the next task, once they are shown.
+        const fill = () => {
+          if (gen !== this.gen) return;
+          if (this.text.length >= LARGE || !this.editor) this.showText();
+          this.setEditorText(this.text);
+          performance.mark('hs:dump:text', { detail: this.id });
+        };
+        if (text.length >= EDITOR_LATER) setTimeout(fill, 0); else fill();
       }
       if (a.blob) {
         this.blob = a.blob;
@@ -313,9 +324,11 @@ export class DumpCell extends Cell {
       const named = a.format === 'hlo' && a.summary ? stageFromFileName(this.fileName) : null;
       if (named && named !== a.summary.stage) a.summary = { ...a.summary, stage: named, stage_from: 'file name' };
       this.analysis = a;
+      performance.mark('hs:dump:stored', { detail: this.id });
       this.setProgress(null);
       this.showMeta();
       page.refreshSuggestions();
+      performance.mark('hs:dump:shown', { detail: this.id });
       return a;
     }, (e) => {
       if (gen !== this.gen) return null;

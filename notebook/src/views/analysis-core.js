@@ -122,12 +122,13 @@ export function tooLargeForText(bytes) {
 }
 
 /**
- * `onStage(stage)` (optional) hears each step as it starts ('parsing', 'counting fusions',
+ * `onStage(stage)` (optional) hears each step as it starts ('parsing', 'summarising', 'counting fusions',
  * 'finding the big intermediate'): the core's calls are synchronous, so that is the progress
  * a page can show for a big text. `name`: the file's name when the text came from one (XLA's
- * dump names say a buffer assignment's backend; the core reads it).
+ * dump names say a buffer assignment's backend; the core reads it). `bytes` (optional): the
+ * text's UTF-8 bytes as read from its file (a Uint8Array or chunks): the core parses those.
  */
-export function analyzeText(api, text, onStage = () => {}, name = '') {
+export function analyzeText(api, text, onStage = () => {}, name = '', bytes = null) {
   const { starts, maxLen } = lineStarts(text);
   const out = { format: detectFormat(api, text), bytes: text.length, lines: starts.length - 1, starts, maxLen };
   // An XLA memory text (out-of-memory message, buffer assignment, usage report) is no document:
@@ -136,7 +137,9 @@ export function analyzeText(api, text, onStage = () => {}, name = '') {
     try { out.memory = api.readMemory(text, '', name); } catch (e) { out.error = errorInfo(e); }
     return out;
   }
-  if (isLlvm(api, text)) return analyzeLlvm(api, text, out); // LLVM IR: its own reader (llvm-analysis.js)
+  // LLVM IR: its own reader (llvm-analysis.js). The format is the core's reading of the head
+  // (detectFormat above): asking again with the whole text would copy all of it into the core.
+  if (isLlvm(api, out.format)) return analyzeLlvm(api, text, out);
   let doc;
   // Several modules in one text: a module that fails is left out (its lines blanked, so line
   // numbers hold) and named in module_errors; the others are read.
@@ -145,7 +148,8 @@ export function analyzeText(api, text, onStage = () => {}, name = '') {
   onStage('parsing');
   for (;;) {
     try {
-      doc = api.parse(readable);
+      // `bytes`: the text's own UTF-8 bytes (a file's chunks), parsed as they are
+      doc = bytes && readable === text ? api.parseBytes(bytes) : api.parse(readable);
       break;
     } catch (e) {
       const cut = moduleErrors.length < 50 && e.line ? blankModuleAt(readable, e.line) : null;
@@ -170,6 +174,7 @@ export function analyzeText(api, text, onStage = () => {}, name = '') {
 /** What analyzeText and analyzeBytes say of a parsed document (and frees it). */
 function describeDoc(api, doc, out, text, readable, onStage) {
   try {
+    onStage('summarising');
     out.format = doc.format;
     out.format_label = formatLabel(api, doc.format);
     out.summary = doc.summary();
@@ -183,13 +188,14 @@ function describeDoc(api, doc, out, text, readable, onStage) {
     out.backend = doc.format === 'hlo' ? backendOf(text) : null;
     if (doc.format === 'hlo') {
       onStage('counting fusions');
-      const census = doc.fusions();
+      const census = doc.fusions({ rows: FUSION_ROWS });
       let spills = null;
       onStage('finding the big intermediate');
       try { spills = doc.spills(); } catch (e) { out.spills_error = errorInfo(e); }
       // What crosses to the page is capped so that a 50 MB dump clones in a few milliseconds.
-      out.fusions_total = census.fusions.length;
-      out.fusions = census.fusions.length > FUSION_ROWS ? { ...census, fusions: census.fusions.slice(0, FUSION_ROWS) } : census;
+      out.fusions_total = census.fusions_total;
+      delete census.fusions_total;
+      out.fusions = census;
       if (spills) {
         out.carriers_total = spills.carriers.length;
         out.spills = spills.carriers.length > FUSION_ROWS ? { ...spills, carriers: spills.carriers.slice(0, FUSION_ROWS) } : spills;

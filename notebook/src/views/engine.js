@@ -16,6 +16,7 @@
 //   comparePasses({ a, b })                   -> Promise<PassesCompare>; a, b: { input, label }
 //   forget(key)                               the text held under key is released
 //   keys()                                    -> Promise<string[]> the keys held (tests)
+//   warm(ms)                                  -> Promise<{ bytes, ms }> the core's hot code made ready
 //   calls()                                   -> Promise<{ [fn]: n }> the worker's calls into the JS API (tests)
 // The readers other than analyze/xray/diff are readers-core.js, run by the worker or, in the
 // fallback, here: the views (AnalysedElement) call no wasm themselves.
@@ -57,6 +58,7 @@ function startWorker() {
     if (!p) return;
     if (m.progress) { p.onProgress?.(m.progress); return; }
     if (m.textPart !== undefined) { p.text = (p.text ?? '') + m.textPart; return; }
+    performance.mark('hs:engine:answer');
     pending.delete(m.id);
     if (m.ok) {
       if (p.text !== undefined) m.result.text = p.text;
@@ -277,6 +279,12 @@ export function keys() {
 /** The HTML of a report page: `template` (a page's text) with `payload` (JSON text) put in by the core. */
 export function reportPage(template, payload) {
   return call({ op: 'reportPage', template, payload }, null, async () => { await api.load(); return api.reportPage(template, payload); });
+}
+
+/** Warms the worker's core up (see the worker's `warm`): { bytes, ms }; nothing on the fallback. */
+export function warm(ms = 150) {
+  if (!startWorker()) return Promise.resolve({ bytes: 0, ms: 0 });
+  return call({ op: 'warm', ms }, null, async () => ({ bytes: 0, ms: 0 }));
 }
 
 export function version() {

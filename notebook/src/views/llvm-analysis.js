@@ -2,9 +2,9 @@
 // core's reader (readLlvm) in place of parse(), which refuses LLVM IR (its own model, not a
 // document of computations). Runs in the worker (analysis-core.js) or on the page.
 
-/** True when the core detects LLVM IR in `text`. */
-export function isLlvm(api, text) {
-  return typeof api.detectFormat === 'function' && typeof api.readLlvm === 'function' && api.detectFormat(text) === 'llvm';
+/** True when `format` (the core's detectFormat) is LLVM IR and this API reads it. */
+export function isLlvm(api, format) {
+  return format === 'llvm' && typeof api.readLlvm === 'function';
 }
 
 /** Fills `out` (analysis-core's { format, bytes, lines, ... }) for an LLVM IR text. */
