@@ -4,7 +4,7 @@
 // the JS API (wasm/hloscope.mjs, served from the repository with the wasm beside it) reads the
 // file's bytes (parseBytes: the copy into wasm memory timed) and the same text as a JS string
 // (parse: transcoding timed), best of 3 per round. FILE defaults to bench/out/real-hlo-50mb.txt
-// (npm run bench makes it). Prints one JSON line; not a test (a big file, a browser).
+// (npm run bench makes it), else bench/out/upload-50mb.txt (bench/upload_chromium.mjs makes it). Prints one JSON line; not a test (a big file, a browser).
 //        npm run bench:chromium
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,9 @@ import { join, relative } from 'node:path';
 import { chromiumPath, launch, openPage, repoRoot } from '../tests/browser/harness.mjs';
 import { startServer } from '../notebook/serve.mjs';
 
-const file = process.argv[2] || join(repoRoot, 'bench/out/real-hlo-50mb.txt');
+// npm run bench makes real-hlo-50mb.txt; bench/upload_chromium.mjs (run first by npm run bench:chromium) upload-50mb.txt
+const file = process.argv[2] || ['real-hlo-50mb.txt', 'upload-50mb.txt'].map((f) => join(repoRoot, 'bench/out', f)).find(existsSync)
+  || join(repoRoot, 'bench/out/real-hlo-50mb.txt');
 const rounds = Number(process.argv[3] || 4);
 const native = join(repoRoot, 'build/native/hloscope_bench');
 for (const [path, how] of [[file, 'npm run bench makes it'], [native, 'bash tools/build-native.sh'], [join(repoRoot, 'wasm/gen/hloscope_core.wasm'), 'bash tools/build-wasm.sh']]) {
