@@ -291,8 +291,10 @@ const OPS = {
     const t0 = performance.now();
     const hlo = [...texts.values()].map((t) => t.text).filter((t) => t.length < 4e6 && /^\s*HloModule\s/.test(t.slice(0, 4096)));
     let bytes = 0;
-    for (let round = 0; hlo.length && round < 1000 && performance.now() - t0 < (msg.ms ?? 150); round++) {
+    const more = () => performance.now() - t0 < (msg.ms ?? 150);
+    for (let round = 0; hlo.length && round < 1000 && more(); round++) {
       for (const t of hlo) {
+        if (!more()) break;
         let doc;
         try {
           doc = core.parse(t);

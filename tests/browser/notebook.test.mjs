@@ -104,6 +104,13 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
       assert.match(tip, /^line 3\b/, `${side}: hover shows the line`);
       assert.ok(tip.split('\n')[1]?.length > 10, `${side}: hover shows a note (${JSON.stringify(tip)})`);
     }
+    // Once its dumps are read and the page is idle, the worker's core is warmed up on the example's
+    // HLO (a fresh core runs baseline code), and that is not counted as a view's work.
+    const callsNow = await p.page.evaluate(() => window.hloscopeNotebook.engineCalls());
+    await p.page.waitForFunction(() => window.hloscopeNotebook.warmed, null, { timeout: 30000 });
+    const warmed = await p.page.evaluate(() => window.hloscopeNotebook.warmed);
+    assert.ok(warmed.bytes > 0, `the example's HLO parsed again: ${JSON.stringify(warmed)}`);
+    assert.deepEqual(await p.page.evaluate(() => window.hloscopeNotebook.engineCalls()), callsNow, 'the warm-up is no counted call');
     clean(p);
   });
 
