@@ -5,7 +5,8 @@
 # 0.4.38 venv, or HS_XLA_PYTHON) on the same file in the same run. Prints the ratios round by
 # round as well (each beside its own wc -l) and issue 10's goals, met or not in this run. Writes
 # bench/out/results.json. Then the StableHLO read, Python (bench/python.py) and the kinds of
-# module users have (bench/kinds.py: each kind's speed, memory and growth, the mix end to end).
+# module users have (bench/kinds.py: each kind's speed, memory and growth, the mix end to end),
+# and the widget's first view in JupyterLab (bench/jupyter_chromium.mjs, also npm run bench:jupyter).
 #   npm run bench            (builds what is missing first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -150,3 +151,7 @@ python3 bench/python.py
 # the kinds of module users have (issue 37): each kind's speed and memory, native and wasm, how
 # each grows with its input, and the mix end to end against wc -l
 python3 bench/kinds.py
+
+# the widget's first view in JupyterLab (issue 37, item 5), beside Python's goals above; skips
+# with its reason when there is no Chromium or PyPI for the Jupyter venv
+node bench/jupyter_chromium.mjs
