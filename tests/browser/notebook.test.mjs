@@ -199,6 +199,25 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     const delta = (k) => (callsAfter[k] || 0) - (callsBefore[k] || 0);
     assert.deepEqual({ parseBytes: delta('parseBytes'), parse: delta('parse'), detectFormat: delta('detectFormat') },
       { parseBytes: 1, parse: 0, detectFormat: 1 });
+    // A bigger file's text goes into the editor a task after its reading is shown; Run all before
+    // that keeps the file's text (the editor's old, empty text is no edit). The fill is held back
+    // 2 s here (its timer, found by what it sets) so that the run comes first.
+    const bigUp = await addCell(p.page, 'dump');
+    await p.page.evaluate(() => {
+      const st = window.setTimeout;
+      window.setTimeout = (f, ms, ...a) => st(f, typeof f === 'function' && /fillPending\s*=\s*(false|!1)/.test(String(f)) ? 2000 : ms, ...a);
+      window.__st = st;
+    });
+    const bigText = readFileSync(join(repoRoot, 'fixtures/cpu-jax-0.4.38/attention/after_optimizations.txt'), 'utf8').repeat(40);
+    assert.ok(bigText.length > 200_000 && bigText.length < 2_000_000, `${bigText.length} characters: the editor's later fill, not the big view`);
+    await p.page.setInputFiles(`${cell(bigUp)} [data-testid=dump-file]`, { name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from(bigText) });
+    await waitForDump(p.page, bigUp);
+    await p.page.click('.toolbar [data-action=run-all]');
+    await p.page.evaluate(() => { window.setTimeout = window.__st; });
+    await p.page.waitForFunction((sel) => /^HloModule /.test(document.querySelector(`${sel} .cm-line`)?.textContent || ''), cell(bigUp));
+    const at = (await cellIds(p.page)).indexOf(bigUp);
+    const kept = await p.page.evaluate((k) => window.hloscopeNotebook.state.cells[k]?.text, at);
+    assert.equal(kept, bigText, 'the cell holds the file\'s text');
     // A dump typed a moment ago is what the next run sees (no waiting for the debounce).
     const typed = await addCell(p.page, 'dump');
     await setDumpName(p.page, typed, 'typed');

@@ -67,6 +67,7 @@ export class DumpCell extends Cell {
   /** bumped by every analysis; an answer for an older one is dropped */ gen = 0;
   /** the last analysis (analysis-core.js analyzeText result, or { error, format }) */ analysis = null;
   /** @type {Promise|null} the analysis in flight or done */ analysisPromise = null;
+  /** true while a file's text waits to go into the editor (the task after its reading is shown) */ fillPending = false;
   /** @type {HTMLElement|null} a note kept under the status line (files not read) */ notes = null;
   /** @type {string|null} the name of the file the text came from (its stage evidence), until the text changes */ fileName = null;
 
@@ -306,13 +307,15 @@ export class DumpCell extends Cell {
         if (!restoring) page.store.cellChanged(this.id);
         // The reading and the suggested views first: filling the editor with a big text takes a
         // while (2 MB: 50-100 ms in Chromium), so it comes in the next task, once they are shown.
+        // (the cell's text as it is then: a run or another file since changes nothing here)
         const fill = () => {
-          if (gen !== this.gen) return;
+          this.fillPending = false;
           if (this.text.length >= LARGE || !this.editor) this.showText();
           this.setEditorText(this.text);
           performance.mark('hs:dump:text', { detail: this.id });
         };
-        if (text.length >= EDITOR_LATER) setTimeout(fill, 0); else fill();
+        // until then the editor holds the old text: run() must not take it for an edit
+        if (text.length >= EDITOR_LATER) { this.fillPending = true; setTimeout(fill, 0); } else fill();
       }
       if (a.blob) {
         this.blob = a.blob;
@@ -376,7 +379,7 @@ export class DumpCell extends Cell {
   }
 
   async run() {
-    if (this.editor && this.editor.text !== this.text) this.text = this.editor.text;
+    if (this.editor && !this.fillPending && this.editor.text !== this.text) this.text = this.editor.text;
     clearTimeout(this.timer);
     await this.analyze();
   }
