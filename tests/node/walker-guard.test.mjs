@@ -66,6 +66,7 @@ const ALLOWED = {
   'tests/native/check_layers.py': [2, 'core/src (the includes of each folder) and the build\'s object files (their undefined symbols)'],
   'bench/profile_chromium.mjs': [1, '/proc: the browser\'s processes and their memory'],
   'bench/python.py': [4, 'dist/ (the hloscope wheel) and build/wheelhouse (wasmtime\'s wheel) for the bench venv'],
+  'bench/jupyter_chromium.mjs': [1, 'dist/: the hloscope wheel installed into the Jupyter venv'],
 };
 
 const CLOCKS = {
