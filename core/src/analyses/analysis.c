@@ -213,78 +213,49 @@ static int param_number(const hs_doc *d, const hs_instr *in) {
   return v;
 }
 
-/* Bytes a kernel reads from its operand k, memory-space aware. As XLA's cost analysis does, a
- * slice reads only what it slices, and the buffer an in-place dynamic-update-slice writes into is
- * not read at all; inside a fusion that is decided by how the body uses the parameter. */
-static uint64_t operand_read_bytes(const hs_doc *d, const hs_instr *in, uint32_t k) {
-  const hs_type *t = operand_type(d, &d->operands[in->op_first + k]);
-  uint64_t full = hbm_bytes_of(t);
-  if (!full) return 0;
-  if (op_is(d, in, "dynamic-slice") && k == 0) return hbm_bytes_of(in->type);
-  if (op_is(d, in, "dynamic-update-slice") && k == 0) return 0;
-  if (!op_is(d, in, "fusion")) return full;
-  int32_t body = -1;
-  for (uint32_t c = 0; c < in->call_count; c++)
-    if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) body = d->calls[in->call_first + c].target;
-  if (body < 0) return full;
-  const hs_comp *b = &d->comps[body];
-  int32_t param = -1;
-  for (uint32_t i = b->first; i < b->first + b->count && param < 0; i++)
-    if (op_is(d, &d->instrs[i], "parameter") && param_number(d, &d->instrs[i]) == (int)k) param = (int32_t)i;
-  if (param < 0) return full;
-  uint64_t sum = 0;
-  for (uint32_t i = b->first; i < b->first + b->count; i++) {
-    const hs_instr *u = &d->instrs[i];
-    for (uint32_t j = 0; j < u->op_count; j++) {
-      if (d->operands[u->op_first + j].target != param) continue;
-      if (j == 0 && op_is(d, u, "dynamic-slice")) sum += hs_type_bytes(u->type);
-      else if (j == 0 && op_is(d, u, "dynamic-update-slice")) continue;
-      else return full;
-    }
-  }
-  return sum < full ? sum : full;
-}
+/* Per operand of a fusion, what kernel_read_bytes learns from its body; arrays of at least the
+ * largest operand count of any instruction (hs_spill_analyse sizes them once). */
+typedef struct {
+  int32_t *param;   /* the body's first parameter of that number, or -1 */
+  uint8_t *whole;   /* some use reads it whole */
+  uint64_t *sliced; /* bytes its dynamic-slice uses read */
+} read_scratch;
 
-/* Bytes a kernel reads from all its operands: the sum of operand_read_bytes over them, with a
- * fusion's body read once (not once per operand) when it is of a usual size. */
-static uint64_t kernel_read_bytes(const hs_doc *d, const hs_instr *in) {
-  enum { MAX_OPS = 64, MAX_BODY = 4096 };
+/* Bytes a kernel reads from its operands, memory-space aware. As XLA's cost analysis does, a
+ * slice reads only what it slices, and the buffer an in-place dynamic-update-slice writes into is
+ * not read at all; inside a fusion that is decided by how the body uses each parameter (the body
+ * is read once for all of them). */
+static uint64_t kernel_read_bytes(const hs_doc *d, const hs_instr *in, const read_scratch *s) {
   int32_t body = -1;
   if (op_is(d, in, "fusion"))
     for (uint32_t c = 0; c < in->call_count; c++)
       if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) body = d->calls[in->call_first + c].target;
   const hs_comp *b = body >= 0 ? &d->comps[body] : NULL;
-  if (!b || in->op_count > MAX_OPS || b->count > MAX_BODY) {
-    uint64_t sum = 0;
-    for (uint32_t k = 0; k < in->op_count; k++) sum += operand_read_bytes(d, in, k);
-    return sum;
-  }
-  /* param_of[body instruction] = its parameter number when that is the first parameter of the
-   * number (operand_read_bytes takes the first), else -1 */
-  int16_t param_of[MAX_BODY];
-  uint8_t seen[MAX_OPS] = {0}, whole[MAX_OPS] = {0};
-  uint64_t sliced[MAX_OPS] = {0};
-  for (uint32_t i = 0; i < b->count; i++) {
-    const hs_instr *u = &d->instrs[b->first + i];
-    int n = op_is(d, u, "parameter") ? param_number(d, u) : -1;
-    param_of[i] = (int16_t)(n >= 0 && n < (int)in->op_count && !seen[n] ? n : -1);
-    if (param_of[i] >= 0) seen[n] = 1;
-  }
-  for (uint32_t i = 0; i < b->count; i++) {
-    const hs_instr *u = &d->instrs[b->first + i];
-    for (uint32_t j = 0; j < u->op_count; j++) {
-      int32_t t = d->operands[u->op_first + j].target;
-      if (t < (int32_t)b->first || t >= (int32_t)(b->first + b->count)) continue;
-      int n = param_of[t - (int32_t)b->first];
-      if (n < 0 || whole[n]) continue;
-      if (j == 0 && op_is(d, u, "dynamic-slice")) sliced[n] += hs_type_bytes(u->type);
-      else if (!(j == 0 && op_is(d, u, "dynamic-update-slice"))) whole[n] = 1;
+  if (b) {
+    for (uint32_t k = 0; k < in->op_count; k++) s->param[k] = -1, s->whole[k] = 0, s->sliced[k] = 0;
+    for (uint32_t i = b->first; i < b->first + b->count; i++) {
+      int n = op_is(d, &d->instrs[i], "parameter") ? param_number(d, &d->instrs[i]) : -1;
+      if (n >= 0 && (uint32_t)n < in->op_count && s->param[n] < 0) s->param[n] = (int32_t)i;
+    }
+    for (uint32_t i = b->first; i < b->first + b->count; i++) {
+      const hs_instr *u = &d->instrs[i];
+      for (uint32_t j = 0; j < u->op_count; j++) {
+        int32_t t = d->operands[u->op_first + j].target;
+        if (t < (int32_t)b->first || t >= (int32_t)(b->first + b->count) || !op_is(d, &d->instrs[t], "parameter")) continue;
+        int n = param_number(d, &d->instrs[t]);
+        if (n < 0 || (uint32_t)n >= in->op_count || s->param[n] != t) continue;
+        if (j == 0 && op_is(d, u, "dynamic-slice")) s->sliced[n] += hs_type_bytes(u->type);
+        else if (!(j == 0 && op_is(d, u, "dynamic-update-slice"))) s->whole[n] = 1;
+      }
     }
   }
   uint64_t sum = 0;
   for (uint32_t k = 0; k < in->op_count; k++) {
     uint64_t full = hbm_bytes_of(operand_type(d, &d->operands[in->op_first + k]));
-    sum += !seen[k] || whole[k] || sliced[k] > full ? full : sliced[k];
+    if (!full) continue;
+    if (b) sum += s->param[k] < 0 || s->whole[k] || s->sliced[k] > full ? full : s->sliced[k];
+    else if (k == 0 && op_is(d, in, "dynamic-slice")) sum += hbm_bytes_of(in->type);
+    else if (!(k == 0 && op_is(d, in, "dynamic-update-slice"))) sum += full;
   }
   return sum;
 }
@@ -369,7 +340,14 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   uint32_t *elem_stamp = calloc(n_slots ? n_slots : 1, sizeof *elem_stamp);
   uint8_t *used = calloc(n_slots ? n_slots : 1, 1);
   uint8_t *fl = instr_flags(d);
-  if (!eff || !stamp || !base || !elem_reads || !elem_stamp || !used || !fl) {
+  uint32_t max_ops = 1;
+  for (uint32_t i = 0; i < d->n_instrs; i++)
+    if (d->instrs[i].op_count > max_ops) max_ops = d->instrs[i].op_count;
+  read_scratch rs = {malloc(max_ops * sizeof *rs.param), malloc(max_ops), malloc(max_ops * sizeof *rs.sliced)};
+  if (!eff || !stamp || !base || !elem_reads || !elem_stamp || !used || !fl || !rs.param || !rs.whole || !rs.sliced) {
+    free(rs.param);
+    free(rs.whole);
+    free(rs.sliced);
     free(fl);
     free(eff);
     free(stamp);
@@ -420,7 +398,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
     const hs_instr *st = &d->instrs[pairs[k].start];
     if (hs_comp_in_fused(d, st->comp) || !(fl[pairs[k].start] & IF_ENTRY)) continue;
     if (pairs[k].done >= 0) out->hbm_written += hbm_bytes_of(d->instrs[pairs[k].done].type);
-    out->hbm_read += kernel_read_bytes(d, st);
+    out->hbm_read += kernel_read_bytes(d, st, &rs);
   }
   free(pairs);
   uint64_t best = 0, kept_best = 0;
@@ -455,7 +433,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
               w = w > u ? w - u : 0;
             }
         out->hbm_written += w;
-        out->hbm_read += kernel_read_bytes(d, in);
+        out->hbm_read += kernel_read_bytes(d, in, &rs);
       }
     }
     /* a start's value is the transfer in flight: its done is the value kernels read */
@@ -495,6 +473,9 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   free(elem_reads);
   free(used);
   free(fl);
+  free(rs.param);
+  free(rs.whole);
+  free(rs.sliced);
 }
 
 /* Does line `li` define a value of type t (an instruction's result or a computation's declared
