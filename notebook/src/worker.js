@@ -54,7 +54,7 @@ const api = new Proxy(core, {
   },
 });
 
-const texts = new Map(); // key -> { text, starts, maxLen }
+const texts = new Map(); // key -> { text, starts, maxLen, format (the core's reading) }
 const SLICE = 4_000_000;
 const incoming = new Map(); // key -> slices of a big text still arriving (text-begin / text-part)
 const held = new Map(); // "id:side" -> notes of a big x-ray (the 8 latest)
@@ -137,7 +137,7 @@ const OPS = {
       const out = analyzeBytes(api, chunks, (stage) => progress(id, stage, undefined, msg.file.size), msg.headBytes);
       chunks.length = 0;
       const head = new TextDecoder().decode(await msg.file.slice(0, out.head_of.bytes).arrayBuffer());
-      texts.set(msg.key, { text: head, starts: out.starts, maxLen: out.maxLen });
+      texts.set(msg.key, { text: head, starts: out.starts, maxLen: out.maxLen, format: out.format });
       for (let i = 0; i < head.length; i += SLICE) self.postMessage({ id, textPart: head.slice(i, i + SLICE) });
       out.blob = msg.file;
       const starts = out.starts.slice();
@@ -165,7 +165,7 @@ const OPS = {
     const out = analyzeText(api, text, (stage) => { step(stage); progress(id, stage, undefined, text.length); }, msg.name || msg.file?.name || '', chunks);
     chunks = null;
     step('analysed');
-    texts.set(msg.key, { text: out.readable ?? text, starts: out.starts, maxLen: out.maxLen });
+    texts.set(msg.key, { text: out.readable ?? text, starts: out.starts, maxLen: out.maxLen, format: out.format });
     // A text read here goes back to the page in slices, one message (one task there) each.
     if (fromFile) {
       for (let i = 0; i < text.length; i += SLICE) self.postMessage({ id, textPart: text.slice(i, i + SLICE) });
@@ -289,7 +289,8 @@ const OPS = {
   async warm(msg) {
     await api.load();
     const t0 = performance.now();
-    const hlo = [...texts.values()].map((t) => t.text).filter((t) => t.length < 4e6 && /^\s*HloModule\s/.test(t.slice(0, 4096)));
+    // the texts the core read as HLO (its own reading, kept with each text), up to 4 M characters
+    const hlo = [...texts.values()].filter((t) => t.format === 'hlo' && t.text.length < 4e6).map((t) => t.text);
     let bytes = 0;
     const more = () => performance.now() - t0 < (msg.ms ?? 150);
     for (let round = 0; hlo.length && round < 1000 && more(); round++) {
