@@ -22,8 +22,8 @@ extern "C" {
 
 #define HS_VERSION "0.1.0"
 
-/* Error codes, generated from one list (name, value, default message). The last four are
- * raised by the JS side only (wasm/hloscope.mjs, the notebook); they are listed here so that one
+/* Error codes, generated from one list (name, value, default message). HS_E_FREED to
+ * HS_E_NOWASM are raised by the JS side only (wasm/hloscope.mjs, the notebook); they are listed here so that one
  * registry (hs_registry_json) names every code JS can see. */
 #define HS_ERROR_MAP(X)                                                          \
   X(HS_OK, 0, "no error")                                                        \
@@ -34,6 +34,7 @@ extern "C" {
   X(HS_E_TOO_LARGE, -5, "input too large")                                       \
   X(HS_E_ARG, -6, "invalid argument")                                            \
   X(HS_E_UNSUPPORTED, -7, "not supported for this format")                     \
+  X(HS_E_READ, -12, "the input could not be read (a file changed or gone)")     \
   X(HS_E_FREED, -8, "this object was freed")                                     \
   X(HS_E_NOT_LOADED, -9, "the WebAssembly core is not loaded: call `await load()` first") \
   X(HS_E_NOTFOUND, -10, "no such item")                                          \
@@ -301,6 +302,25 @@ typedef struct hs_profile_input {
   size_t len;
 } hs_profile_input;
 hs_profile *hs_profile_parse_files(const hs_profile_input *inputs, size_t n, hs_error *err);
+
+/* A profile read by range, for files too big to hold whole (the page's worker reads a 500 MB
+ * .xplane.pb by slices of its File): an XSpace is walked a window (8 MiB) at a time and only
+ * what the profile keeps is held; anything else (trace JSON) is read whole and parsed as
+ * hs_profile_parse parses. read(ctx, off, dst, len) copies the bytes [off, off + len) into dst
+ * and returns 0, nonzero when it cannot (the parse then fails with HS_E_READ). progress (may
+ * be NULL) is told the stage and how far it has come: "scanning" and "reading", the bytes
+ * walked of 2 * `size` (a line is walked twice; reported every 1/128 or so), then "counting",
+ * of 700 (7 phases). `name` as in hs_profile_input (may be NULL); `window`,
+ * the bytes read at a time (0: 8 MiB; a longer field is read whole). */
+typedef struct hs_profile_source {
+  const char *name;
+  uint64_t size;
+  size_t window;
+  int (*read)(void *ctx, uint64_t off, void *dst, size_t len);
+  void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+  void *ctx;
+} hs_profile_source;
+hs_profile *hs_profile_parse_source(const hs_profile_source *src, hs_error *err);
 
 /* Frees the profile and everything it owns. NULL is allowed. */
 void hs_profile_free(hs_profile *p);

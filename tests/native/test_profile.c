@@ -488,15 +488,75 @@ static void test_small_inputs(void **state) {
 /* ---- torture ------------------------------------------------------------------------------ */
 static size_t n_inputs, n_profiles, n_errors;
 
+/* A source over bytes in memory that counts its reads and checks each is inside the input. */
+typedef struct {
+  const char *data;
+  size_t len, reads;
+  uint64_t last_done, bytes;
+} mem_src;
+
+static int mem_read(void *ctx, uint64_t off, void *dst, size_t len) {
+  mem_src *m = ctx;
+  assert_true(off <= m->len && len <= m->len - off);
+  memcpy(dst, m->data + off, len);
+  m->reads++;
+  m->bytes += len;
+  return 0;
+}
+
+static void mem_progress(void *ctx, const char *stage, uint64_t done, uint64_t total) {
+  mem_src *m = ctx;
+  assert_non_null(stage);
+  assert_true(done <= total);
+  if (strcmp(stage, "counting") == 0) {
+    assert_int_equal(total, 700);
+    m->last_done = done == total ? m->len : 0; /* the end of the counting: the end of the parse */
+    return;
+  }
+  assert_true(total == 2 * (uint64_t)m->len); /* a line's bytes are walked twice */
+  assert_true(done >= m->last_done || done == 0); /* a stage never goes back */
+  m->last_done = done;
+}
+
+/* The same bytes read through hs_profile_parse_source with a small window give the same
+ * profile JSON (or the same error) as the whole-buffer parse: `whole` is that JSON or NULL. */
+static void same_by_windows(const char *data, size_t len, const char *whole, const hs_error *werr, size_t window) {
+  mem_src m = {data, len, 0, 0, 0};
+  hs_profile_source src = {.name = NULL, .size = len, .window = window, .read = mem_read, .progress = mem_progress, .ctx = &m};
+  hs_error err;
+  hs_profile *p = hs_profile_parse_source(&src, &err);
+  if (!whole) {
+    if (p) fail_msg("read by windows of %zu: a profile where the whole bytes give an error (%s)", window, werr->message);
+    assert_int_equal(err.code, werr->code);
+    assert_string_equal(err.message, werr->message);
+    return;
+  }
+  if (!p) fail_msg("read by windows of %zu: %s, where the whole bytes read", window, err.message);
+  char *s = hs_profile_json(p, NULL);
+  assert_non_null(s);
+  assert_string_equal(s, whole);
+  hs_free(s);
+  hs_profile_free(p);
+}
+
 static void exercise(const char *data, size_t len) {
   hs_error err;
   hs_profile *p = hs_profile_parse(data, len, &err);
   n_inputs++;
+  /* every fourth input also read by windows, of 61 bytes (fields across windows) or 4 KiB */
+  bool windows = n_inputs % 4 == 1;
   if (!p) {
     assert_true(err.code < 0);
     assert_true(err.message[0] != 0);
     n_errors++;
+    if (windows) same_by_windows(data, len, NULL, &err, n_inputs % 8 == 1 ? 61 : 4096);
     return;
+  }
+  if (windows) {
+    char *w = hs_profile_json(p, NULL);
+    assert_non_null(w);
+    same_by_windows(data, len, w, NULL, n_inputs % 8 == 1 ? 61 : 4096);
+    hs_free(w);
   }
   n_profiles++;
   size_t n = 0;
@@ -556,6 +616,66 @@ static bool torture_path(const char *path) {
   torture(d, len, pl > 3 && strcmp(path + pl - 3, ".gz") == 0);
   free(d);
   return true;
+}
+
+/* Every real profile read by windows (the page's worker reads a big File so): the same JSON as
+ * read whole, at most five times the file's bytes read in all (a scan, the plane's fields, its
+ * lines, and a window read again where a field crosses its end, for a file of 64 windows or
+ * more), and progress told to the end. */
+static void by_windows(const char *path) {
+  size_t len;
+  char *d = read_profile_file(path, &len);
+  if (!d) fail_msg("cannot read %s", path);
+  hs_error err;
+  hs_profile *p = hs_profile_parse(d, len, &err);
+  if (!p) fail_msg("%s: %s", path, err.message);
+  char *whole = hs_profile_json(p, NULL);
+  hs_profile_free(p);
+  for (size_t window = 1024; window <= (1u << 20); window *= 32) {
+    mem_src m = {d, len, 0, 0, 0};
+    hs_profile_source src = {.name = NULL, .size = len, .window = window, .read = mem_read, .progress = mem_progress, .ctx = &m};
+    p = hs_profile_parse_source(&src, &err);
+    if (!p) fail_msg("%s by windows of %zu: %s", path, window, err.message);
+    char *s = hs_profile_json(p, NULL);
+    if (strcmp(s, whole) != 0) fail_msg("%s by windows of %zu: not the profile read whole", path, window);
+    hs_free(s);
+    hs_profile_free(p);
+    if (d[0] == 0x0a) { /* an XSpace: read by windows, told to the end */
+      assert_int_equal(m.last_done, len);
+      if (len >= 64 * window && m.bytes > 5 * (uint64_t)len + 8 * (uint64_t)window) fail_msg("%s: %zu reads of %zu bytes for %zu bytes", path, m.reads, window, len);
+    }
+  }
+  hs_free(whole);
+  free(d);
+}
+
+static void by_windows_fixture(const char *dir, void *ctx) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/profile.xplane.pb", dir);
+  struct stat st;
+  if (stat(path, &st) != 0) return;
+  by_windows(path);
+  (*(size_t *)ctx)++;
+}
+
+static void test_by_windows(void **state) {
+  (void)state;
+  size_t n = 0;
+  tu_each_fixture(0, by_windows_fixture, &n);
+  const char *dir = profiles_dir();
+  if (dir) {
+    const char *names[] = {"xprof_tpu_inference_2.xplane.pb", "tracelens_mi300_jax08_gemm.xplane.pb",
+                           "tracelens_mi300_jax08_attention.xplane.pb"};
+    for (int i = 0; i < 3; i++, n++) {
+      char path[2048];
+      snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+      by_windows(path);
+    }
+  } else {
+    tu_say_shared_absent("captures/profiles");
+  }
+  print_message("profiles read by windows: %zu\n", n);
+  assert_true(n >= 10);
 }
 
 static void test_torture(void **state) {
@@ -623,7 +743,7 @@ int main(void) {
       cmocka_unit_test(test_tpu_sample),     cmocka_unit_test(test_gpu_samples),
       cmocka_unit_test(test_cpu_fixtures),   cmocka_unit_test(test_cpu_wire_facts),
       cmocka_unit_test(test_xprof_reference), cmocka_unit_test(test_small_inputs),
-      cmocka_unit_test(test_torture),
+      cmocka_unit_test(test_torture),        cmocka_unit_test(test_by_windows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -245,4 +245,46 @@ int hs_pb_next(hs_pb *r, hs_pb_field *f);
 size_t hs_pb_offset(const hs_pb *r); /* bytes from base to the cursor */
 double hs_pb_double(uint64_t bits);
 
+/* ---- a window over bytes read by range (protobuf.c) ----------------------------------- */
+/* Big inputs (a 500 MB .xplane.pb in the page's worker) need not be held whole: the reader asks
+ * for [off, off + len) and gets a pointer that stays valid until its next request. Over bytes
+ * held whole (`whole` set) a request is a pointer sum; otherwise `read` fills a buffer of
+ * HS_WINDOW bytes (or more, for one long field). `progress`, when set, is told the stage and
+ * the bytes the reader says it has walked (hs_window_advance) of the stage's total, every 1/128
+ * of it or so. */
+enum { HS_WINDOW = 8 << 20 };
+typedef struct hs_window {
+  const uint8_t *whole;
+  uint64_t size;
+  int (*read)(void *ctx, uint64_t off, void *dst, size_t len); /* 0, or nonzero on failure */
+  void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+  void *ctx;
+  size_t chunk; /* bytes read at a time (0: HS_WINDOW) */
+  /* private */
+  uint8_t *buf;
+  size_t cap, buf_len;
+  uint64_t buf_off;
+  uint64_t total, done, reported; /* the stage's work, in bytes walked */
+  const char *stage;
+  bool failed; /* a read failed or memory ran out: every later request gives NULL */
+} hs_window;
+/* The bytes [off, off + len) (off + len <= size), or NULL when they cannot be read. */
+const uint8_t *hs_window_get(hs_window *w, uint64_t off, size_t len);
+/* Starts a stage of `total` bytes of work (the walks it makes) and reports its start. */
+void hs_window_stage(hs_window *w, const char *stage, uint64_t total);
+/* The reader walked `bytes` more of the stage (reported when it has moved on enough). */
+void hs_window_advance(hs_window *w, uint64_t bytes);
+void hs_window_free(hs_window *w);
+/* One field of a message read through a window: a length-delimited field's bytes are not read,
+ * only located (off, len), so a message of any size is walked a window at a time. */
+typedef struct {
+  uint32_t field;
+  uint8_t wire;
+  uint64_t u;
+  uint64_t off, len; /* HS_PB_LEN: where the bytes are in the input */
+} hs_pbw_field;
+/* The next field of the message [*pos, end): 1 (and *pos past it), 0 at the end, or -1 when the
+ * bytes are not a field (*pos stays at it; w->failed when the bytes could not be read). */
+int hs_pbw_next(hs_window *w, uint64_t *pos, uint64_t end, hs_pbw_field *f);
+
 #endif

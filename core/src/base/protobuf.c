@@ -85,3 +85,96 @@ double hs_pb_double(uint64_t bits) {
   memcpy(&d, &bits, sizeof d);
   return d;
 }
+
+/* ---- a window over bytes read by range ------------------------------------------------- */
+static void report(hs_window *w) {
+  if (!w->progress) return;
+  uint64_t step = w->total / 128 > (1u << 20) ? w->total / 128 : (1u << 20);
+  w->reported = w->done + step;
+  w->progress(w->ctx, w->stage ? w->stage : "reading", w->done > w->total ? w->total : w->done, w->total);
+}
+
+void hs_window_stage(hs_window *w, const char *stage, uint64_t total) {
+  w->stage = stage;
+  w->total = total;
+  w->done = 0;
+  report(w);
+}
+
+void hs_window_advance(hs_window *w, uint64_t bytes) {
+  w->done += bytes;
+  if (w->done >= w->reported) report(w);
+}
+
+const uint8_t *hs_window_get(hs_window *w, uint64_t off, size_t len) {
+  if (w->failed || off > w->size || len > w->size - off) return NULL;
+  if (w->whole) return w->whole + off;
+  if (w->buf && off >= w->buf_off && off + len <= w->buf_off + w->buf_len) return w->buf + (off - w->buf_off);
+  size_t chunk = w->chunk ? w->chunk : HS_WINDOW;
+  size_t want = len > chunk ? len : chunk;
+  if (want > w->size - off) want = (size_t)(w->size - off);
+  if (want > w->cap) {
+    free(w->buf); /* its bytes are not kept: the new window is read afresh */
+    w->buf = malloc(want ? want : 1);
+    w->cap = w->buf ? want : 0;
+    w->buf_len = 0;
+    if (!w->buf) {
+      w->failed = true;
+      return NULL;
+    }
+  }
+  if (want && w->read(w->ctx, off, w->buf, want) != 0) {
+    w->failed = true;
+    w->buf_len = 0;
+    return NULL;
+  }
+  w->buf_off = off;
+  w->buf_len = want;
+  return w->buf;
+}
+
+void hs_window_free(hs_window *w) {
+  free(w->buf);
+  w->buf = NULL;
+  w->cap = w->buf_len = 0;
+}
+
+int hs_pbw_next(hs_window *w, uint64_t *pos, uint64_t end, hs_pbw_field *f) {
+  if (*pos >= end) return 0;
+  /* a field's head is at most 20 bytes: a tag and a length (or a value), 10 bytes each */
+  size_t n = end - *pos < 20 ? (size_t)(end - *pos) : 20;
+  const uint8_t *b = hs_window_get(w, *pos, n);
+  if (!b) return -1;
+  hs_pb r = hs_pb_open(b, n);
+  uint64_t tag, v;
+  if (!read_varint(&r, &tag) || (tag >> 3) == 0 || (tag >> 3) > 536870911u) return -1;
+  f->field = (uint32_t)(tag >> 3);
+  f->wire = (uint8_t)(tag & 7);
+  f->u = 0;
+  f->off = f->len = 0;
+  switch (f->wire) {
+    case HS_PB_VARINT:
+      if (!read_varint(&r, &f->u)) return -1;
+      break;
+    case HS_PB_FIXED64:
+    case HS_PB_FIXED32: {
+      int k = f->wire == HS_PB_FIXED64 ? 8 : 4;
+      if (r.end - r.p < k) return -1;
+      for (int i = k - 1; i >= 0; i--) f->u = (f->u << 8) | r.p[i];
+      r.p += k;
+      break;
+    }
+    case HS_PB_LEN: {
+      if (!read_varint(&r, &v)) return -1;
+      uint64_t at = *pos + (uint64_t)(r.p - b);
+      if (v > end - at) return -1;
+      f->off = at;
+      f->len = v;
+      *pos = at + v;
+      return 1;
+    }
+    default: return -1;
+  }
+  *pos += (uint64_t)(r.p - b);
+  return 1;
+}

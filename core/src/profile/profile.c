@@ -481,6 +481,8 @@ static void name_file(hs_error *err, const hs_profile_input *in, size_t n) {
   memcpy(err->message, m, sizeof m);
 }
 
+static hs_profile *finish(hs_profile *p, int rc, hs_error *err);
+
 hs_profile *hs_profile_parse(const void *data, size_t len, hs_error *err) {
   hs_profile_input in = {NULL, data, len};
   return hs_profile_parse_files(&in, 1, err);
@@ -528,6 +530,16 @@ hs_profile *hs_profile_parse_files(const hs_profile_input *in, size_t n, hs_erro
     }
   }
   if (rc != 0) name_file(err, &in[failed], n);
+  return finish(p, rc, err);
+}
+
+/* After the reading: the counting, the warnings, and the events dropped; NULL (p freed) on error. */
+static hs_profile *finish(hs_profile *p, int rc, hs_error *err) {
+  /* the events were reserved by an upper bound: give the rest back before counting needs room */
+  if (rc == 0 && p->cap_evs > p->n_evs && p->n_evs) {
+    hs_prof_event *e = realloc(p->evs, (size_t)p->n_evs * sizeof *e);
+    if (e) p->evs = e, p->cap_evs = p->n_evs;
+  }
   if (rc == 0 && !hs_profile_count(p)) {
     hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory counting the profile");
     rc = HS_E_NOMEM;
@@ -545,6 +557,63 @@ hs_profile *hs_profile_parse_files(const hs_profile_input *in, size_t n, hs_erro
   free(p->evs);
   p->evs = NULL;
   p->n_evs = p->cap_evs = 0;
+  return p;
+}
+
+hs_profile *hs_profile_parse_source(const hs_profile_source *src, hs_error *err) {
+  if (err) memset(err, 0, sizeof *err);
+  if (!src || !src->read) {
+    hs_set_error(err, HS_E_ARG, NULL, 0, 0, "no profile source given");
+    return NULL;
+  }
+  if (src->size > UINT32_MAX) {
+    hs_set_error(err, HS_E_TOO_LARGE, NULL, 0, 0, "input of %llu bytes is larger than the 4 GiB hloscope reads",
+                 (unsigned long long)src->size);
+    return NULL;
+  }
+  uint8_t head[64];
+  size_t hn = src->size < sizeof head ? (size_t)src->size : sizeof head;
+  if (hn && src->read(src->ctx, 0, head, hn) != 0) {
+    hs_set_error(err, HS_E_READ, NULL, 0, 0, "the file could not be read (was it changed, moved or removed?)");
+    return NULL;
+  }
+  /* An XSpace starts with byte 0x0a (a plane). Anything else, or 0x0a before a '{' or '[' (a
+   * JSON text may start with a newline: sniff decides), is read whole, as hs_profile_parse reads. */
+  size_t i = 0;
+  while (i < hn && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
+  bool xplane = hn && head[0] == 0x0a && !(i < hn && (head[i] == '{' || head[i] == '['));
+  if (!xplane) {
+    uint8_t *all = malloc(src->size ? (size_t)src->size : 1);
+    if (!all) {
+      hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "cannot allocate %llu bytes for the profile", (unsigned long long)src->size);
+      return NULL;
+    }
+    if (src->size && src->read(src->ctx, 0, all, (size_t)src->size) != 0) {
+      free(all);
+      hs_set_error(err, HS_E_READ, NULL, 0, 0, "the file could not be read (was it changed, moved or removed?)");
+      return NULL;
+    }
+    hs_profile_input in = {src->name, all, (size_t)src->size};
+    hs_profile *p = hs_profile_parse_files(&in, 1, err);
+    free(all);
+    return p;
+  }
+  hs_profile *p = calloc(1, sizeof *p);
+  if (!p) {
+    hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory");
+    return NULL;
+  }
+  p->format = HS_PROF_XPLANE;
+  hs_window w = {.size = src->size, .read = src->read, .progress = src->progress, .ctx = src->ctx,
+                 .chunk = src->window};
+  int rc = HS_E_NOMEM;
+  if (hs_prof_begin_file(p, src->name, src->name ? strlen(src->name) : 0)) rc = hs_xplane_read_window(p, &w, err);
+  else hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory");
+  hs_window_free(&w);
+  p->progress = src->progress;
+  p->progress_ctx = src->ctx;
+  p = finish(p, rc, err);
+  if (p) p->progress = NULL;
   return p;
 }
 

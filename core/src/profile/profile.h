@@ -266,6 +266,9 @@ struct hs_profile {
   uint32_t device_plane, device_line; /* string ids, HS_NONE when no device */
 
   hs_diag diag; /* warnings, their counts, out of memory */
+  /* told how the counting goes (hs_profile_parse_source's progress), NULL when nobody asked */
+  void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+  void *progress_ctx;
 };
 
 /* ---- plumbing (profile.c) ------------------------------------------------------------- */
@@ -336,6 +339,7 @@ uint32_t hs_prof_op_text(const hs_profile *p, bool has_pid, uint64_t pid, uint32
 
 /* ---- readers: fill planes, lines and events; 0 or an HS_E_* code with err filled --------- */
 int hs_xplane_read(hs_profile *p, const uint8_t *data, size_t len, hs_error *err);  /* xplane.c */
+int hs_xplane_read_window(hs_profile *p, hs_window *w, hs_error *err);              /* xplane.c */
 int hs_trace_json_read(hs_profile *p, const char *text, size_t len, hs_error *err); /* trace_json.c */
 
 /* An HloProto's module: its name into hlo_modules, its instructions into hlos (hlo_proto.c). */

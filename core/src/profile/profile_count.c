@@ -20,6 +20,12 @@
 
 #include "profile/profile.h"
 
+/* How the counting goes, for whoever reads a big profile (p->progress): phase k of 7, and
+ * `part` of `whole` of it done; told every 2^20 steps or so of a long loop. */
+static void progress(const hs_profile *p, uint32_t phase, uint64_t part, uint64_t whole) {
+  if (p->progress) p->progress(p->progress_ctx, "counting", phase * 100 + (whole ? part * 100 / whole : 0), 700);
+}
+
 static int cmp_ev(const void *a, const void *b) {
   const hs_prof_event *x = a, *y = b;
   if (x->line != y->line) return x->line < y->line ? -1 : 1;
@@ -43,18 +49,14 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int cmp_span(const void *a, const void *b) {
-  const hs_prof_run *x = a, *y = b;
-  if (x->start != y->start) return x->start < y->start ? -1 : 1;
-  return x->prog < y->prog ? -1 : x->prog > y->prog;
-}
 
 static uint64_t ev_end(const hs_prof_event *e) { return hs_sat_add(e->start, e->dur); }
 
 /* Self time and depth of every counted event, by time containment on its line: an event is
  * a direct child of the innermost open event that encloses it entirely. */
 static bool nest(hs_prof_event *evs, uint32_t n) {
-  uint32_t *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
+  uint32_t cap = 64; /* the stack of open events: as deep as the nesting, grown when deeper */
+  uint32_t *stack = malloc(cap * sizeof *stack);
   if (!stack) return false;
   sort_unless_sorted(evs, n, sizeof *evs, cmp_ev);
   uint32_t top = 0;
@@ -70,6 +72,15 @@ static bool nest(hs_prof_event *evs, uint32_t n) {
       e->depth = 1;
     } else {
       e->depth = 0;
+    }
+    if (top == cap) {
+      uint32_t *ns = realloc(stack, (size_t)cap * 2 * sizeof *ns);
+      if (!ns) {
+        free(stack);
+        return false;
+      }
+      stack = ns;
+      cap *= 2;
     }
     stack[top++] = i;
   }
@@ -127,20 +138,70 @@ static int cmp_member(const void *a, const void *b) {
   return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
+/* Guessing runs walks a program's top-level events in time order. They are in time order on
+ * each line already (the events are sorted by line, then start), so the walk merges the lines'
+ * runs of members with a heap of one cursor per line: no copy of the events, no sort of them
+ * (a sort of 12 million spans took seconds in wasm). Ties (the same start) go by end. */
+typedef struct {
+  uint32_t at, end; /* the cursor's next member, and past its last */
+} cursor;
+
+static bool cursor_less(const hs_prof_event *ops, const member *m, const cursor *a, const cursor *b) {
+  const hs_prof_event *x = &ops[m[a->at].ev], *y = &ops[m[b->at].ev];
+  if (x->start != y->start) return x->start < y->start;
+  return ev_end(x) < ev_end(y);
+}
+
+static void cursor_down(const hs_prof_event *ops, const member *m, cursor *h, uint32_t n, uint32_t i) {
+  for (;;) {
+    uint32_t l = 2 * i + 1, r = l + 1, best = i;
+    if (l < n && cursor_less(ops, m, &h[l], &h[best])) best = l;
+    if (r < n && cursor_less(ops, m, &h[r], &h[best])) best = r;
+    if (best == i) return;
+    cursor t = h[i];
+    h[i] = h[best];
+    h[best] = t;
+    i = best;
+  }
+}
+
+/* The next top-level member in time order (its index into m), or UINT32_MAX at the end. */
+static uint32_t cursor_next(const hs_prof_event *ops, const member *m, cursor *h, uint32_t *n) {
+  while (*n) {
+    cursor *c = &h[0];
+    while (c->at < c->end && ops[m[c->at].ev].depth) c->at++;
+    if (c->at == c->end) {
+      h[0] = h[--*n];
+      cursor_down(ops, m, h, *n, 0);
+      continue;
+    }
+    uint32_t got = c->at++;
+    /* the cursor moved on: put it back in its place (skipping nested members first) */
+    while (c->at < c->end && ops[m[c->at].ev].depth) c->at++;
+    if (c->at == c->end) h[0] = h[--*n];
+    cursor_down(ops, m, h, *n, 0);
+    return got;
+  }
+  return UINT32_MAX;
+}
+
 /* Runs without run ids: each top-level op of a program runs once per run, so the most common
  * occurrence count among its top-level ops (ties: the larger). */
 static uint64_t guess_runs(const hs_prof_event *evs, const member *members, uint32_t nm) {
   hs_u64map counts = {0};
-  uint64_t *cnt = calloc(nm ? nm : 1, sizeof *cnt);
-  uint32_t distinct = 0;
-  if (!cnt) return 0;
+  uint64_t *cnt = NULL; /* one count per distinct name (a big profile names few ops many times) */
+  uint32_t distinct = 0, cap = 0;
   for (uint32_t i = 0; i < nm; i++) {
     const hs_prof_event *e = &evs[members[i].ev];
     if (e->depth) continue;
     int64_t k = hs_u64map_get(&counts, e->name);
     if (k < 0) {
-      if (!hs_u64map_put(&counts, e->name, distinct)) break;
-      k = distinct++;
+      bool ok = true;
+      uint64_t *slot = HS_VEC_PUSH(cnt, distinct, cap, ok);
+      (void)ok;
+      if (!slot || !hs_u64map_put(&counts, e->name, distinct - 1)) break;
+      *slot = 0;
+      k = distinct - 1;
     }
     cnt[k]++;
   }
@@ -352,11 +413,12 @@ static bool group_runs(hs_profile *p, count_state *st) {
   uint32_t n = st->n_ops;
   bool ok = true;
   member *mb = malloc((size_t)(n ? n : 1) * sizeof *mb);
-  hs_prof_run *spans = NULL; /* a guessed program's top-level events, grown to the largest */
-  uint32_t cap_spans = 0;
+  cursor *heap = NULL; /* a guessed program's lines, one cursor each, grown to the most */
+  uint32_t cap_heap = 0;
   if (!mb) ok = false;
   uint32_t last_g = HS_NONE, last_dev = HS_NONE, last_d = HS_NONE; /* neighbours share both, mostly */
   for (uint32_t i = 0; ok && i < n; i++) {
+    if ((i & 0xfffff) == 0xfffff) progress(p, 1, i, 2 * (uint64_t)n);
     hs_prof_event *e = &ops[i];
     int32_t g = find_prog(p, &st->by_pid, &st->by_name, e->pid != HS_NONE, e->pid != HS_NONE ? p->ids[e->pid] : 0, e->module);
     uint32_t dev = dev_of(p, e);
@@ -400,38 +462,55 @@ static bool group_runs(hs_profile *p, count_state *st) {
     dr->runs = guess_runs(ops, members, nm);
     dr->runs_guessed = 1;
     /* envelope: the top-level events in time order, cut into `runs` equal groups */
-    uint32_t ns = 0;
-    for (uint32_t k = 0; k < nm; k++) ns += !ops[members[k].ev].depth;
-    if (ns > cap_spans) {
-      free(spans);
-      spans = malloc((size_t)ns * sizeof *spans);
-      cap_spans = spans ? ns : 0;
-      if (!spans) {
+    uint32_t ns = 0, n_lines = 0;
+    for (uint32_t k = 0; k < nm; k++) {
+      ns += !ops[members[k].ev].depth;
+      n_lines += k == 0 || ops[members[k].ev].line != ops[members[k - 1].ev].line;
+    }
+    if (n_lines > cap_heap) {
+      free(heap);
+      heap = malloc((size_t)n_lines * sizeof *heap);
+      cap_heap = heap ? n_lines : 0;
+      if (!heap) {
         ok = false;
         break;
       }
     }
-    ns = 0;
+    uint32_t nh = 0;
     for (uint32_t k = 0; k < nm; k++) {
-      const hs_prof_event *e = &ops[members[k].ev];
-      if (e->depth) continue;
-      spans[ns].start = e->start;
-      spans[ns].end = ev_end(e);
-      spans[ns].prog = spans[ns].dev = 0;
-      ns++;
+      if (k == 0 || ops[members[k].ev].line != ops[members[k - 1].ev].line) heap[nh++] = (cursor){k, k};
+      heap[nh - 1].end = k + 1;
     }
-    if (ns > 1) sort_unless_sorted(spans, ns, sizeof *spans, cmp_span);
+    /* order the cursors by their first top-level member (a cursor with none sorts anywhere: it
+     * is dropped when it comes up) */
+    for (uint32_t k = 0; k < nh; k++)
+      while (heap[k].at < heap[k].end && ops[members[heap[k].at].ev].depth) heap[k].at++;
+    uint32_t live = 0;
+    for (uint32_t k = 0; k < nh; k++)
+      if (heap[k].at < heap[k].end) heap[live++] = heap[k];
+    nh = live;
+    for (uint32_t k = nh / 2; k-- > 0;) cursor_down(ops, members, heap, nh, k);
     uint64_t per = dr->runs && ns % dr->runs == 0 ? ns / dr->runs : ns;
-    for (uint32_t q = 0; ok && per && q < ns; q += (uint32_t)per) {
-      uint64_t lo = spans[q].start, hi = 0;
-      for (uint32_t k = q; k < q + per && k < ns; k++)
-        if (spans[k].end > hi) hi = spans[k].end;
+    uint64_t lo = 0, hi = 0, in_group = 0;
+    uint32_t walked = 0;
+    for (uint32_t got; ok && per && (got = cursor_next(ops, members, heap, &nh)) != UINT32_MAX;) {
+      if ((++walked & 0xfffff) == 0) progress(p, 1, (uint64_t)n + (uint64_t)a + walked, 2 * (uint64_t)n);
+      const hs_prof_event *e = &ops[members[got].ev];
+      if (in_group == 0) lo = e->start, hi = 0;
+      if (ev_end(e) > hi) hi = ev_end(e);
+      if (++in_group == per) {
+        if (hi > lo) dr->envelope = hs_sat_add(dr->envelope, hi - lo);
+        ok = add_run(st, dr->prog, dr->dev, lo, hi > lo ? hi : lo);
+        in_group = 0;
+      }
+    }
+    if (ok && in_group) { /* a last, shorter group (ns not a multiple of per cannot happen: per is ns then) */
       if (hi > lo) dr->envelope = hs_sat_add(dr->envelope, hi - lo);
       ok = add_run(st, dr->prog, dr->dev, lo, hi > lo ? hi : lo);
     }
   }
   free(mb);
-  free(spans);
+  free(heap);
   /* the programs whose runs were guessed on some device */
   uint32_t guessed = 0;
   uint8_t *g = calloc(p->n_progs ? p->n_progs : 1, 1);
@@ -636,16 +715,26 @@ bool hs_profile_count(hs_profile *p) {
                  "/host:CPU events with hlo_op");
     return true;
   }
+  /* the phases, told as progress to whoever reads a big profile */
+#define PHASE(k) progress(p, (k), 0, 0)
+  PHASE(0);
   if (!nest(st.ops, st.n_ops)) goto done;
   name_device(p, &st);
+  PHASE(1);
   if (!(st.want == HS_PK_TPU_OPS ? join_tpu_programs(p, &st) : group_runs(p, &st))) goto done;
+  PHASE(2);
   if (!aggregate_ops(p, &st)) goto done;
   attach_kernels(p, &st);
+  PHASE(3);
   if (!hs_prof_device_figures(p)) goto done;
   if (!hs_timeline_async(p, st.ops, st.n_ops)) goto done;
+  PHASE(4);
   if (!attach_module_runs(p)) goto done;
   if (!hs_prof_pictures(p, st.runs, st.n_runs, st.ops, st.n_ops, st.aside, st.n_aside, &st.opmap)) goto done;
+  PHASE(5);
   if (!sort_results(p)) goto done;
+  PHASE(7); /* done: 700 of 700 */
+#undef PHASE
   ok = true;
 done:
   hs_u64map_free(&st.by_pid);

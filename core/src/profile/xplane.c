@@ -56,8 +56,9 @@ typedef struct {
   uint32_t n_sm, cap_sm;
   emeta *em;
   uint32_t n_em, cap_em;
-  hs_pb_field *lines;
+  hs_pbw_field *lines;
   uint32_t n_lines, cap_lines;
+  hs_arena bytes; /* the metadata's bytes, copied when the input is read by windows */
   uint32_t seen[256]; /* string id + 1 of the stat strings met last, by a cheap key (see cached) */
 } plane_tmp;
 
@@ -215,23 +216,33 @@ static void resolve_em(hs_profile *p, plane_tmp *t, emeta *m) {
 }
 
 /* One map entry (key = 1, value = 2) of event_metadata / stat_metadata. */
-static bool map_entry(hs_pb *r, const hs_pb_field *f, uint64_t *key, hs_pb_field *value) {
-  hs_pb er = hs_pb_sub(r, f);
+static bool map_entry(hs_pb *er, uint64_t *key, hs_pb_field *value) {
   hs_pb_field g;
   int rc;
   *key = 0;
   value->data = NULL;
   value->len = 0;
-  while ((rc = hs_pb_next(&er, &g)) > 0) {
+  while ((rc = hs_pb_next(er, &g)) > 0) {
     if (g.field == 1 && g.wire == HS_PB_VARINT) *key = g.u;
     else if (g.field == 2 && g.wire == HS_PB_LEN) *value = g;
   }
   return rc == 0;
 }
 
-static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb *lr, uint32_t line, int kind,
+/* Bytes that must outlive the window's next read (metadata names and stats): copied into the
+ * plane's arena when the input is read by windows, kept in place when it is held whole. */
+static const uint8_t *keep(plane_tmp *t, const hs_window *w, const uint8_t *b, size_t n) {
+  if (w->whole || !b || !n) return b;
+  uint8_t *c = hs_arena_alloc_raw(&t->bytes, n);
+  if (c) memcpy(c, b, n);
+  return c;
+}
+
+static void read_event(hs_profile *p, plane_tmp *t, hs_window *w, const hs_pbw_field *ef, uint32_t line, int kind,
                        uint64_t line_ts_ps) {
-  hs_pb r = hs_pb_sub(lr, ef);
+  const uint8_t *b = hs_window_get(w, ef->off, (size_t)ef->len);
+  if (!b) return;
+  hs_pb r = hs_pb_open(b, (size_t)ef->len);
   hs_pb_field f;
   int rc;
   uint64_t mid = 0, off = 0, dur = 0, dev_off = 0, dev_dur = 0, pid = 0, run = 0;
@@ -269,7 +280,8 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
     }
   }
   if (rc < 0) {
-    hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed event at byte %zu was skipped", hs_pb_offset(&r));
+    hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed event at byte %llu was skipped",
+                 (unsigned long long)(ef->off + hs_pb_offset(&r)));
     return;
   }
   emeta *m = find_em(t, mid);
@@ -329,138 +341,192 @@ static void read_event(hs_profile *p, plane_tmp *t, const hs_pb_field *ef, hs_pb
   e->dur = kind == HS_PK_TPU_OPS && has_dev_dur ? dev_dur : dur;
 }
 
-static void read_line(hs_profile *p, plane_tmp *t, uint32_t plane, hs_pb *pr, const hs_pb_field *lf) {
-  hs_pb r = hs_pb_sub(pr, lf);
-  hs_pb_field f;
+/* A line's name (else its display name): where its bytes are, and its timestamp and event count. */
+typedef struct {
+  uint64_t name_off, name_len, ts_ns, events;
+  bool named; /* the name is the line's own (field 2), not its display name */
+} line_head;
+
+/* Progress: a walk reports the bytes it has come through since `*last`. */
+static void walked(hs_window *w, uint64_t *last, uint64_t pos) {
+  if (pos > *last) hs_window_advance(w, pos - *last);
+  *last = pos;
+}
+
+/* Reads a line's own fields (not its events); false with *bad at the field that is not one. */
+static bool read_line_head(hs_window *w, const hs_pbw_field *lf, line_head *h, uint64_t *bad) {
+  uint64_t pos = lf->off, end = lf->off + lf->len, disp_off = 0, disp_len = 0, last = pos;
+  hs_pbw_field f;
   int rc;
-  const uint8_t *name = NULL, *display = NULL;
-  size_t name_len = 0, display_len = 0;
-  uint64_t ts_ns = 0, events = 0;
-  while ((rc = hs_pb_next(&r, &f)) > 0) {
-    if (f.field == 2 && f.wire == HS_PB_LEN) name = f.data, name_len = f.len;
-    else if (f.field == 11 && f.wire == HS_PB_LEN) display = f.data, display_len = f.len;
-    else if (f.field == 3 && f.wire == HS_PB_VARINT) ts_ns = f.u;
-    else if (f.field == 4 && f.wire == HS_PB_LEN) events++;
+  memset(h, 0, sizeof *h);
+  while ((rc = hs_pbw_next(w, &pos, end, &f)) > 0) {
+    if (f.field == 2 && f.wire == HS_PB_LEN) h->name_off = f.off, h->name_len = f.len;
+    else if (f.field == 11 && f.wire == HS_PB_LEN) disp_off = f.off, disp_len = f.len;
+    else if (f.field == 3 && f.wire == HS_PB_VARINT) h->ts_ns = f.u;
+    else if (f.field == 4 && f.wire == HS_PB_LEN && (++h->events & 1023) == 0) walked(w, &last, pos);
   }
-  if (rc < 0) {
-    hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed line at byte %zu of plane '%s' was skipped", hs_pb_offset(&r),
-         p->strs[p->planes[plane].name].s);
+  walked(w, &last, pos);
+  h->named = h->name_len > 0;
+  if (!h->name_len && disp_len) h->name_off = disp_off, h->name_len = disp_len;
+  *bad = pos;
+  return rc == 0;
+}
+
+static void read_line(hs_profile *p, plane_tmp *t, hs_window *w, uint32_t plane, const hs_pbw_field *lf) {
+  line_head h;
+  uint64_t bad;
+  if (!read_line_head(w, lf, &h, &bad)) {
+    if (!w->failed)
+      hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed line at byte %llu of plane '%s' was skipped", (unsigned long long)bad,
+                   p->strs[p->planes[plane].name].s);
     return;
   }
-  if (!name_len && display_len) name = display, name_len = display_len;
-  uint32_t lname = hs_prof_intern(p, name ? (const char *)name : "", name_len);
+  const uint8_t *name = h.name_len ? hs_window_get(w, h.name_off, (size_t)h.name_len) : (const uint8_t *)"";
+  if (!name) return;
+  uint32_t lname = hs_prof_intern(p, name, (size_t)h.name_len);
   if (lname == HS_NONE) return;
   uint32_t li = hs_prof_add_line(p, plane, lname);
   if (li == HS_NONE) return;
-  p->lines[li].events = events;
+  p->lines[li].events = h.events;
   int kind = hs_prof_line_kind(p, plane, p->strs[lname].s, p->strs[lname].len);
-  if (kind == HS_PK_TPU_ASYNC && events) p->planes[plane].async_events = 1;
-  if (kind == HS_PK_OTHER || !events) return;
+  if (kind == HS_PK_TPU_ASYNC && h.events) p->planes[plane].async_events = 1;
+  if (kind == HS_PK_OTHER || !h.events) return;
   if ((kind == HS_PK_TPU_OPS || kind == HS_PK_TPU_MODULES || kind == HS_PK_TPU_ASYNC) && !p->planes[plane].xla_ops) return;
-  uint64_t ts_ps = ts_ns > UINT64_MAX / 1000 ? UINT64_MAX : ts_ns * 1000;
-  r = hs_pb_sub(pr, lf);
-  while (hs_pb_next(&r, &f) > 0 && !p->diag.nomem)
-    if (f.field == 4 && f.wire == HS_PB_LEN) read_event(p, t, &f, &r, li, kind, ts_ps);
+  uint64_t ts_ps = h.ts_ns > UINT64_MAX / 1000 ? UINT64_MAX : h.ts_ns * 1000;
+  uint64_t pos = lf->off, end = lf->off + lf->len;
+  hs_pbw_field f;
+  uint32_t k = 0;
+  uint64_t last = pos;
+  while (hs_pbw_next(w, &pos, end, &f) > 0 && !p->diag.nomem && !w->failed) {
+    if (f.field != 4 || f.wire != HS_PB_LEN) continue;
+    read_event(p, t, w, &f, li, kind, ts_ps);
+    if ((++k & 1023) == 0) walked(w, &last, pos);
+  }
+  walked(w, &last, pos);
 }
 
-static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tmp *t) {
-  t->n_sm = t->n_em = t->n_lines = 0;
-  hs_pb r = hs_pb_sub(sr, pf);
-  hs_pb_field f;
-  int rc;
-  const uint8_t *name = NULL;
-  size_t name_len = 0;
+/* One event_metadata (4) or stat_metadata (5) entry of a plane, into t->em or t->sm; false when
+ * memory ran out. */
+static bool read_metadata(hs_profile *p, plane_tmp *t, hs_window *w, const hs_pbw_field *f) {
+  const uint8_t *b = hs_window_get(w, f->off, (size_t)f->len);
+  if (!b) return true; /* the window failed: the caller stops */
+  hs_pb er = hs_pb_open(b, (size_t)f->len);
+  uint64_t key;
+  hs_pb_field val;
+  if (!map_entry(&er, &key, &val)) {
+    hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed metadata entry at byte %llu was skipped", (unsigned long long)f->off);
+    return true;
+  }
+  hs_pb vr = hs_pb_open(val.data ? val.data : b, val.data ? val.len : 0);
+  vr.base = b; /* offsets from the entry's first byte */
+  hs_pb_field g;
+  int vrc;
   bool ok = true;
-  hs_pb_field pstats[8];
+  if (f->field == 4) {
+    emeta *m = HS_VEC_PUSH(t->em, t->n_em, t->cap_em, ok);
+    (void)ok;
+    if (!m) return false;
+    memset(m, 0, sizeof *m);
+    m->id = key;
+    m->stats = keep(t, w, val.data, val.len);
+    m->stats_len = val.len;
+    while ((vrc = hs_pb_next(&vr, &g)) > 0) {
+      if (g.wire != HS_PB_LEN) continue;
+      if (g.field == 2) m->name = keep(t, w, g.data, g.len), m->name_len = g.len;
+      else if (g.field == 4) m->display = keep(t, w, g.data, g.len), m->display_len = g.len;
+    }
+    if (vrc < 0) {
+      t->n_em--;
+      hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed event metadata at byte %llu was skipped",
+                   (unsigned long long)(f->off + hs_pb_offset(&vr)));
+    } else if ((val.len && !m->stats) || (m->name_len && !m->name) || (m->display_len && !m->display)) {
+      return false;
+    }
+  } else {
+    smeta *m = HS_VEC_PUSH(t->sm, t->n_sm, t->cap_sm, ok);
+    (void)ok;
+    if (!m) return false;
+    memset(m, 0, sizeof *m);
+    m->id = key;
+    while ((vrc = hs_pb_next(&vr, &g)) > 0)
+      if (g.field == 2 && g.wire == HS_PB_LEN) m->name = keep(t, w, g.data, g.len), m->name_len = g.len;
+    if (vrc < 0) {
+      t->n_sm--;
+      hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed stat metadata at byte %llu was skipped",
+                   (unsigned long long)(f->off + hs_pb_offset(&vr)));
+    } else if (m->name_len && !m->name) {
+      return false;
+    } else {
+      m->code = stat_code(m->name, m->name_len);
+    }
+  }
+  return true;
+}
+
+/* The first XStat of `f` (a plane's stat), decoded; false when it does not read. */
+static bool read_stat_at(plane_tmp *t, hs_window *w, const hs_pbw_field *f, stat_val *v) {
+  const uint8_t *b = hs_window_get(w, f->off, (size_t)f->len);
+  if (!b) return false;
+  hs_pb r = hs_pb_open(b, (size_t)f->len);
+  return decode_stat(t, &r, v);
+}
+
+static void read_plane(hs_profile *p, hs_window *w, const hs_pbw_field *pf, plane_tmp *t) {
+  t->n_sm = t->n_em = t->n_lines = 0;
+  hs_arena_free(&t->bytes);
+  memset(&t->bytes, 0, sizeof t->bytes);
+  uint64_t pos = pf->off, end = pf->off + pf->len, name_off = 0, name_len = 0;
+  hs_pbw_field f;
+  int rc = 0;
+  bool ok = true;
+  hs_pbw_field pstats[8];
   uint32_t n_pstats = 0;
   /* pass 1: the name, the line slices and both metadata maps (they follow the lines) */
-  while ((rc = hs_pb_next(&r, &f)) > 0 && ok) {
+  while (ok && (rc = hs_pbw_next(w, &pos, end, &f)) > 0) {
     if (f.wire != HS_PB_LEN) continue;
     if (f.field == 6 && n_pstats < 8) {
       pstats[n_pstats++] = f;
     } else if (f.field == 2) {
-      name = f.data;
+      name_off = f.off;
       name_len = f.len;
     } else if (f.field == 3) {
-      hs_pb_field *slot = HS_VEC_PUSH(t->lines, t->n_lines, t->cap_lines, ok);
-      (void)ok;
+      hs_pbw_field *slot = HS_VEC_PUSH(t->lines, t->n_lines, t->cap_lines, ok);
       if (slot) *slot = f;
     } else if (f.field == 4 || f.field == 5) {
-      uint64_t key;
-      hs_pb_field val;
-      if (!map_entry(&r, &f, &key, &val)) {
-        hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed metadata entry at byte %zu was skipped", (size_t)(f.data - r.base));
-        continue;
-      }
-      hs_pb vr = hs_pb_open(val.data ? val.data : f.data, val.data ? val.len : 0);
-      vr.base = r.base;
-      hs_pb_field g;
-      int vrc;
-      if (f.field == 4) {
-        emeta *m = HS_VEC_PUSH(t->em, t->n_em, t->cap_em, ok);
-        (void)ok;
-        if (!m) break;
-        memset(m, 0, sizeof *m);
-        m->id = key;
-        m->stats = val.data;
-        m->stats_len = val.len;
-        while ((vrc = hs_pb_next(&vr, &g)) > 0) {
-          if (g.wire != HS_PB_LEN) continue;
-          if (g.field == 2) m->name = g.data, m->name_len = g.len;
-          else if (g.field == 4) m->display = g.data, m->display_len = g.len;
-        }
-        if (vrc < 0) {
-          t->n_em--;
-          hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed event metadata at byte %zu was skipped", hs_pb_offset(&vr));
-        }
-      } else {
-        smeta *m = HS_VEC_PUSH(t->sm, t->n_sm, t->cap_sm, ok);
-        (void)ok;
-        if (!m) break;
-        memset(m, 0, sizeof *m);
-        m->id = key;
-        while ((vrc = hs_pb_next(&vr, &g)) > 0)
-          if (g.field == 2 && g.wire == HS_PB_LEN) m->name = g.data, m->name_len = g.len;
-        if (vrc < 0) {
-          t->n_sm--;
-          hs_prof_warn(p, HS_W_PROFILE_SKIPPED, "a malformed stat metadata at byte %zu was skipped", hs_pb_offset(&vr));
-        } else {
-          m->code = stat_code(m->name, m->name_len);
-        }
-      }
+      ok = read_metadata(p, t, w, &f);
+      if (w->failed) break;
     }
   }
   if (!ok) {
     p->diag.nomem = true;
     return;
   }
+  if (w->failed) return;
   if (rc < 0) {
-    hs_prof_warn(p, HS_W_TRUNCATED, "plane at byte %zu is malformed from byte %zu on: read what came before",
-         (size_t)(pf->data - sr->base), hs_pb_offset(&r));
+    hs_prof_warn(p, HS_W_TRUNCATED, "plane at byte %llu is malformed from byte %llu on: read what came before",
+                 (unsigned long long)pf->off, (unsigned long long)pos);
   }
   if (t->n_sm > 1) qsort(t->sm, t->n_sm, sizeof *t->sm, cmp_sm);
   if (t->n_em > 1) qsort(t->em, t->n_em, sizeof *t->em, cmp_em);
-  uint32_t pname = hs_prof_intern(p, name ? (const char *)name : "", name_len);
+  const uint8_t *name = name_len ? hs_window_get(w, name_off, (size_t)name_len) : (const uint8_t *)"";
+  if (!name) return;
+  uint32_t pname = hs_prof_intern(p, name, (size_t)name_len);
   if (pname == HS_NONE) return;
   uint32_t pi = hs_prof_add_plane(p, pname);
   if (pi == HS_NONE) return;
   const hs_prof_str *pn = &p->strs[pname];
   /* the process that wrote the file (the plane stat process_id) */
   for (uint32_t i = 0; i < n_pstats; i++) {
-    hs_pb sr2 = hs_pb_sub(&r, &pstats[i]);
     stat_val v;
-    if (decode_stat(t, &sr2, &v) && v.code == ST_PROCESS_ID && v.has_num) hs_prof_set_pid(p, v.num);
+    if (read_stat_at(t, w, &pstats[i], &v) && v.code == ST_PROCESS_ID && v.has_num) hs_prof_set_pid(p, v.num);
   }
   if (hs_prof_starts_with(pn->s, pn->len, "/device:TPU:")) {
     for (uint32_t i = 0; i < t->n_lines && !p->planes[pi].xla_ops; i++) {
-      hs_pb lr = hs_pb_sub(&r, &t->lines[i]);
-      hs_pb_field g;
-      while (hs_pb_next(&lr, &g) > 0) {
-        if (g.field == 2 && g.wire == HS_PB_LEN && g.len == 7 && memcmp(g.data, "XLA Ops", 7) == 0) {
-          p->planes[pi].xla_ops = 1;
-          break;
-        }
-      }
+      line_head h;
+      uint64_t bad;
+      (void)read_line_head(w, &t->lines[i], &h, &bad); /* the name, when it comes before a bad field */
+      const uint8_t *ln = h.named && h.name_len == 7 ? hs_window_get(w, h.name_off, 7) : NULL;
+      if (ln && memcmp(ln, "XLA Ops", 7) == 0) p->planes[pi].xla_ops = 1;
     }
   }
   if (pn->len == 14 && memcmp(pn->s, "/host:metadata", 14) == 0) {
@@ -483,82 +549,159 @@ static void read_plane(hs_profile *p, hs_pb *sr, const hs_pb_field *pf, plane_tm
       }
     }
   }
-  for (uint32_t i = 0; i < t->n_lines && !p->diag.nomem; i++) read_line(p, t, pi, &r, &t->lines[i]);
+  for (uint32_t i = 0; i < t->n_lines && !p->diag.nomem && !w->failed; i++) read_line(p, t, w, pi, &t->lines[i]);
 }
 
-/* An upper bound on the events kept: the events of every line whose kind is counted, found by
- * skipping over the events without decoding them. Reserving them at once spares the doubling
- * copies of the event array (in wasm, a realloc copies: old and new arrays live together). */
-static uint64_t count_events(const uint8_t *data, size_t len) {
-  hs_pb r = hs_pb_open(data, len);
-  hs_pb_field f;
-  uint64_t n = 0;
-  while (hs_pb_next(&r, &f) > 0) {
-    if (f.field != 1 || f.wire != HS_PB_LEN) continue;
-    hs_pb pr = hs_pb_sub(&r, &f), pr2 = pr;
-    hs_pb_field g;
-    const char *pname = "";
-    size_t pnlen = 0;
-    while (hs_pb_next(&pr, &g) > 0)
-      if (g.field == 2 && g.wire == HS_PB_LEN) pname = (const char *)g.data, pnlen = g.len;
-    if (hs_prof_line_kind_of(pname, pnlen, "Stream #", 8) == HS_PK_OTHER &&
-        hs_prof_line_kind_of(pname, pnlen, "XLA Ops", 7) == HS_PK_OTHER &&
-        hs_prof_line_kind_of(pname, pnlen, "Steps", 5) == HS_PK_OTHER)
-      continue; /* no line of this plane is kept */
-    while (hs_pb_next(&pr2, &g) > 0) {
-      if (g.field != 3 || g.wire != HS_PB_LEN) continue;
-      hs_pb lr = hs_pb_sub(&pr2, &g), lr2 = lr;
-      hs_pb_field h;
-      const char *lname = "", *disp = "";
-      size_t lnlen = 0, dlen = 0;
-      uint64_t k = 0;
-      while (hs_pb_next(&lr, &h) > 0) {
-        if (h.field == 2 && h.wire == HS_PB_LEN) lname = (const char *)h.data, lnlen = h.len;
-        else if (h.field == 11 && h.wire == HS_PB_LEN) disp = (const char *)h.data, dlen = h.len;
-      }
-      if (!lnlen) lname = disp, lnlen = dlen;
-      if (hs_prof_line_kind_of(pname, pnlen, lname, lnlen) == HS_PK_OTHER) continue;
-      while (hs_pb_next(&lr2, &h) > 0) k += h.field == 4 && h.wire == HS_PB_LEN;
-      n += k;
-    }
+/* A copy of a short name read through the window (a plane's or a line's), or NULL. */
+static char *name_copy(hs_window *w, uint64_t off, uint64_t len) {
+  const uint8_t *b = len ? hs_window_get(w, off, (size_t)len) : (const uint8_t *)"";
+  char *c = b ? malloc(len + 1) : NULL;
+  if (c) memcpy(c, b, (size_t)len), c[len] = 0;
+  return c;
+}
+
+/* The ids of a plane's stat metadata named "hlo_op" (usually one), at most `cap`. */
+static uint32_t hlo_op_ids(hs_window *w, uint64_t off, uint64_t len, uint64_t *ids, uint32_t cap) {
+  uint64_t pos = off, end = off + len;
+  uint32_t n = 0;
+  hs_pbw_field f;
+  while (n < cap && hs_pbw_next(w, &pos, end, &f) > 0) {
+    if (f.field != 5 || f.wire != HS_PB_LEN) continue;
+    const uint8_t *b = hs_window_get(w, f.off, (size_t)f.len);
+    if (!b) break;
+    hs_pb er = hs_pb_open(b, (size_t)f.len);
+    uint64_t key;
+    hs_pb_field val, g;
+    if (!map_entry(&er, &key, &val) || !val.data) continue;
+    hs_pb vr = hs_pb_open(val.data, val.len);
+    while (hs_pb_next(&vr, &g) > 0)
+      if (g.field == 2 && g.wire == HS_PB_LEN && g.len == 6 && memcmp(g.data, "hlo_op", 6) == 0) ids[n++] = key;
   }
   return n;
 }
 
-int hs_xplane_read(hs_profile *p, const uint8_t *data, size_t len, hs_error *err) {
-  hs_pb r = hs_pb_open(data, len);
-  hs_pb_field f;
-  int rc;
+/* Whether an event carries a stat whose metadata id is one of `ids` (an hlo_op). */
+static bool has_stat(const uint8_t *b, size_t len, const uint64_t *ids, uint32_t n_ids) {
+  hs_pb r = hs_pb_open(b, len);
+  hs_pb_field f, g;
+  while (hs_pb_next(&r, &f) > 0) {
+    if (f.field != 4 || f.wire != HS_PB_LEN) continue;
+    hs_pb sr = hs_pb_sub(&r, &f);
+    while (hs_pb_next(&sr, &g) > 0) {
+      if (g.field != 1 || g.wire != HS_PB_VARINT) continue;
+      for (uint32_t i = 0; i < n_ids; i++)
+        if (g.u == ids[i]) return true;
+    }
+  }
+  return false;
+}
+
+/* An upper bound on the events kept, close enough to reserve them at once: on XLA:CPU and GPU
+ * lines the events that carry an hlo_op stat (the only ones read_event keeps there: a busy
+ * host thread has many more), on the other lines counted every event. Reserving spares the
+ * doubling copies of the event array (in wasm, a realloc copies: old and new arrays live
+ * together), and reserving tightly spares memory a big profile has no room for. */
+static uint64_t count_events(hs_window *w) {
+  uint64_t pos = 0, n = 0;
+  hs_pbw_field f;
+  while (!w->failed && hs_pbw_next(w, &pos, w->size, &f) > 0) {
+    if (f.field != 1 || f.wire != HS_PB_LEN) continue;
+    uint64_t pp = f.off, pend = f.off + f.len, pname_off = 0, pnlen = 0;
+    hs_pbw_field g;
+    while (hs_pbw_next(w, &pp, pend, &g) > 0)
+      if (g.field == 2 && g.wire == HS_PB_LEN) pname_off = g.off, pnlen = g.len;
+    char *pname = name_copy(w, pname_off, pnlen);
+    if (!pname) break;
+    if (hs_prof_line_kind_of(pname, pnlen, "Stream #", 8) == HS_PK_OTHER &&
+        hs_prof_line_kind_of(pname, pnlen, "XLA Ops", 7) == HS_PK_OTHER &&
+        hs_prof_line_kind_of(pname, pnlen, "Steps", 5) == HS_PK_OTHER) {
+      free(pname);
+      continue; /* no line of this plane is kept */
+    }
+    uint64_t ids[8];
+    uint32_t n_ids = hlo_op_ids(w, f.off, f.len, ids, 8);
+    pp = f.off;
+    while (hs_pbw_next(w, &pp, pend, &g) > 0) {
+      if (g.field != 3 || g.wire != HS_PB_LEN) continue;
+      line_head h;
+      uint64_t bad;
+      (void)read_line_head(w, &g, &h, &bad);
+      char *lname = name_copy(w, h.name_off, h.name_len);
+      if (!lname) break;
+      int kind = hs_prof_line_kind_of(pname, pnlen, lname, h.name_len);
+      free(lname);
+      if (kind == HS_PK_OTHER) continue;
+      if ((kind != HS_PK_CPU && kind != HS_PK_GPU) || n_ids == 8) {
+        n += h.events;
+        continue;
+      }
+      /* the line's events with an hlo_op (none without the stat) */
+      uint64_t ep = g.off, eend = g.off + g.len, k = 0, last = ep;
+      hs_pbw_field e;
+      while (n_ids && hs_pbw_next(w, &ep, eend, &e) > 0) {
+        if (e.field != 4 || e.wire != HS_PB_LEN) continue;
+        const uint8_t *b = hs_window_get(w, e.off, (size_t)e.len);
+        if (!b) break;
+        n += has_stat(b, (size_t)e.len, ids, n_ids);
+        if ((++k & 1023) == 0) walked(w, &last, ep);
+      }
+      walked(w, &last, ep);
+    }
+    free(pname);
+  }
+  return n;
+}
+
+int hs_xplane_read_window(hs_profile *p, hs_window *w, hs_error *err) {
+  hs_pbw_field f;
+  int rc = 0;
   plane_tmp t = {0};
-  (void)hs_prof_reserve_events(p, count_events(data, len));
+  /* each stage walks a line's bytes at most twice (its own fields, then its events) */
+  hs_window_stage(w, "scanning", 2 * w->size);
+  (void)hs_prof_reserve_events(p, count_events(w));
+  hs_window_stage(w, "reading", 2 * w->size);
   bool host_named = false;
-  while ((rc = hs_pb_next(&r, &f)) > 0 && !p->diag.nomem) {
-    if (f.field == 1 && f.wire == HS_PB_LEN) read_plane(p, &r, &f, &t);
+  uint64_t pos = 0;
+  while (!w->failed && (rc = hs_pbw_next(w, &pos, w->size, &f)) > 0 && !p->diag.nomem) {
+    if (f.field == 1 && f.wire == HS_PB_LEN) read_plane(p, w, &f, &t);
     else if (f.field == 4 && f.wire == HS_PB_LEN && !host_named) {
-      hs_prof_set_host(p, f.data, f.len); /* hostnames: the first */
+      const uint8_t *h = hs_window_get(w, f.off, (size_t)f.len);
+      if (h) hs_prof_set_host(p, h, (size_t)f.len); /* hostnames: the first */
       host_named = true;
     }
   }
   free(t.sm);
   free(t.em);
   free(t.lines);
+  hs_arena_free(&t.bytes);
   if (p->diag.nomem) {
     hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory reading the profile");
     return HS_E_NOMEM;
   }
+  if (w->failed) {
+    hs_set_error(err, HS_E_READ, NULL, 0, pos,
+                 "the file could not be read near byte %llu of %llu (was it changed, moved or removed while it was read?)",
+                 (unsigned long long)pos, (unsigned long long)w->size);
+    return HS_E_READ;
+  }
   if (rc < 0) {
-    size_t at = hs_pb_offset(&r);
+    size_t at = (size_t)pos;
     if (!p->n_planes) {
       hs_set_error(err, HS_E_SYNTAX, NULL, 0, at,
                    "not a readable XSpace protobuf: the field at byte %zu is truncated or malformed", at);
       return HS_E_SYNTAX;
     }
-    hs_prof_warn(p, HS_W_TRUNCATED, "the file is truncated or malformed at byte %zu of %zu: the planes before it were read", at,
-         len);
+    hs_prof_warn(p, HS_W_TRUNCATED, "the file is truncated or malformed at byte %zu of %llu: the planes before it were read", at,
+                 (unsigned long long)w->size);
   }
   if (!p->n_planes) {
     hs_set_error(err, HS_E_FORMAT, NULL, 0, 0, "no planes: not an XSpace (.xplane.pb) profile");
     return HS_E_FORMAT;
   }
   return 0;
+}
+
+int hs_xplane_read(hs_profile *p, const uint8_t *data, size_t len, hs_error *err) {
+  hs_window w = {.whole = data, .size = len};
+  return hs_xplane_read_window(p, &w, err);
 }
