@@ -1,13 +1,16 @@
 // bench_profile_wasm.mjs FILE: parseProfile + timeline through the JS API; prints one JSON line:
 // seconds for each step, the process's peak RSS and the wasm memory the core grew to.
-// By default the file streams into the core in 4 MiB chunks (profileSink, as the notebook's
-// worker reads a file: one copy of it); WHOLE=1 reads it whole into JS first and calls
-// parseProfile (two copies while parsing).
+// By default the core reads the file by range (parseProfileSource over fs.readSync, as the
+// notebook's worker reads a File with FileReaderSync: the file is never held whole); SINK=1
+// streams it into the core's memory first (profileSink: one copy of it); WHOLE=1 reads it whole
+// into JS first and calls parseProfile (two copies while parsing).
 import { openSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
-import { load, parseProfile, profileSink } from '../wasm/hloscope.mjs';
+import { load, memoryBytes, parseProfile, parseProfileSource, profileSink } from '../wasm/hloscope.mjs';
 
 const [file] = process.argv.slice(2);
 const whole = process.env.WHOLE === '1';
+const sinkMode = process.env.SINK === '1';
+let progressCalls = 0;
 await load();
 const size = statSync(file).size;
 const t0 = performance.now();
@@ -15,6 +18,17 @@ let prof;
 if (whole) {
   const bytes = readFileSync(file);
   prof = parseProfile(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+} else if (!sinkMode) {
+  const fd = openSync(file, 'r');
+  prof = parseProfileSource({
+    size,
+    read(off, len) {
+      const b = new Uint8Array(len);
+      for (let got = 0; got < len;) got += readSync(fd, b, got, len - got, off + got);
+      return b;
+    },
+  }, { onProgress: () => { progressCalls++; } });
+  closeSync(fd);
 } else {
   const sink = profileSink(size);
   const fd = openSync(file, 'r');
@@ -29,7 +43,9 @@ const t2 = performance.now();
 prof.free();
 console.log(JSON.stringify({
   bytes: size,
-  mode: whole ? 'parseProfile (whole file in JS)' : 'profileSink (streamed)',
+  mode: whole ? 'parseProfile (whole file in JS)' : sinkMode ? 'profileSink (streamed)' : 'parseProfileSource (read by range)',
+  progress_calls: progressCalls,
+  wasm_memory_bytes: memoryBytes(),
   rows: t.rows.length,
   parse_seconds: Number(((t1 - t0) / 1000).toFixed(3)),
   timeline_seconds: Number(((t2 - t1) / 1000).toFixed(3)),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <emscripten.h>
 #include <jansson.h>
 
 #include "hloscope.h"
@@ -126,6 +127,32 @@ char *hsw_xray(const char *l, size_t ln, const char *r, size_t rn) {
 hs_profile *hsw_profile_parse(const void *data, size_t len) {
   last_side = 0;
   return hs_profile_parse(data, len, &last_error);
+}
+
+/* A profile read by range (hs_profile_parse_source): the bytes come from JS, which holds the
+ * file (a File in the page's worker, read by slices with FileReaderSync; an fd in Node), through
+ * Module.hsRead(offset, dst, length) -> 0 or nonzero; progress goes to Module.hsProgress. Set by
+ * parseProfileSource in hloscope.mjs around this one call. Offsets cross as doubles (exact below
+ * 2^53; the core refuses inputs above 4 GiB). */
+EM_JS(int, hsw_js_read, (double off, void *dst, size_t len), {
+  return Module.hsRead ? Module.hsRead(off, dst >>> 0, len >>> 0) : 1;
+});
+EM_JS(void, hsw_js_progress, (const char *stage, double done, double total), {
+  if (Module.hsProgress) Module.hsProgress(UTF8ToString(stage), done, total);
+});
+static int js_read(void *ctx, uint64_t off, void *dst, size_t len) {
+  (void)ctx;
+  return hsw_js_read((double)off, dst, len);
+}
+static void js_progress(void *ctx, const char *stage, uint64_t done, uint64_t total) {
+  (void)ctx;
+  hsw_js_progress(stage, (double)done, (double)total);
+}
+hs_profile *hsw_profile_parse_source(double size, size_t window, const char *name) {
+  last_side = 0;
+  hs_profile_source src = {.name = name, .size = size < 0 ? 0 : (uint64_t)size, .window = window,
+                           .read = js_read, .progress = js_progress, .ctx = NULL};
+  return hs_profile_parse_source(&src, &last_error);
 }
 
 /* Several files read as one profile (a multi-process job's .xplane.pb files): `in` holds n

@@ -31,8 +31,8 @@ export type DocumentFormat = "hlo" | "stablehlo" | "jaxpr";
 export type ResultKind = "summary" | "fusions" | "spills" | "computations" | "layouts" | "decisions" | "overlap";
 /** The result kinds `text(kind, json)` renders: the command table's kinds whose `text` is true. */
 export type TextKind = "summary" | "fusions" | "spills" | "computations" | "xray" | "profile" | "passes" | "passes_compare" | "layout" | "layouts" | "memory" | "timeline" | "decisions" | "overlap" | "llvm" | "diff";
-/** Every error code (HS_ERROR_MAP, with the JS-only HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM). */
-export type ErrorCode = "HS_OK" | "HS_E_NOMEM" | "HS_E_FORMAT" | "HS_E_SYNTAX" | "HS_E_EMPTY" | "HS_E_TOO_LARGE" | "HS_E_ARG" | "HS_E_UNSUPPORTED" | "HS_E_FREED" | "HS_E_NOT_LOADED" | "HS_E_NOTFOUND" | "HS_E_NOWASM";
+/** Every error code (HS_ERROR_MAP, with the JS-only HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM, HS_E_CANCELLED). */
+export type ErrorCode = "HS_OK" | "HS_E_NOMEM" | "HS_E_FORMAT" | "HS_E_SYNTAX" | "HS_E_EMPTY" | "HS_E_TOO_LARGE" | "HS_E_ARG" | "HS_E_UNSUPPORTED" | "HS_E_READ" | "HS_E_FREED" | "HS_E_NOT_LOADED" | "HS_E_NOTFOUND" | "HS_E_NOWASM" | "HS_E_CANCELLED";
 /** Every warning code (HS_WARNING_MAP). */
 export type WarningCode = "HS_W_FRAME_TABLES_MISSING" | "HS_W_FRAME_REF_DANGLING" | "HS_W_TRUNCATED" | "HS_W_SKIPPED_LINE" | "HS_W_UNRESOLVED_OPERAND" | "HS_W_UNRESOLVED_CALL" | "HS_W_UNKNOWN_TYPE" | "HS_W_PARTIAL_FORMAT" | "HS_W_PROFILE_SKIPPED" | "HS_W_PROFILE_NO_DEVICE" | "HS_W_PROFILE_RUNS_GUESSED" | "HS_W_XLA_REFUSES" | "HS_W_DUMP_JUNK_LINE" | "HS_W_DUMP_UNKNOWN_NAME" | "HS_W_DUMP_STEP_UNREADABLE" | "HS_W_JOIN_SKIPPED" | "HS_W_ARCHIVE_TRUNCATED" | "HS_W_ARCHIVE_UNREAD";
 
@@ -553,6 +553,25 @@ export interface ProfileSink {
   abort(): void;
 }
 export function profileSink(size: number): ProfileSink;
+/** Where a profile's bytes come from when the file is not held whole: `read` returns exactly
+ * `length` bytes at `offset`, synchronously (FileReaderSync in a worker, fs.readSync in Node). */
+export interface ProfileSource {
+  size: number;
+  read(offset: number, length: number): Uint8Array;
+  name?: string;
+}
+/** How far a parse has come: stage "scanning", "reading" or "counting"; bytes of the file. */
+export interface ProfileProgress {
+  stage: string;
+  done: number;
+  total: number;
+}
+/** Reads a profile by range: an `.xplane.pb` a window at a time (the core's memory holds what
+ * the profile keeps, not the file); anything else whole. Progress comes from inside the parse. A
+ * failing `read` throws HloscopeError HS_E_READ (with the read's error as `cause`). */
+export function parseProfileSource(source: ProfileSource, options?: { window?: number; onProgress?: (p: ProfileProgress) => void }): ProfileHandle;
+/** Bytes of memory the core holds now (its WebAssembly memory grows and never shrinks). */
+export function memoryBytes(): number;
 
 /** Gunzips bytes with DecompressionStream('gzip') (Node 18+, Chromium, Firefox, Safari 16.4+). */
 export function gunzip(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array>;
@@ -854,7 +873,7 @@ export interface Registry {
   /** The command table: every command the hosts offer (CLI, JS, Python, widget), its inputs
    * and their roles, the result kind it prints. `passes --compare` is the row with mode "--compare". */
   commands: RegistryCommand[];
-  /** Error codes, the JS-only ones (HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM) included. */
+  /** Error codes, the JS-only ones (HS_E_FREED, HS_E_NOT_LOADED, HS_E_NOTFOUND, HS_E_NOWASM, HS_E_CANCELLED) included. */
   codes: { name: string; value: number; message: string }[];
   /** Warning codes (Warning.code). */
   warnings: { name: string; value: number }[];

@@ -461,6 +461,61 @@ export function parseProfiles(files) {
 }
 
 /**
+ * Reads a profile that is not held whole: `source` is `{ size, read(offset, length), name? }`,
+ * where `read` returns exactly `length` bytes at `offset` (a Uint8Array), synchronously: in a
+ * worker, `new FileReaderSync().readAsArrayBuffer(file.slice(offset, offset + length))`; in
+ * Node, `fs.readSync`. An `.xplane.pb` is walked a window (8 MiB, `options.window`) at a time,
+ * so the core's memory holds what the profile keeps, not the file; anything else is read whole.
+ * `options.onProgress({ stage, done, total })` is called as the parse moves on (stages
+ * "scanning", "reading", "counting"; done and total in bytes), from inside the parse. A `read`
+ * that throws or returns the wrong length fails the parse with HS_E_READ (its error is the
+ * cause).
+ */
+export function parseProfileSource(source, options = {}) {
+  const m = core();
+  const size = source?.size;
+  if (!Number.isSafeInteger(size) || size < 0 || typeof source.read !== 'function') {
+    throw new HloscopeError({ code: 'HS_E_ARG', message: 'expected { size, read(offset, length) }' });
+  }
+  let cause = null;
+  m.hsRead = (off, dst, len) => {
+    try {
+      const b = source.read(off, len);
+      if (!b || b.length !== len) {
+        cause = new Error(`read(${off}, ${len}) gave ${b ? b.length : 'no'} bytes`);
+        return 1;
+      }
+      core().HEAPU8.set(b, dst); // a fresh view: the memory may have grown since the last read
+      return 0;
+    } catch (e) {
+      cause = e;
+      return 1;
+    }
+  };
+  const onProgress = options.onProgress;
+  m.hsProgress = onProgress ? (stage, done, total) => onProgress({ stage, done, total }) : null;
+  const name = source.name == null ? 0 : writeText(`${source.name}\0`)[0];
+  try {
+    const p = m._hsw_profile_parse_source(size, options.window ?? 0, name) >>> 0;
+    if (!p) {
+      const e = lastError();
+      if (cause) e.cause = cause;
+      throw e;
+    }
+    return new Profile(p);
+  } finally {
+    m.hsRead = null;
+    m.hsProgress = null;
+    if (name) m._free(name);
+  }
+}
+
+/** Bytes of memory the core holds now (its WebAssembly memory: it grows and never shrinks). */
+export function memoryBytes() {
+  return core().HEAPU8.buffer.byteLength;
+}
+
+/**
  * A profile written straight into the core's memory, chunk by chunk, so that a big file is held
  * once, not twice (a JS copy and the core's): `const s = profileSink(size); s.write(chunk)...;
  * const prof = s.parse();` (or `s.abort()`). A chunk past `size` throws. Each write takes the

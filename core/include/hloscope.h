@@ -23,8 +23,8 @@ extern "C" {
 #define HS_VERSION "0.1.0"
 
 /* Error codes, generated from one list (name, value, default message). HS_E_FREED to
- * HS_E_NOWASM are raised by the JS side only (wasm/hloscope.mjs, the notebook); they are listed here so that one
- * registry (hs_registry_json) names every code JS can see. */
+ * HS_E_CANCELLED are raised by the JS side only (wasm/hloscope.mjs, the notebook); they are
+ * listed here so that one registry (hs_registry_json) names every code JS can see. */
 #define HS_ERROR_MAP(X)                                                          \
   X(HS_OK, 0, "no error")                                                        \
   X(HS_E_NOMEM, -1, "out of memory")                                             \
@@ -38,7 +38,8 @@ extern "C" {
   X(HS_E_FREED, -8, "this object was freed")                                     \
   X(HS_E_NOT_LOADED, -9, "the WebAssembly core is not loaded: call `await load()` first") \
   X(HS_E_NOTFOUND, -10, "no such item")                                          \
-  X(HS_E_NOWASM, -11, "the WebAssembly core is missing from this build")
+  X(HS_E_NOWASM, -11, "the WebAssembly core is missing from this build")         \
+  X(HS_E_CANCELLED, -13, "cancelled: the work was ended before it finished")
 
 typedef enum {
 #define HS_X_(name, value, msg) name = value,

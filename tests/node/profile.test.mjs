@@ -107,6 +107,48 @@ test('profileSink: a profile written in chunks into the core reads as parseProfi
   part.free();
 });
 
+test('parseProfileSource: a profile read by range (as the page\'s worker reads a File) reads as parseProfile reads it, with progress; a failing read says so', { skip: !wasmBuilt && 'wasm not built' }, () => {
+  const read = (bytes, log) => (off, len) => { log?.push([off, len]); return bytes.subarray(off, off + len); };
+  for (const file of ['fixtures/cpu-jax-0.4.38/transformer_step/profile.xplane.pb', 'fixtures/cpu-jax-0.10.2/softmax/profile.xplane.pb']) {
+    const bytes = readFileSync(path.join(root, file));
+    const whole = api.parseProfile(bytes);
+    const want = whole.json();
+    whole.free();
+    for (const window of [4096, 0]) {
+      const reads = [];
+      const seen = [];
+      const prof = api.parseProfileSource({ size: bytes.length, read: read(bytes, reads) }, { window, onProgress: (p) => seen.push(p) });
+      assert.ok(prof.json() === want, `${file} by windows of ${window || 'the default'}: not the profile parseProfile reads`);
+      prof.free();
+      // every read inside the file; small windows read it by many reads
+      assert.ok(reads.every(([o, n]) => o >= 0 && n > 0 && o + n <= bytes.length));
+      if (window) assert.ok(reads.length > bytes.length / window, `${reads.length} reads`);
+      // progress from inside the parse: the stages in order, each moving forward, ending done
+      const stages = [...new Set(seen.map((p) => p.stage))];
+      assert.deepEqual(stages, ['scanning', 'reading', 'counting']);
+      for (let i = 1; i < seen.length; i++) if (seen[i].stage === seen[i - 1].stage) assert.ok(seen[i].done >= seen[i - 1].done);
+      assert.ok(seen.every((p) => p.done <= p.total));
+      assert.deepEqual(seen.at(-1), { stage: 'counting', done: 700, total: 700 });
+    }
+  }
+  // trace JSON is read whole through the same call
+  const gz = gunzipSync(readFileSync(path.join(root, 'fixtures/cpu-jax-0.4.38/softmax/profile.trace.json.gz')));
+  const j = api.parseProfileSource({ size: gz.length, read: read(gz) });
+  const w = api.parseProfile(gz);
+  assert.equal(j.json(), w.json());
+  j.free();
+  w.free();
+  // a read that fails (a File changed under the page) ends the parse with HS_E_READ and its cause
+  const bytes = readFileSync(path.join(root, 'fixtures/cpu-jax-0.4.38/softmax/profile.xplane.pb'));
+  let n = 0;
+  assert.throws(() => api.parseProfileSource({ size: bytes.length, read: (o, l) => { if (++n > 3) throw new Error('NotReadableError'); return bytes.subarray(o, o + l); } }, { window: 512 }),
+    (e) => e instanceof api.HloscopeError && e.code === 'HS_E_READ' && /could not be read/.test(e.message) && e.cause?.message === 'NotReadableError');
+  assert.throws(() => api.parseProfileSource({ size: bytes.length, read: () => new Uint8Array(1) }), (e) => e.code === 'HS_E_READ' && /gave 1 bytes/.test(e.cause?.message));
+  assert.throws(() => api.parseProfileSource({ size: -1, read: () => null }), (e) => e.code === 'HS_E_ARG');
+  // the core's memory is there to be read (it never shrinks)
+  assert.ok(api.memoryBytes() >= 64 << 20);
+});
+
 test('parseProfiles: a multi-process job\'s files read as one equal `hloscope timeline --json FILES...`', { skip: skipBoth }, () => {
   const dir = path.join(root, 'fixtures/profiles/multiprocess-cpu-jax-0.10.2');
   const names = ['process_0.xplane.pb', 'process_1.xplane.pb', 'process_2.xplane.pb'];

@@ -36,7 +36,7 @@ test('JS reads the formats, kinds and codes from the wasm, in the header lists o
   assert.deepEqual(r.kinds.map((k) => [k.id, k.name]), headerList('HS_KIND_MAP').map((x, i) => [i, JSON.parse(x[1])]));
   const codes = headerList('HS_ERROR_MAP');
   assert.deepEqual(r.codes.map((c) => [c.name, c.value]), codes.map((x) => [x[0], Number(x[1])]));
-  for (const name of ['HS_E_FREED', 'HS_E_NOT_LOADED', 'HS_E_NOTFOUND', 'HS_E_NOWASM']) {
+  for (const name of ['HS_E_FREED', 'HS_E_NOT_LOADED', 'HS_E_NOTFOUND', 'HS_E_NOWASM', 'HS_E_CANCELLED']) {
     assert.ok(r.codes.some((c) => c.name === name && c.message), `${name} is in the registry`);
   }
   assert.ok(r.warnings.some((w) => w.name === 'HS_W_TRUNCATED' && w.value === 3));
