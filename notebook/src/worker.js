@@ -19,7 +19,9 @@
 //   keys    {}                    -> the keys of the texts held (for tests: views release theirs)
 //   version {}                    -> the core's version
 //   reportPage { template, payload } -> the HTML of a report page (the core's hs_report_page)
-//   profile { key, file, options } -> the Timeline of the profile file (kept by key; progress)
+//   profile { key, file, options } -> the Timeline of the profile file (kept by key; progress from
+//                                   inside the parse: { stage, done, total, heap }). The page gives
+//                                   each profile a worker of its own (a Cancel ends it)
 //   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
 //   memory  { text, hlo, name }    -> readMemory(text, hlo, name) (<xla-memory>, show.memory); hlo is
 //                                   a text, { key } or { text }, or null
@@ -230,7 +232,8 @@ const OPS = {
     const { id } = msg;
     progress(id, 'loading core');
     await api.load();
-    await loadProfile(api, msg.key, msg.file, (p) => progress(id, p.stage, p.done, p.total));
+    // progress from inside the parse carries the core's memory too (`heap`, bytes: the bench reads it)
+    await loadProfile(api, msg.key, msg.file, (p) => self.postMessage({ id, progress: p }));
     progress(id, 'timeline');
     return { result: timelineOf(msg.key, msg.options) };
   },

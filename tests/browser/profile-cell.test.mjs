@@ -196,3 +196,42 @@ test('a dropped profile folder (drag and drop, DataTransfer) shows the newest ru
     await p.close();
   }
 });
+
+test('a big profile shows progress from inside the parse, and Cancel ends its worker; the cell then reads another', { skip }, async () => {
+  // an XSpace repeated is an XSpace (its planes repeated): 40 copies of our largest capture,
+  // about 40 MB, a parse of seconds in the worker
+  const one = readFileSync(join(cap, 'transformer_step/profile.xplane.pb'));
+  const big = join(tmp, 'big.xplane.pb');
+  writeFileSync(big, Buffer.concat(Array.from({ length: 40 }, () => one)));
+  const p = await openPage(chrome.browser, `${server.url}index.html`, {
+    initScript: () => {
+      window.__ended = 0;
+      const end = Worker.prototype.terminate;
+      Worker.prototype.terminate = function () { window.__ended++; return end.call(this); };
+    },
+  });
+  try {
+    const { page } = p;
+    await waitForNotebook(page);
+    const prof = await addCell(page, 'profile');
+    await page.setInputFiles(`${cell(prof)} [data-testid=profile-file]`, big);
+    // the stage words follow the core's parse (its own progress, not the file read)
+    await page.waitForFunction((sel) => /^(scanning the file|reading events)… \d+%/.test(document.querySelector(`${sel} [data-testid=profile-stage]`)?.textContent || ''), cell(prof), { timeout: 60000, polling: 20 });
+    assert.equal(await page.isVisible(`${cell(prof)} [data-action=profile-cancel]`), true);
+    const ended = await page.evaluate(() => window.__ended);
+    await page.click(`${cell(prof)} [data-action=profile-cancel]`);
+    await page.waitForFunction((sel) => /cancelled/.test(document.querySelector(`${sel} [data-testid=profile-note]`)?.textContent || ''), cell(prof), { timeout: 10000 });
+    assert.equal(await page.evaluate(() => window.__ended), ended + 1, 'the profile\'s worker was ended');
+    assert.equal(await page.textContent(`${cell(prof)} [data-testid=profile-error]`), '');
+    assert.equal(await page.isVisible(`${cell(prof)} [data-testid=profile-progress]`), false);
+    assert.equal(await page.isVisible(`${cell(prof)} [data-action=profile-cancel]`), false);
+    // the cell reads the next profile as if nothing happened
+    await page.setInputFiles(`${cell(prof)} [data-testid=profile-file]`, join(cap, 'softmax/profile.xplane.pb'));
+    await timelineShown(page, prof);
+    assert.doesNotMatch(await page.textContent(`${cell(prof)} [data-testid=profile-note]`), /cancelled/);
+    assert.deepEqual(p.errors, []);
+    assert.deepEqual(p.external, []);
+  } finally {
+    await p.close();
+  }
+});

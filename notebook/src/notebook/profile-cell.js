@@ -5,7 +5,7 @@
 // with a progress bar; <xla-timeline> shows the result. A click on an op opens its HLO: the line
 // of a dump cell of the same module when the notebook has one, else what the profile's
 // embedded HloModuleProto says. A garbled or truncated profile gives a clear message and the
-// cell stays. The bytes are not saved with the notebook (they can be hundreds of MB): after a
+// cell stays. Each profile is read in a worker of its own: Cancel ends it (and frees its memory). The bytes are not saved with the notebook (they can be hundreds of MB): after a
 // reload the cell asks for the file again.
 import { Cell, button } from './cell.js';
 import { el } from '../dom.js';
@@ -27,6 +27,8 @@ export class ProfileCell extends Cell {
   /** the last timeline shown (Timeline JSON) */ timeline = null;
   /** bumped by every open; an answer for an older one is dropped */ gen = 0;
   /** the files of the profile shown ([{ path, file }]): "Save as page" carries them */ files = [];
+  /** @type {HTMLButtonElement} ends the read in progress (shown while reading) */ cancel = null;
+  /** @type {AbortController|null} the read in progress */ reading = null;
 
   constructor(rec, page) {
     super(rec, page);
@@ -44,13 +46,15 @@ export class ProfileCell extends Cell {
       el('span', { class: 'hint', text: 'or drop a .xplane.pb, a .trace.json(.gz) or a jax.profiler log folder on this cell' }),
       fileInput, dirInput);
     this.progress = el('progress', { class: 'progress', hidden: true, max: '1', 'data-testid': 'profile-progress' });
-    this.stage = el('span', { class: 'stage' });
+    this.stage = el('span', { class: 'stage', 'data-testid': 'profile-stage' });
+    this.cancel = button('Cancel', 'profile-cancel', { onclick: () => this.reading?.abort() });
+    this.cancel.hidden = true;
     this.note = el('p', { class: 'note', 'data-testid': 'profile-note' });
     this.error = el('p', { class: 'error', role: 'alert', 'data-testid': 'profile-error' });
     this.view = document.createElement('xla-timeline');
     this.view.hidden = true;
     this.view.hloFor = (row) => this.hloFor(row);
-    this.body.replaceChildren(pick, el('div', { class: 'progress-row' }, this.progress, this.stage), this.note, this.error, this.view);
+    this.body.replaceChildren(pick, el('div', { class: 'progress-row' }, this.progress, this.stage, this.cancel), this.note, this.error, this.view);
     if (this.name) this.note.textContent = `${this.name}: open it again to see its timeline (profiles are not saved with the notebook)`;
     fileInput.addEventListener('change', () => { const f = filesOfInput(fileInput); fileInput.value = ''; this.open(f); });
     dirInput.addEventListener('change', () => { const f = filesOfInput(dirInput); dirInput.value = ''; this.open(f); });
@@ -91,12 +95,19 @@ export class ProfileCell extends Cell {
     this.progress.hidden = false;
     this.progress.removeAttribute('value');
     this.stage.textContent = 'reading…';
+    this.reading?.abort();
+    const reading = new AbortController();
+    this.reading = reading;
+    this.cancel.hidden = false;
     try {
       const t = await engine.profile({ key: this.id, file: chosen.entries.map((e) => e.file) }, (p) => {
         if (my !== this.gen) return;
-        this.stage.textContent = `${p.stage}…`;
+        const mb = (n) => (n / 1e6).toFixed(n < 1e7 ? 1 : 0);
+        const pct = p.total ? ` ${Math.floor((100 * (p.done ?? 0)) / p.total)}%` : '';
+        const of = p.total && p.unit !== 'steps' ? ` (${mb(p.done ?? 0)} of ${mb(p.total)} MB)` : '';
+        this.stage.textContent = `${p.stage}…${pct}${of}`;
         if (p.total) { this.progress.max = p.total; this.progress.value = p.done ?? 0; } else this.progress.removeAttribute('value');
-      });
+      }, { signal: reading.signal });
       if (my !== this.gen) return;
       const label = chosen.entries.length > 1 ? `${chosen.entries.length} files of ${chosen.run ?? 'one job'}` : chosen.entry.path;
       this.name = label;
@@ -109,9 +120,10 @@ export class ProfileCell extends Cell {
       this.page.store.cellChanged(this.id);
     } catch (e) {
       if (my !== this.gen) return;
-      this.error.textContent = `${chosen.entry.path}: ${errorText(e)}`;
+      if (e?.code === 'HS_E_CANCELLED') this.note.textContent = `${chosen.entry.path}: cancelled (its memory was released); open it again to read it`;
+      else this.error.textContent = `${chosen.entry.path}: ${errorText(e)}`;
     } finally {
-      if (my === this.gen) { this.progress.hidden = true; this.stage.textContent = ''; }
+      if (my === this.gen) { this.progress.hidden = true; this.stage.textContent = ''; this.cancel.hidden = true; this.reading = null; }
     }
   }
 
@@ -119,6 +131,7 @@ export class ProfileCell extends Cell {
 
   dispose() {
     super.dispose();
+    this.reading?.abort();
     engine.forget(this.id);
   }
 }

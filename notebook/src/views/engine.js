@@ -14,7 +14,9 @@
 //                                                [{ name, data }] or { files: [{ name, file }] })
 //   pickLevels(files)                         -> Promise<{ hlo, noopt, opt } | null> (a folder's levels)
 //   comparePasses({ a, b })                   -> Promise<PassesCompare>; a, b: { input, label }
-//   forget(key)                               the text held under key is released
+//   profile({ key, file, options }, onProgress, { signal }) -> Promise<Timeline> (its own worker; signal cancels)
+//   timeline({ key, options })                -> Promise<Timeline> of a profile kept by key
+//   forget(key)                               the text (or profile, and its worker) held under key is released
 //   keys()                                    -> Promise<string[]> the keys held (tests)
 //   warm(ms)                                  -> Promise<{ bytes, ms }> the core's hot code made ready
 //   calls()                                   -> Promise<{ [fn]: n }> the worker's calls into the JS API (tests)
@@ -27,55 +29,87 @@ import { forgetProfile, loadProfile, timelineOf } from './profile-core.js';
 import { diffTexts } from './diff-core.js';
 import { compareFolders, isPickedFiles, pickLevels as pickLevelsHere, readFolder, readLayouts, readLevels, readMemoryText } from './readers-core.js';
 
-let worker = null;
-let workerFailed = false;
-let nextId = 1;
-const pending = new Map();
+/**
+ * One worker and the calls waiting on it. The page has one for the dumps (`main`: it holds their
+ * texts by key) and one per profile being read or kept (a Cancel ends that worker, and with it
+ * every byte of its memory: a WebAssembly memory never shrinks, but a worker ended frees it).
+ */
+class Channel {
+  worker = null;
+  failed = false;
+  pending = new Map();
 
-function startWorker() {
-  if (worker || workerFailed) return worker;
-  try {
-    if (typeof Worker === 'undefined') throw new Error('no Worker');
-    if (workerSource) {
-      const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
-      worker = new Worker(url);
-    } else if (workerUrl) {
-      worker = new Worker(new URL(workerUrl, document.baseURI));
-    } else {
-      throw new Error('no worker in this bundle');
+  /** The worker, started on first use; null when none can start (calls then run here). */
+  start() {
+    if (this.worker || this.failed) return this.worker;
+    try {
+      if (typeof Worker === 'undefined') throw new Error('no Worker');
+      if (workerSource) {
+        const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+        this.worker = new Worker(url);
+      } else if (workerUrl) {
+        this.worker = new Worker(new URL(workerUrl, document.baseURI));
+      } else {
+        throw new Error('no worker in this bundle');
+      }
+    } catch (e) {
+      this.failed = true;
+      this.worker = null;
+      console.warn('hloscope: analysis runs on the main thread:', e.message);
+      return null;
     }
-  } catch (e) {
-    workerFailed = true;
-    worker = null;
-    console.warn('hloscope: analysis runs on the main thread:', e.message);
-    return null;
+    const worker = this.worker;
+    // The worker bundle holds no wasm: send this page's bytes first (messages keep their order).
+    if (api.wasmBinary) worker.postMessage({ id: 0, op: 'init', wasmBinary: api.wasmBinary });
+    worker.onmessage = (e) => {
+      const m = e.data;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      if (m.progress) { p.onProgress?.(m.progress); return; }
+      if (m.textPart !== undefined) { p.text = (p.text ?? '') + m.textPart; return; }
+      performance.mark('hs:engine:answer');
+      this.pending.delete(m.id);
+      if (m.ok) {
+        if (p.text !== undefined) m.result.text = p.text;
+        p.resolve(m.result);
+      } else p.reject(toError(m.error));
+    };
+    worker.onerror = (e) => {
+      // A worker that fails to load (CSP, missing file) fails every call made so far; later
+      // calls run on the main thread.
+      e.preventDefault?.();
+      this.failed = true;
+      this.worker = null;
+      const err = new Error(`analysis worker failed: ${e.message || 'could not start'}`);
+      for (const [id, p] of this.pending) { this.pending.delete(id); p.fallback ? p.fallback().then(p.resolve, p.reject) : p.reject(err); }
+    };
+    return worker;
   }
-  // The worker bundle holds no wasm: send this page's bytes first (messages keep their order).
-  if (api.wasmBinary) worker.postMessage({ id: 0, op: 'init', wasmBinary: api.wasmBinary });
-  worker.onmessage = (e) => {
-    const m = e.data;
-    const p = pending.get(m.id);
-    if (!p) return;
-    if (m.progress) { p.onProgress?.(m.progress); return; }
-    if (m.textPart !== undefined) { p.text = (p.text ?? '') + m.textPart; return; }
-    performance.mark('hs:engine:answer');
-    pending.delete(m.id);
-    if (m.ok) {
-      if (p.text !== undefined) m.result.text = p.text;
-      p.resolve(m.result);
-    } else p.reject(toError(m.error));
-  };
-  worker.onerror = (e) => {
-    // A worker that fails to load (CSP, missing file) fails every call made so far; later
-    // calls run on the main thread.
-    e.preventDefault?.();
-    workerFailed = true;
-    worker = null;
-    const err = new Error(`analysis worker failed: ${e.message || 'could not start'}`);
-    for (const [id, p] of pending) { pending.delete(id); p.fallback ? p.fallback().then(p.resolve, p.reject) : p.reject(err); }
-  };
-  return worker;
+
+  call(msg, onProgress, fallback) {
+    const w = this.start();
+    if (!w) return fallback();
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress, fallback });
+      w.postMessage({ id, ...msg });
+    });
+  }
+
+  /** Ends the worker at once (its memory is freed); every call waiting fails with `reason`. */
+  end(reason) {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(reason); }
+  }
 }
+
+let nextId = 1;
+const main = new Channel();
+const startWorker = () => main.start();
+const call = (msg, onProgress, fallback) => main.call(msg, onProgress, fallback);
+/** key -> the Channel of a profile cell (its own worker: the profile is read and kept there) */
+const profileChannels = new Map();
 
 /** A worker's error description back as an error: the core's failures as HloscopeError. */
 function toError(info) {
@@ -87,16 +121,6 @@ function toError(info) {
   e.column = info.column;
   if (info.side) e.side = info.side;
   return e;
-}
-
-function call(msg, onProgress, fallback) {
-  const w = startWorker();
-  if (!w) return fallback();
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject, onProgress, fallback });
-    w.postMessage({ id, ...msg });
-  });
 }
 
 // Main-thread copies of the texts the worker holds by key (for the fallback path only).
@@ -177,19 +201,45 @@ export function note(ref, index) {
   return call({ op: 'note', ref, index }, null, async () => null);
 }
 
-/** Reads a profile file (.xplane.pb, .trace.json[.gz]) in the worker, keeps it by key, and
- * returns its timeline (options: { hlo, stablehlo, program }). */
-export function profile({ key, file, options }, onProgress) {
-  return call({ op: 'profile', key, file, options }, onProgress, async () => {
+/** The error a cancelled profile read rejects with (name AbortError, code HS_E_CANCELLED). */
+function cancelled() {
+  return Object.assign(new Error('cancelled: the profile was not read'), { name: 'AbortError', code: 'HS_E_CANCELLED' });
+}
+
+/**
+ * Reads a profile file (.xplane.pb, .trace.json[.gz]) in a worker of its own, keeps it there by
+ * key, and returns its timeline (options: { hlo, stablehlo, program }). A big `.xplane.pb` is
+ * read by slices as the core parses it (progress: { stage, done, total } follows the parse). A
+ * second profile under the same key ends the first one's worker (its memory goes with it).
+ * `signal` (an AbortSignal) cancels: the worker is ended and the promise rejects with an
+ * AbortError (code HS_E_CANCELLED). With no worker, the read runs here and cannot be cancelled.
+ */
+export function profile({ key, file, options }, onProgress, { signal } = {}) {
+  profileChannels.get(key)?.end(cancelled());
+  profileChannels.delete(key);
+  const here = async () => {
     await api.load();
     await loadProfile(api, key, file, onProgress);
     return timelineOf(key, options);
-  });
+  };
+  if (signal?.aborted) return Promise.reject(cancelled());
+  const ch = new Channel();
+  if (!ch.start()) return here();
+  profileChannels.set(key, ch);
+  const onAbort = () => {
+    ch.end(cancelled());
+    if (profileChannels.get(key) === ch) profileChannels.delete(key);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return ch.call({ op: 'profile', key, file, options }, onProgress, here)
+    .finally(() => signal?.removeEventListener('abort', onAbort));
 }
 
 /** The timeline of a profile kept by key, with other options (a dump to join). */
 export function timeline({ key, options }) {
-  return call({ op: 'timeline', key, options }, null, async () => timelineOf(key, options));
+  const ch = profileChannels.get(key);
+  if (!ch) return Promise.resolve().then(() => timelineOf(key, options));
+  return ch.call({ op: 'timeline', key, options }, null, async () => timelineOf(key, options));
 }
 
 /** The text of { key } (the main-thread copy, fallback only), { text } or a string; null for none. */
@@ -267,8 +317,10 @@ export function calls() {
 
 export function forget(key) {
   forgetProfile(key);
+  profileChannels.get(key)?.end(cancelled());
+  profileChannels.delete(key);
   localTexts.delete(key);
-  if (worker) call({ op: 'forget', key }, null, async () => true).catch(() => {});
+  if (main.worker) call({ op: 'forget', key }, null, async () => true).catch(() => {});
 }
 
 /** The keys of the texts the engine holds (worker and main-thread copies): views must release theirs. */

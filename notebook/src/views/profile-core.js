@@ -5,10 +5,14 @@
 //   readProfileBytes(api, file, onProgress) -> Uint8Array (gunzipped when its bytes are gzip)
 //   openProfile(api, key, bytes)        keeps parseProfile(bytes) under key (frees an older one)
 //   loadProfile(api, key, file, onProgress)  reads a file (or [files] of one job) and keeps it
+//                                       (in a worker, a big .xplane.pb by slices: never held whole)
 //   timelineOf(key, options)           -> the Timeline JSON object
 //   forgetProfile(key)
 
 const kept = new Map(); // key -> ProfileHandle
+
+/** The core's stages of a parse by range, in the words the cell shows. */
+const STAGES = { scanning: 'scanning the file', reading: 'reading events', counting: 'counting' };
 
 export async function readProfileBytes(api, file, onProgress) {
   const total = file.size;
@@ -59,6 +63,21 @@ export async function loadProfile(api, key, file, onProgress) {
   }
   const head = file.slice ? new Uint8Array(await file.slice(0, 2).arrayBuffer()) : new Uint8Array(0);
   const gz = api.archiveKind(head) === 'gzip';
+  if (!gz && file.slice && typeof FileReaderSync !== 'undefined' && api.parseProfileSource) {
+    // In a worker: the core reads the File by slices as it parses (FileReaderSync), so its
+    // memory holds what the profile keeps, not the file, and progress follows the parse itself.
+    const reader = new FileReaderSync();
+    // (no name: one file is read as parseProfile reads its bytes; names are for a job's files)
+    const source = { size: file.size, read: (off, len) => new Uint8Array(reader.readAsArrayBuffer(file.slice(off, off + len))) };
+    onProgress?.({ stage: 'parsing', done: 0, total: file.size });
+    const prof = api.parseProfileSource(source, {
+      // work done of the stage's (bytes walked, or the counting's phases): not bytes of the file
+      onProgress: (p) => onProgress?.({ stage: STAGES[p.stage] ?? p.stage, done: p.done, total: p.total, unit: 'steps', heap: api.memoryBytes() }),
+    });
+    forgetProfile(key);
+    kept.set(key, prof);
+    return;
+  }
   if (gz || !file.stream || !api.profileSink) {
     const bytes = await readProfileBytes(api, file, onProgress);
     onProgress?.({ stage: 'parsing the profile' });
