@@ -19,10 +19,10 @@
 //   keys    {}                    -> the keys of the texts held (for tests: views release theirs)
 //   version {}                    -> the core's version
 //   reportPage { template, payload } -> the HTML of a report page (the core's hs_report_page)
-//   profile { key, file, options } -> the Timeline of the profile file (kept by key; progress from
+//   profile { key, file, options } -> the Timeline's JSON text of the profile file (kept by key; progress from
 //                                   inside the parse: { stage, done, total, heap }). The page gives
 //                                   each profile a worker of its own (a Cancel ends it)
-//   timeline { key, options }      -> the Timeline of a profile kept by key (a dump to join)
+//   timeline { key, options }      -> the Timeline's JSON text of a profile kept by key (a dump to join)
 //   memory  { text, hlo, name }    -> readMemory(text, hlo, name) (<xla-memory>, show.memory); hlo is
 //                                   a text, { key } or { text }, or null
 //   layout  { type }               -> layout(type): one HLO type's layout in words (the x-ray's hover)
@@ -41,7 +41,7 @@
 // Each op is one entry of OPS below.
 import * as core from 'hs:api';
 import { BLOB_MIN, MAX_TEXT, NOTES_INLINE, analyzeBytes, analyzeText, errorInfo, sideBuffers, tooLargeForText, xrayTexts } from './views/analysis-core.js';
-import { forgetProfile, loadProfile, timelineOf } from './views/profile-core.js';
+import { forgetProfile, loadProfile, timelineTextOf } from './views/profile-core.js';
 import { diffBuffers, diffTexts } from './views/diff-core.js';
 import { compareFolders, pickLevels, readFolder, readLayouts, readLevels, readMemoryText } from './views/readers-core.js';
 
@@ -235,11 +235,11 @@ const OPS = {
     // progress from inside the parse carries the core's memory too (`heap`, bytes: the bench reads it)
     await loadProfile(api, msg.key, msg.file, (p) => self.postMessage({ id, progress: p }));
     progress(id, 'timeline');
-    return { result: timelineOf(msg.key, msg.options) };
+    return { result: timelineTextOf(msg.key, msg.options) };
   },
 
   timeline(msg) {
-    return { result: timelineOf(msg.key, msg.options) };
+    return { result: timelineTextOf(msg.key, msg.options) };
   },
 
   async memory(msg) {

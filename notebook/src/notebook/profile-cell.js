@@ -47,6 +47,7 @@ export class ProfileCell extends Cell {
       fileInput, dirInput);
     this.progress = el('progress', { class: 'progress', hidden: true, max: '1', 'data-testid': 'profile-progress' });
     this.stage = el('span', { class: 'stage', 'data-testid': 'profile-stage' });
+    // before the stage words, whose width changes with every percent: a button that moves is hard to hit
     this.cancel = button('Cancel', 'profile-cancel', { onclick: () => this.reading?.abort() });
     this.cancel.hidden = true;
     this.note = el('p', { class: 'note', 'data-testid': 'profile-note' });
@@ -54,7 +55,7 @@ export class ProfileCell extends Cell {
     this.view = document.createElement('xla-timeline');
     this.view.hidden = true;
     this.view.hloFor = (row) => this.hloFor(row);
-    this.body.replaceChildren(pick, el('div', { class: 'progress-row' }, this.progress, this.stage, this.cancel), this.note, this.error, this.view);
+    this.body.replaceChildren(pick, el('div', { class: 'progress-row' }, this.progress, this.cancel, this.stage), this.note, this.error, this.view);
     if (this.name) this.note.textContent = `${this.name}: open it again to see its timeline (profiles are not saved with the notebook)`;
     fileInput.addEventListener('change', () => { const f = filesOfInput(fileInput); fileInput.value = ''; this.open(f); });
     dirInput.addEventListener('change', () => { const f = filesOfInput(dirInput); dirInput.value = ''; this.open(f); });
@@ -108,6 +109,9 @@ export class ProfileCell extends Cell {
         this.stage.textContent = `${p.stage}…${pct}${of}`;
         if (p.total) { this.progress.max = p.total; this.progress.value = p.done ?? 0; } else this.progress.removeAttribute('value');
       }, { signal: reading.signal });
+      if (my !== this.gen) return;
+      // the answer's task took its copy from the worker; the view is drawn in a task of its own
+      await new Promise((ok) => setTimeout(ok, 0));
       if (my !== this.gen) return;
       const label = chosen.entries.length > 1 ? `${chosen.entries.length} files of ${chosen.run ?? 'one job'}` : chosen.entry.path;
       this.name = label;

@@ -176,7 +176,8 @@ export function lineMarks(diff, nA, nB) {
   return marks;
 }
 
-const int = (n) => Number(n).toLocaleString('en-US');
+const INT = new Intl.NumberFormat('en-US');
+const int = (n) => INT.format(Number(n));
 const list = (xs, max = 4) => (xs.length > max ? `${xs.slice(0, max).join(', ')} and ${xs.length - max} more` : xs.join(', '));
 
 /**

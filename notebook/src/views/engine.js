@@ -232,6 +232,7 @@ export function profile({ key, file, options }, onProgress, { signal } = {}) {
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   return ch.call({ op: 'profile', key, file, options }, onProgress, here)
+    .then(fromText)
     .finally(() => signal?.removeEventListener('abort', onAbort));
 }
 
@@ -239,7 +240,14 @@ export function profile({ key, file, options }, onProgress, { signal } = {}) {
 export function timeline({ key, options }) {
   const ch = profileChannels.get(key);
   if (!ch) return Promise.resolve().then(() => timelineOf(key, options));
-  return ch.call({ op: 'timeline', key, options }, null, async () => timelineOf(key, options));
+  return ch.call({ op: 'timeline', key, options }, null, async () => timelineOf(key, options)).then(fromText);
+}
+
+/** A worker's Timeline comes as its JSON text: read in a task after the answer's own. */
+async function fromText(t) {
+  if (typeof t !== 'string') return t;
+  await tick();
+  return JSON.parse(t);
 }
 
 /** The text of { key } (the main-thread copy, fallback only), { text } or a string; null for none. */

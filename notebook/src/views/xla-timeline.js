@@ -136,8 +136,10 @@ export function explainRow(r, fig = r) {
 }
 
 /** Table rows drawn in one task, and the events of a picture drawn with the table's first rows. */
-const ROWS_NOW = 80;
-const PIC_NOW = 400;
+const ROWS_NOW = 25;
+/** localeCompare's order, from one collator (localeCompare makes one a call: 14 ms a sort of 400 rows). */
+const COLLATE = new Intl.Collator();
+const PIC_NOW = 200;
 
 export class XlaTimeline extends HTMLElement {
   /** bumped by every drawing: a later task of an older one does nothing */
@@ -222,8 +224,8 @@ export class XlaTimeline extends HTMLElement {
       const ua = a.kind === 'unattributed', ub = b.kind === 'unattributed';
       if (ua !== ub) return ua ? 1 : -1;
       const x = val(a), y = val(b);
-      const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
-      return c * dir || a.name.localeCompare(b.name);
+      const c = typeof x === 'string' ? COLLATE.compare(x, y) : x - y;
+      return c * dir || COLLATE.compare(a.name, b.name);
     });
   }
 
@@ -250,12 +252,12 @@ export class XlaTimeline extends HTMLElement {
     this._head.append(el('label', {}, 'program ', sel), env);
     if (cur && cur.device_count > 1) this._renderDevices(cur);
     this._reading.textContent = t.reading || '';
-    // A big picture (over PIC_NOW events) is drawn in a task of its own, after the table's first
-    // rows: no task of the page's takes long (a 1,500-event run drew in 30-40 ms, and laid out
-    // with the table in 80-140 more).
+    // A big picture (over PIC_NOW events) is drawn after the table's first rows, PIC_NOW events
+    // a task: no task of the page's takes long (a 1,500-event run drew in 30-40 ms, and laid out
+    // with the table in 80-140 more, in one task).
     const picProg = cur ?? progs.find((p) => p.picture && progs.every((q) => (q.busy_ps ?? 0) <= (p.busy_ps ?? 0)));
-    if ((picProg?.picture?.events ?? 0) > PIC_NOW) this._later(gen, () => this._renderPicture(t, picProg));
-    else this._renderPicture(t, picProg);
+    if ((picProg?.picture?.events ?? 0) > PIC_NOW) this._later(gen, () => this._renderPicture(t, picProg, gen));
+    else this._renderPicture(t, picProg, gen);
     this._renderTable(t, gen);
     for (const a of t.async || []) {
       if (this._program !== '*' && (a.program_id ?? `name:${a.module ?? ''}`) !== this._program) continue;
@@ -283,7 +285,7 @@ export class XlaTimeline extends HTMLElement {
   }
 
   /** The picture of one run of `prog` (every event the core kept in that run's window). */
-  _renderPicture(t, prog) {
+  _renderPicture(t, prog, gen = this._gen) {
     const pic = prog?.picture;
     if (!pic || !pic.tracks?.length) return;
     const rows = t.rows;
@@ -322,13 +324,14 @@ export class XlaTimeline extends HTMLElement {
     for (let v = 0; v <= span; v += step) {
       s.append(svg('line', { class: 'tick', x1: x(v), x2: x(v), y1: top - 4, y2: height }), svg('text', { x: x(v) + 2, y: 10, text: time(v) }));
     }
+    const draws = []; // one per event: drawn PIC_NOW a task (see _renderPicture's caller)
     order.forEach((k, i) => {
       const y = ys[i];
       const g = svg('g', { class: 'track', dataset: { plane: k.plane, line: k.line, transfers: String(k.transfers), count: String(k.events.length) } });
       g.append(svg('text', { x: 2, y: y + Math.min(trackH(i), H) - 4, text: `${k.plane.replace('/device:', '')} ${k.line}`.slice(0, 34) }));
       const w = pic.windows.find((w) => w.plane === k.plane);
       if (w) g.append(svg('rect', { class: 'window', x: x(w.start_ps), y, width: Math.max(0.5, x(w.end_ps) - x(w.start_ps)), height: trackH(i) }));
-      k.events.forEach((e, n) => {
+      k.events.forEach((e, n) => draws.push(() => {
         if (!k.transfers) {
           const [st, du, ri, depth] = e;
           const r = rows[ri];
@@ -347,9 +350,14 @@ export class XlaTimeline extends HTMLElement {
           if (xd > 0) tr.append(svg('rect', { class: 'exposed-part', x: x(xs), y: ly, width: Math.max(0.6, x(xs + xd) - x(xs)), height: laneH - 2 }));
           g.append(tr);
         }
-      });
+      }));
       s.append(g);
     });
+    const drawFrom = (from) => {
+      for (let k = from; k < Math.min(draws.length, from + PIC_NOW); k++) draws[k]();
+      if (from + PIC_NOW < draws.length) this._later(gen, () => drawFrom(from + PIC_NOW));
+    };
+    drawFrom(0);
     const cap = `one run of ${prog.name ?? 'the program'}: ${pic.why}; ${formatInt(pic.events)} events${pic.left_out ? ` (${formatInt(pic.left_out)} more left out)` : ''}; boxes are coloured by kind (fusion, custom call, copy, collective); transfers are drawn above their device's ops, the part the core waited in the -done in red`;
     this._picture.append(el('figure', { class: 'run' }, s, el('figcaption', { text: cap })));
   }
@@ -388,7 +396,8 @@ export class XlaTimeline extends HTMLElement {
       if (this._open === id) body.append(el('tr', { class: 'detail' }, el('td', { colspan: String(cols) }, this._detail(r, f))));
     };
     // ROWS_NOW rows (and the open one) now, the rest ROWS_NOW a task: a profile of 400 ops drew
-    // its table in 70 ms and laid it out in 80 more, in one task
+    // its table in 70 ms and laid it out in 80 more, in one task (a 500 MB profile's page, busy
+    // with its worker, took 100 ms for the first 80 rows)
     const open = this._open == null ? -1 : rows.findIndex((r) => rowId(r) === this._open);
     const now = Math.max(ROWS_NOW, open + 1);
     rows.slice(0, now).forEach(addRow);
