@@ -3,8 +3,10 @@
  * .xplane.pb per process). A folder is a jax.profiler log_dir (its newest
  * plugins/profile/<run>/), a run folder itself, or any folder of profiles: every .xplane.pb in
  * it, else every .trace.json.gz / .trace.json. A file whose bytes are gzip (hs_archive_kind,
- * not its name: a gzipped trace without .gz reads as in the page) is gunzipped here. Uses only
- * the public header. */
+ * not its name: a gzipped trace without .gz reads as in the page) is gunzipped here. One
+ * .xplane.pb given alone is read by range (hs_profile_parse_source over fseeko/fread), as the
+ * page's worker reads a File: a 500 MB profile is never held whole. Uses only the public header. */
+#define _POSIX_C_SOURCE 200809L /* fseeko */
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -184,7 +186,44 @@ void hs_cli_free_profiles(hs_profile_input *in, size_t n) {
   free(in);
 }
 
+static int file_read(void *ctx, uint64_t off, void *dst, size_t len) {
+  FILE *f = ctx;
+  if (off > (uint64_t)INT64_MAX || fseeko(f, (off_t)off, SEEK_SET) != 0) return 1;
+  return fread(dst, 1, len, f) == len ? 0 : 1;
+}
+
+/* One regular file whose bytes are not gzip, read by range; NULL with *handled false otherwise
+ * (the caller reads it whole). */
+static hs_profile *load_by_range(const char *path, int *rc, bool *handled) {
+  *handled = false;
+  FILE *f = hs_cli_is_dir(path) ? NULL : fopen(path, "rb");
+  if (!f) return NULL;
+  unsigned char head[512];
+  size_t h = fread(head, 1, sizeof head, f);
+  struct stat st;
+  if (hs_archive_kind(head, h) == HS_ARCHIVE_GZIP || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    return NULL;
+  }
+  *handled = true;
+  hs_profile_source src = {.name = NULL, .size = (uint64_t)st.st_size, .read = file_read, .ctx = f};
+  hs_error err;
+  hs_profile *p = hs_profile_parse_source(&src, &err);
+  fclose(f);
+  if (!p) {
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", path, err.line, err.col, hs_code_name(err.code), err.message);
+    *rc = err.code == HS_E_NOMEM ? 1 : 2;
+  }
+  return p;
+}
+
 hs_profile *hs_cli_load_profiles(const char *const *paths, int n, int *rc) {
+  *rc = 0;
+  if (n == 1) {
+    bool handled;
+    hs_profile *p = load_by_range(paths[0], rc, &handled);
+    if (handled) return p;
+  }
   size_t count = 0;
   hs_profile_input *in = hs_cli_read_profiles(paths, n, &count, rc);
   if (!in) return NULL;
