@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A big profile: bench/make_big_xplane.py repeats the real events of our largest captured
 # profile (fixtures/cpu-jax-0.4.38/transformer_step/profile.xplane.pb) into a ~500 MB
-# .xplane.pb under bench/out/ (made, not committed), then times `hloscope timeline --json` and
-# the JS API's profileSink (the file streamed into the core, as the notebook's worker reads it)
-# + timeline under Node, with peak memory (WHOLE=1: parseProfile of the whole file). Writes
+# .xplane.pb under bench/out/ (made, not committed), then times `hloscope timeline --json` (one
+# file: read by range) and the JS API's parseProfileSource (the file read by range, as the
+# notebook's worker reads it) + timeline under Node, with peak memory and the core's memory
+# (SINK=1: profileSink, the file streamed in; WHOLE=1: parseProfile of the whole file). Writes
 # bench/out/profile-results.json.       npm run bench:profile   (MB=100 for a smaller file)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,5 +35,7 @@ json.dump(res, open('bench/out/profile-results.json', 'w'), indent=2)
 print(f"input {size / 1e6:.0f} MB")
 print(f"native timeline  {res['native']['seconds']:7.2f} s  {res['native']['mb_per_s']:6.1f} MB/s  peak RSS {res['native']['peak_over_input']:.2f}x input")
 print(f"wasm   parse     {w['parse_seconds']:7.2f} s  {w['mb_per_s']:6.1f} MB/s  timeline {w['timeline_seconds']:.2f} s  peak RSS {res['wasm_node']['peak_over_input']:.2f}x input")
+print(f"wasm   the core's memory {w['wasm_memory_bytes'] / 1e6:.0f} MB = {w['wasm_memory_bytes'] / size:.2f}x input (goal: at most 2x), "
+      f"{w['progress_calls']} progress reports ({w['mode']})")
 assert rows == w['rows'], 'native and wasm timelines differ'
 PY
