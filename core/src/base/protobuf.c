@@ -40,41 +40,46 @@ static bool read_varint(hs_pb *r, uint64_t *out) {
   return false;
 }
 
-int hs_pb_next(hs_pb *r, hs_pb_field *f) {
-  if (r->p >= r->end) return 0;
-  const uint8_t *start = r->p;
+/* A field's head at r->p: its tag, and its value (varint, fixed) or, for a length-delimited
+ * field, its length in *n (the bytes themselves not checked: the caller does). False when the
+ * bytes are not a field's head; r->p past the head otherwise. Shared by the reader over bytes
+ * held whole and the one through a window. */
+static inline bool read_head(hs_pb *r, hs_pb_field *f, uint64_t *n) {
   uint64_t tag;
-  if (!read_varint(r, &tag) || (tag >> 3) == 0 || (tag >> 3) > 536870911u) goto bad;
+  if (!read_varint(r, &tag) || (tag >> 3) == 0 || (tag >> 3) > 536870911u) return false;
   f->field = (uint32_t)(tag >> 3);
   f->wire = (uint8_t)(tag & 7);
   f->u = 0;
   f->data = NULL;
   f->len = 0;
+  *n = 0;
   switch (f->wire) {
-    case HS_PB_VARINT:
-      if (!read_varint(r, &f->u)) goto bad;
-      return 1;
+    case HS_PB_VARINT: return read_varint(r, &f->u);
     case HS_PB_FIXED64:
-      if (r->end - r->p < 8) goto bad;
-      for (int i = 7; i >= 0; i--) f->u = (f->u << 8) | r->p[i];
-      r->p += 8;
-      return 1;
-    case HS_PB_LEN: {
-      uint64_t n;
-      if (!read_varint(r, &n) || n > (uint64_t)(r->end - r->p)) goto bad;
-      f->data = r->p;
-      f->len = (size_t)n;
-      r->p += n;
-      return 1;
+    case HS_PB_FIXED32: {
+      int k = f->wire == HS_PB_FIXED64 ? 8 : 4;
+      if (r->end - r->p < k) return false;
+      for (int i = k - 1; i >= 0; i--) f->u = (f->u << 8) | r->p[i];
+      r->p += k;
+      return true;
     }
-    case HS_PB_FIXED32:
-      if (r->end - r->p < 4) goto bad;
-      for (int i = 3; i >= 0; i--) f->u = (f->u << 8) | r->p[i];
-      r->p += 4;
-      return 1;
-    default:
-      goto bad;
+    case HS_PB_LEN: return read_varint(r, n);
+    default: return false;
   }
+}
+
+int hs_pb_next(hs_pb *r, hs_pb_field *f) {
+  if (r->p >= r->end) return 0;
+  const uint8_t *start = r->p;
+  uint64_t n;
+  if (!read_head(r, f, &n)) goto bad;
+  if (f->wire == HS_PB_LEN) {
+    if (n > (uint64_t)(r->end - r->p)) goto bad;
+    f->data = r->p;
+    f->len = (size_t)n;
+    r->p += n;
+  }
+  return 1;
 bad:
   r->p = start; /* the offset of the field that could not be read */
   return -1;
@@ -146,35 +151,20 @@ int hs_pbw_next(hs_window *w, uint64_t *pos, uint64_t end, hs_pbw_field *f) {
   const uint8_t *b = hs_window_get(w, *pos, n);
   if (!b) return -1;
   hs_pb r = hs_pb_open(b, n);
-  uint64_t tag, v;
-  if (!read_varint(&r, &tag) || (tag >> 3) == 0 || (tag >> 3) > 536870911u) return -1;
-  f->field = (uint32_t)(tag >> 3);
-  f->wire = (uint8_t)(tag & 7);
-  f->u = 0;
+  hs_pb_field g;
+  uint64_t len;
+  if (!read_head(&r, &g, &len)) return -1;
+  uint64_t at = *pos + (uint64_t)(r.p - b);
+  f->field = g.field;
+  f->wire = g.wire;
+  f->u = g.u;
   f->off = f->len = 0;
-  switch (f->wire) {
-    case HS_PB_VARINT:
-      if (!read_varint(&r, &f->u)) return -1;
-      break;
-    case HS_PB_FIXED64:
-    case HS_PB_FIXED32: {
-      int k = f->wire == HS_PB_FIXED64 ? 8 : 4;
-      if (r.end - r.p < k) return -1;
-      for (int i = k - 1; i >= 0; i--) f->u = (f->u << 8) | r.p[i];
-      r.p += k;
-      break;
-    }
-    case HS_PB_LEN: {
-      if (!read_varint(&r, &v)) return -1;
-      uint64_t at = *pos + (uint64_t)(r.p - b);
-      if (v > end - at) return -1;
-      f->off = at;
-      f->len = v;
-      *pos = at + v;
-      return 1;
-    }
-    default: return -1;
+  if (g.wire == HS_PB_LEN) {
+    if (len > end - at) return -1;
+    f->off = at;
+    f->len = len;
+    at += len;
   }
-  *pos += (uint64_t)(r.p - b);
+  *pos = at;
   return 1;
 }

@@ -439,6 +439,13 @@ static bool pb_walks(const uint8_t *b, size_t len) {
   return rc == 0;
 }
 
+/* The first byte of `b` that is not blank space (len when none). */
+static size_t skip_blank(const uint8_t *b, size_t len) {
+  size_t i = 0;
+  while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+  return i;
+}
+
 /* Which format the bytes are (HS_PROF_*), or -1 with err filled. */
 static int sniff(const void *data, size_t len, hs_error *err) {
   if (!data && len) {
@@ -450,8 +457,7 @@ static int sniff(const void *data, size_t len, hs_error *err) {
     return -1;
   }
   const uint8_t *b = data;
-  size_t i = 0;
-  while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+  size_t i = skip_blank(b, len);
   if (i + 3 <= len && b[i] == 0xEF && b[i + 1] == 0xBB && b[i + 2] == 0xBF) i += 3;
   if (i >= len) {
     hs_set_error(err, HS_E_EMPTY, NULL, 0, 0, "the input is empty: give a .xplane.pb or a (gunzipped) .trace.json");
@@ -560,6 +566,11 @@ static hs_profile *finish(hs_profile *p, int rc, hs_error *err) {
   return p;
 }
 
+static hs_profile *read_failed(hs_error *err) {
+  hs_set_error(err, HS_E_READ, NULL, 0, 0, "the file could not be read (was it changed, moved or removed?)");
+  return NULL;
+}
+
 hs_profile *hs_profile_parse_source(const hs_profile_source *src, hs_error *err) {
   if (err) memset(err, 0, sizeof *err);
   if (!src || !src->read) {
@@ -573,14 +584,10 @@ hs_profile *hs_profile_parse_source(const hs_profile_source *src, hs_error *err)
   }
   uint8_t head[64];
   size_t hn = src->size < sizeof head ? (size_t)src->size : sizeof head;
-  if (hn && src->read(src->ctx, 0, head, hn) != 0) {
-    hs_set_error(err, HS_E_READ, NULL, 0, 0, "the file could not be read (was it changed, moved or removed?)");
-    return NULL;
-  }
+  if (hn && src->read(src->ctx, 0, head, hn) != 0) return read_failed(err);
   /* An XSpace starts with byte 0x0a (a plane). Anything else, or 0x0a before a '{' or '[' (a
    * JSON text may start with a newline: sniff decides), is read whole, as hs_profile_parse reads. */
-  size_t i = 0;
-  while (i < hn && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
+  size_t i = skip_blank(head, hn);
   bool xplane = hn && head[0] == 0x0a && !(i < hn && (head[i] == '{' || head[i] == '['));
   if (!xplane) {
     uint8_t *all = malloc(src->size ? (size_t)src->size : 1);
@@ -590,8 +597,7 @@ hs_profile *hs_profile_parse_source(const hs_profile_source *src, hs_error *err)
     }
     if (src->size && src->read(src->ctx, 0, all, (size_t)src->size) != 0) {
       free(all);
-      hs_set_error(err, HS_E_READ, NULL, 0, 0, "the file could not be read (was it changed, moved or removed?)");
-      return NULL;
+      return read_failed(err);
     }
     hs_profile_input in = {src->name, all, (size_t)src->size};
     hs_profile *p = hs_profile_parse_files(&in, 1, err);

@@ -575,7 +575,7 @@ static uint32_t hlo_op_ids(hs_window *w, uint64_t off, uint64_t len, uint64_t *i
     if (!map_entry(&er, &key, &val) || !val.data) continue;
     hs_pb vr = hs_pb_open(val.data, val.len);
     while (hs_pb_next(&vr, &g) > 0)
-      if (g.field == 2 && g.wire == HS_PB_LEN && g.len == 6 && memcmp(g.data, "hlo_op", 6) == 0) ids[n++] = key;
+      if (g.field == 2 && g.wire == HS_PB_LEN && stat_code(g.data, g.len) == ST_HLO_OP) ids[n++] = key;
   }
   return n;
 }
