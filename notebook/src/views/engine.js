@@ -206,6 +206,12 @@ function cancelled() {
   return Object.assign(new Error('cancelled: the profile was not read'), { name: 'AbortError', code: 'HS_E_CANCELLED' });
 }
 
+/** Ends the worker of the profile under key (or `ch`, when it is still the one under key). */
+function endProfile(key, ch = profileChannels.get(key)) {
+  ch?.end(cancelled());
+  if (profileChannels.get(key) === ch) profileChannels.delete(key);
+}
+
 /**
  * Reads a profile file (.xplane.pb, .trace.json[.gz]) in a worker of its own, keeps it there by
  * key, and returns its timeline (options: { hlo, stablehlo, program }). A big `.xplane.pb` is
@@ -215,8 +221,7 @@ function cancelled() {
  * AbortError (code HS_E_CANCELLED). With no worker, the read runs here and cannot be cancelled.
  */
 export function profile({ key, file, options }, onProgress, { signal } = {}) {
-  profileChannels.get(key)?.end(cancelled());
-  profileChannels.delete(key);
+  endProfile(key);
   const here = async () => {
     await api.load();
     await loadProfile(api, key, file, onProgress);
@@ -226,10 +231,7 @@ export function profile({ key, file, options }, onProgress, { signal } = {}) {
   const ch = new Channel();
   if (!ch.start()) return here();
   profileChannels.set(key, ch);
-  const onAbort = () => {
-    ch.end(cancelled());
-    if (profileChannels.get(key) === ch) profileChannels.delete(key);
-  };
+  const onAbort = () => endProfile(key, ch);
   signal?.addEventListener('abort', onAbort, { once: true });
   return ch.call({ op: 'profile', key, file, options }, onProgress, here)
     .then(fromText)
@@ -325,8 +327,7 @@ export function calls() {
 
 export function forget(key) {
   forgetProfile(key);
-  profileChannels.get(key)?.end(cancelled());
-  profileChannels.delete(key);
+  endProfile(key);
   localTexts.delete(key);
   if (main.worker) call({ op: 'forget', key }, null, async () => true).catch(() => {});
 }
