@@ -336,6 +336,37 @@ static void test_names_small_and_big_computation(void **state) {
   }
 }
 
+/* An operand naming the instruction just before it is taken without a lookup, past the small
+ * table too; when that instruction's name was defined before, the operand names the first
+ * definition (as XLA's parser would), in a small and in a big computation alike: here the
+ * convert reads the bf16 h, not the s32 one written just before it. */
+static void test_operand_names_first_of_twice(void **state) {
+  (void)state;
+  const int sizes[] = {100, 20000};
+  for (int k = 0; k < 2; k++) {
+    int n = sizes[k];
+    size_t cap = (size_t)n * 48 + 512, at = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    at += (size_t)snprintf(t + at, cap - at, "HloModule m\n\nENTRY %%main (p: f32[]) -> f32[] {\n  %%p = f32[] parameter(0)\n"
+                                             "  %%h = bf16[] convert(%%p)\n");
+    for (int i = 0; i < n; i++) at += (size_t)snprintf(t + at, cap - at, "  %%a.%d = f32[] add(%%p, %%p)\n", i);
+    at += (size_t)snprintf(t + at, cap - at, "  %%h = s32[] constant(1)\n  %%c = f32[] convert(%%h)\n  ROOT %%r = f32[] add(%%c, %%p)\n}\n");
+    hs_error err;
+    hs_doc *d = hs_parse(t, at, &err);
+    if (!d) fail_msg("n=%d: %u:%u: %s", n, err.line, err.col, err.message);
+    json_t *j = tu_json(hs_decisions_json(d, NULL));
+    assert_non_null(j);
+    assert_string_equal(json_string_value(tu_path(j, "decisions/1/name")), "c");
+    assert_string_equal(json_string_value(tu_path(j, "decisions/1/from")), "bf16");
+    assert_int_equal(json_integer_value(tu_path(j, "decisions/1/line")), n + 7);
+    assert_non_null(strstr(json_string_value(tu_path(j, "warnings/0/message")), "instruction h is defined twice"));
+    json_decref(j);
+    hs_doc_free(d);
+    free(t);
+  }
+}
+
 static void test_errors_have_positions(void **state) {
   (void)state;
   /* the error inputs are case folders (tests/cases/err-*); this one cannot be a file */
@@ -351,6 +382,7 @@ int main(void) {
       cmocka_unit_test(test_accessors_agree_with_json),
       cmocka_unit_test(test_errors_have_positions),
       cmocka_unit_test(test_names_small_and_big_computation),
+      cmocka_unit_test(test_operand_names_first_of_twice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

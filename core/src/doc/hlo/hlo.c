@@ -896,6 +896,7 @@ done:
   free(r->file_slots);
   free(r->ops);
   free(r->names);
+  free(r->name_hashes);
   free(r->gtes);
   free(r->wraps);
   free(r);

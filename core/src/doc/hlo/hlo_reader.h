@@ -223,7 +223,9 @@ typedef struct {
   uint32_t names_gen;   /* 1-255: 0 is no slot's */
   uint32_t names_first; /* the open computation's first instruction */
   uint32_t big_from;    /* instruction + 1 from which names wait for the close (a big computation), 0 */
-  uint32_t last_named;  /* instruction + 1 of the name the table took last, 0 */
+  uint32_t last_named;  /* instruction + 1 of the name the table took last (past big_from: named last), 0 */
+  uint32_t *name_hashes; /* hs_hash_name of the open computation's names, by index in it (a big one's close reads them) */
+  uint32_t cap_name_hashes;
   uint32_t unresolved;
   bool later_warned; /* an operand defined after its use was warned about in the open computation */
   /* compact get-tuple-elements of the open computation */
@@ -329,15 +331,21 @@ bool hlo_scope_close(reader *r);
 int32_t hlo_scope_lookup(reader *r, hs_slice name);
 /* An operand's name: the instruction of the open computation it names so far, or -1 (counted,
  * and looked up again at the close). Most often it is the instruction just made (XLA prints a
- * chain in order): found here with no hash and no probe; the rest in hlo_scope_lookup. */
+ * chain in order: half the operands of every kind the bench reads): found here with no hash and
+ * no probe; the rest in hlo_scope_lookup. Past a big computation's small table every name waits
+ * for the close (-1, or HLO_NAMED_LAST when it names the one just before: the close then needs
+ * no lookup, only to know whether that name was defined twice); either is no instruction yet to
+ * the checks made as the text is read, as before. */
+#define HLO_NAMED_LAST(i) (-2 - (int32_t)(i)) /* a big computation's operand naming instruction i, just before it */
 static inline int32_t hlo_scope_operand(reader *r, hs_slice name) {
+  if (r->last_named) {
+    hs_slice k = r->d->instrs[r->last_named - 1].name;
+    if (k.len == name.len && hs_bytes_eq(r->t + k.off, r->t + name.off, k.len))
+      return r->big_from ? HLO_NAMED_LAST(r->last_named - 1) : (int32_t)r->last_named - 1;
+  }
   if (r->big_from) {
     r->unresolved++;
     return -1;
-  }
-  if (r->last_named) {
-    hs_slice k = r->d->instrs[r->last_named - 1].name;
-    if (k.len == name.len && hs_bytes_eq(r->t + k.off, r->t + name.off, k.len)) return (int32_t)r->last_named - 1;
   }
   return hlo_scope_lookup(r, name);
 }

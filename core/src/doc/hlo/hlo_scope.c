@@ -112,9 +112,12 @@ static void scope_warn_twice(reader *r, uint32_t first, uint32_t again, bool at_
  * table is full) waits for the close. False when memory ran out. */
 bool hlo_scope_put(reader *r, uint32_t idx, uint32_t h) {
   hs_doc *d = r->d;
-  if (r->big_from) return true;
-  if (r->n_names == SCOPE_NAMES || idx - r->names_first >= (1u << 24)) {
-    r->big_from = idx + 1;
+  uint32_t at = idx - r->names_first;
+  if (at >= r->cap_name_hashes && !hs_vec_grow((void **)&r->name_hashes, &r->cap_name_hashes, at + 1, sizeof *r->name_hashes)) return false;
+  r->name_hashes[at] = h;
+  if (!r->big_from && (r->n_names == SCOPE_NAMES || at >= (1u << 24))) r->big_from = idx + 1;
+  if (r->big_from) {
+    r->last_named = idx + 1;
     return true;
   }
   if (!r->cap_names || (r->n_names + 1) * 2 > r->mask_names + 1) {
@@ -200,20 +203,27 @@ static bool scope_close_big(reader *r) {
   hs_names t = {0};
   if (!hs_names_init_base(&t, i1 - i0 + 1, i0)) return false;
   uint32_t hash[SCOPE_BATCH], line[SCOPE_BATCH], user[SCOPE_BATCH], n = 0;
+  const uint32_t *hashes = r->name_hashes; /* each name's, kept by hlo_scope_put */
+  uint32_t *first = NULL; /* a name defined twice: the first + 1, by the second's index in the computation */
   for (uint32_t b0 = i0; b0 < i1; b0 += SCOPE_BATCH) {
     uint32_t b1 = i1 - b0 > SCOPE_BATCH ? b0 + SCOPE_BATCH : i1;
-    for (uint32_t i = b0; i < b1; i++) {
-      hs_slice k = d->instrs[i].name;
-      hash[i - b0] = hs_hash_name(hs_sp(d, k), k.len);
-      hs_names_prefetch(&t, hash[i - b0]);
-    }
+    for (uint32_t i = b0; i < b1; i++)
+      if (!d->instrs[i].synth) hs_names_prefetch(&t, hashes[i - i0]);
     for (uint32_t i = b0; i < b1; i++) {
       if (d->instrs[i].synth) continue; /* made ones have no name in the text */
-      if (!hs_names_put_hashed(&t, d, instr_key, i, hash[i - b0])) {
+      if (!hs_names_put_hashed(&t, d, instr_key, i, hashes[i - i0])) {
         hs_names_free(&t);
+        free(first);
         return false;
       }
-      if (t.dup && i + 1 >= r->big_from) scope_warn_twice(r, t.dup - 1, i, true);
+      if (t.dup) {
+        if (i + 1 >= r->big_from) scope_warn_twice(r, t.dup - 1, i, true);
+        if (!first && !(first = calloc(i1 - i0, sizeof *first))) {
+          hs_names_free(&t);
+          return false;
+        }
+        first[i - i0] = t.dup;
+      }
       t.dup = 0;
     }
   }
@@ -223,6 +233,11 @@ static bool scope_close_big(reader *r) {
     for (uint32_t k = 0; k < in->op_count; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
       if (o->target >= 0 || !o->name.len) continue;
+      if (o->target != -1) { /* it named the instruction just before it: that one, or the first of its name */
+        uint32_t j = (uint32_t)(-2 - o->target);
+        o->target = first && first[j - i0] ? (int32_t)first[j - i0] - 1 : (int32_t)j;
+        continue;
+      }
       hash[n] = hs_hash_name(r->t + o->name.off, o->name.len);
       hs_names_prefetch(&t, hash[n]);
       op[n] = o;
@@ -236,6 +251,7 @@ static bool scope_close_big(reader *r) {
   }
   scope_flush_big(r, &t, op, hash, line, user, n);
   hs_names_free(&t);
+  free(first);
   return true;
 }
 
