@@ -27,7 +27,7 @@ BENCH = os.path.join(ROOT, "build", "native", "hloscope_bench")
 CLI = os.path.join(ROOT, "build", "native", "hloscope")
 SIZE = float(os.environ.get("HS_KIND_MB", "15")) * 1e6  # each kind's measured text
 MIX = 60e6  # the mix, end to end
-ROUNDS = int(os.environ.get("HS_KIND_ROUNDS", "2"))
+ROUNDS = int(os.environ.get("HS_KIND_ROUNDS", "3"))
 KIND_SET = "cpu-jax-0.12.0.1"  # the capture's jax (fixtures/bench-kinds/<set>/)
 GOAL_MBS, GOAL_PEAK, GOAL_WC, GOAL_GROWTH = 600, 1.5, 10, 4.5
 
