@@ -106,7 +106,21 @@ static int32_t push_instr(reader *r, hs_slice name, hs_slice opcode, hs_type *ty
   uint32_t n = r->n_ops - op_base;
   if (n) {
     if (!hs_vec_grow((void **)&d->operands, &d->cap_operands, d->n_operands + n, sizeof *d->operands)) return -1;
+#if defined(__wasm__)
+    /* in wasm a memcpy of a size not known here is memory.copy, which V8 runs as a call out of the
+       compiled code: one to four operands (nearly every instruction) are copied in place */
+    hs_operand *to = d->operands + d->n_operands;
+    const hs_operand *from = r->ops + op_base;
+    switch (n) {
+      case 4: to[3] = from[3]; /* fall through */
+      case 3: to[2] = from[2]; /* fall through */
+      case 2: to[1] = from[1]; /* fall through */
+      case 1: to[0] = from[0]; break;
+      default: memcpy(to, from, n * sizeof *r->ops);
+    }
+#else
     memcpy(d->operands + d->n_operands, r->ops + op_base, n * sizeof *r->ops);
+#endif
     d->n_operands += n;
     r->n_ops = op_base;
   }
