@@ -205,7 +205,7 @@ static uint64_t guess_runs(const hs_prof_event *evs, const member *members, uint
     }
     cnt[k]++;
   }
-  qsort(cnt, distinct, sizeof *cnt, cmp_u64);
+  if (distinct > 1) qsort(cnt, distinct, sizeof *cnt, cmp_u64); /* none: cnt is NULL, which qsort may not take */
   uint64_t best = 0, best_n = 0;
   for (uint32_t i = 0; i < distinct;) {
     uint32_t j = i;
