@@ -337,6 +337,8 @@ int32_t hlo_scope_lookup(reader *r, hs_slice name);
  * no lookup, only to know whether that name was defined twice); either is no instruction yet to
  * the checks made as the text is read, as before. */
 #define HLO_NAMED_LAST(i) (-2 - (int32_t)(i)) /* a big computation's operand naming instruction i, just before it */
+#define HLO_IS_NAMED_LAST(target) ((target) < -1)
+#define HLO_NAMED_LAST_OF(target) ((uint32_t)(-2 - (target))) /* the i of HLO_NAMED_LAST(i) */
 static inline int32_t hlo_scope_operand(reader *r, hs_slice name) {
   if (r->last_named) {
     hs_slice k = r->d->instrs[r->last_named - 1].name;

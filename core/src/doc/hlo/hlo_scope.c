@@ -233,8 +233,8 @@ static bool scope_close_big(reader *r) {
     for (uint32_t k = 0; k < in->op_count; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
       if (o->target >= 0 || !o->name.len) continue;
-      if (o->target != -1) { /* it named the instruction just before it: that one, or the first of its name */
-        uint32_t j = (uint32_t)(-2 - o->target);
+      if (HLO_IS_NAMED_LAST(o->target)) { /* it named the instruction just before it: that one, or the first of its name */
+        uint32_t j = HLO_NAMED_LAST_OF(o->target);
         o->target = first && first[j - i0] ? (int32_t)first[j - i0] - 1 : (int32_t)j;
         continue;
       }
