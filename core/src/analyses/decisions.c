@@ -248,7 +248,7 @@ static const hs_frame_row *frame_row(const hs_doc *d, const frames *f, int k, ui
 
 static char *hlo_source(ctx *c, const hs_instr *in, frames *f) {
   const hs_doc *d = c->d;
-  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  const hs_hlo_instr hv = hs_hlo_of(d, in), *h = &hv;
   if (h->source_file && h->source_file <= d->n_source_files) {
     hs_slice s = d->source_files[h->source_file - 1];
     return h->source_ref ? hs_dec_fmt("%.*s:%u", (int)s.len, hs_sp(d, s), h->source_ref) : hs_dec_dupn(hs_sp(d, s), s.len);
@@ -310,9 +310,9 @@ static void hlo_decisions(ctx *c) {
       x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->detail = hs_dec_fmt("opt-barrier marks recomputation: it keeps XLA from merging the values it holds with the forward pass");
-    } else if (hs_hlo_of(d, in)->op_name.len &&
-               hs_contains(hs_sp(d, hs_hlo_of(d, in)->op_name), hs_hlo_of(d, in)->op_name.len, "rematted_computation")) {
-      hs_slice opn = hs_hlo_of(d, in)->op_name;
+    } else if (hs_hlo_of(d, in).op_name.len &&
+               hs_contains(hs_sp(d, hs_hlo_of(d, in).op_name), hs_hlo_of(d, in).op_name.len, "rematted_computation")) {
+      hs_slice opn = hs_hlo_of(d, in).op_name;
       x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->detail = hs_dec_fmt("%s is recomputed for the backward pass: its op_name \"%.*s\" names a rematted_computation", opname,

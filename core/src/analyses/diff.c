@@ -142,7 +142,7 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
     }
   /* backend_config: JSON whose key order differs between printings of one module (a dump's file
      and compile().as_text()): hashed in a canonical form (sorted keys) */
-  const hs_slice bc = hs_hlo_of(d, in)->backend_config;
+  const hs_slice bc = hs_hlo_of(d, in).backend_config;
   if (bc.len && !hs_slice_synth(d, bc) && bc.off >= p && bc.off < e) {
     rs[nr++] = (range){bc.off, bc.len};
     const char *bt = hs_sp(d, bc);
@@ -386,7 +386,7 @@ static void pair(differ *D, uint32_t a, uint32_t b, uint8_t by) {
 /* How well b suits a as a partner among equals (higher is better). */
 static int affinity(differ *D, uint32_t a, uint32_t b) {
   const hs_doc *da = D->A.d, *db = D->B.d;
-  const hs_slice oa = hs_hlo_of(da, &da->instrs[a])->op_name, ob = hs_hlo_of(db, &db->instrs[b])->op_name;
+  const hs_slice oa = hs_hlo_of(da, &da->instrs[a]).op_name, ob = hs_hlo_of(db, &db->instrs[b]).op_name;
   int s = 0;
   if (oa.len && oa.len == ob.len && memcmp(hs_sp(da, oa), hs_sp(db, ob), oa.len) == 0) s += 4;
   if (D->A.src[a] && D->A.src[a] == D->B.src[b]) s += 2;
@@ -475,7 +475,7 @@ static uint64_t key_op_name(side *S, uint32_t i, side *O) {
   (void)O;
   const hs_doc *d = S->d;
   const hs_instr *in = &d->instrs[i];
-  hs_slice o = hs_hlo_of(d, in)->op_name;
+  hs_slice o = hs_hlo_of(d, in).op_name;
   if (!o.len) return 0;
   /* jax versions differ in whether the path names the inner jit(main): it says nothing */
   const char *t = hs_sp(d, o);
@@ -671,7 +671,7 @@ static bool same_mates(side *S, side *O, uint32_t j, uint32_t m) {
 
 /* An op as the diff names it: its op_name metadata, else its instruction name. */
 static json_t *op_label(const hs_doc *d, const hs_instr *in) {
-  hs_slice o = hs_hlo_of(d, in)->op_name;
+  hs_slice o = hs_hlo_of(d, in).op_name;
   return hs_json_slice(d, o.len ? o : in->name);
 }
 
@@ -1036,7 +1036,7 @@ static void materialized_side(differ *D, int s, const uint8_t *mine, const uint8
                                                                           : "keeps it off HBM";
     char by[40];
     hs_fmt_bytes(bytes, by, sizeof by);
-    hs_slice on = hs_hlo_of(d, &d->instrs[p])->op_name;
+    hs_slice on = hs_hlo_of(d, &d->instrs[p]).op_name;
     char *first = s ? mc->first_added : mc->first_removed;
     if (!(s ? mc->added : mc->removed))
       snprintf(first, 1024, "%s %s %.200s (%.*s%s%.*s) in HBM where %s %s: %s bytes written and read again%s", s ? "B" : "A",
@@ -1054,7 +1054,7 @@ static void materialized_side(differ *D, int s, const uint8_t *mine, const uint8
  * "__ynn_fusion": a library's kernel). */
 static hs_slice call_target(const hs_doc *d, const hs_instr *in, char *buf, size_t cap, bool *in_buf) {
   *in_buf = false;
-  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  const hs_hlo_instr hv = hs_hlo_of(d, in), *h = &hv;
   if (op_is(d, in, "custom-call")) return h->custom_call_target;
   if (op_is(d, in, "fusion") && h->backend_config.len && !hs_slice_synth(d, h->backend_config)) {
     const char *t = hs_sp(d, h->backend_config);

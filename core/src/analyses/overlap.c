@@ -52,7 +52,7 @@ static int32_t start_of(const hs_doc *d, const hs_instr *done) {
 /* is_sync in the backend config, as JSON ({"collective_backend_config":{"is_sync":true}}) or as
  * the quoted string the text sometimes prints ("{\"collective_backend_config\":...}"). */
 static bool says_sync(const hs_doc *d, const hs_instr *in) {
-  hs_slice bc = hs_hlo_of(d, in)->backend_config;
+  hs_slice bc = hs_hlo_of(d, in).backend_config;
   const char *s = hs_sp(d, bc);
   for (size_t i = 0; i + 7 <= bc.len; i++) {
     if (memcmp(s + i, "is_sync", 7) != 0) continue;
@@ -132,7 +132,7 @@ uint64_t *hs_comp_trip_counts(const hs_doc *d) {
   for (uint32_t k = 0; k < d->n_calls; k++) {
     const hs_call *cl = &d->calls[k];
     if (cl->target < 0 || cl->attr != HS_CALL_BODY || t[cl->target]) continue;
-    hs_slice bc = hs_hlo_of(d, &d->instrs[cl->instr])->backend_config;
+    hs_slice bc = hs_hlo_of(d, &d->instrs[cl->instr]).backend_config;
     const char *s = hs_sp(d, bc);
     for (size_t i = 0; i + 16 <= bc.len; i++) {
       if (memcmp(s + i, "known_trip_count", 16) != 0) continue;

@@ -26,7 +26,7 @@ char *hs_summary_json(const hs_doc *d, size_t *len) {
 
 /* GPU/CPU custom fusions name their backend in backend_config.fusion_backend_config.kind. */
 static json_t *backend_kind(const hs_doc *d, const hs_instr *in) {
-  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  const hs_hlo_instr hv = hs_hlo_of(d, in), *h = &hv;
   if (!h->backend_config.len || d->text[h->backend_config.off] != '{') return json_null();
   json_error_t e;
   json_t *cfg = json_loadb(hs_sp(d, h->backend_config), h->backend_config.len, 0, &e);
@@ -59,7 +59,7 @@ char *hs_fusions_json_rows(const hs_doc *d, size_t rows, size_t *len) {
       if (total++ >= rows) continue; /* counted, not listed */
       json_t *f = json_object();
       json_object_set_new(f, "name", hs_json_slice(d, in->name));
-      const hs_slice kind = hs_hlo_of(d, in)->kind;
+      const hs_slice kind = hs_hlo_of(d, in).kind;
       json_object_set_new(f, "kind", kind.len ? hs_json_slice(d, kind) : json_null());
       int32_t body = -1;
       hs_slice calls = {0, 0};

@@ -151,7 +151,7 @@ static void remat_close(remat_matcher *m) {
 
 /* The mark's text, or NULL. */
 static bool remat_mark(remat_matcher *m, const hs_doc *d, const hs_instr *in, hs_slice *mark) {
-  hs_slice op_name = hs_hlo_of(d, in)->op_name;
+  hs_slice op_name = hs_hlo_of(d, in).op_name;
   if (!m->md || !op_name.len) return false;
   int rc = pcre2_match(m->re, (PCRE2_SPTR)(hs_sp(d, op_name)), op_name.len, 0, 0, m->md, NULL);
   if (rc < 2) return false;
@@ -214,7 +214,7 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
   hs_type_format(in->type, ty, sizeof ty);
   int ms = hs_type_mem_space(in->type);
   const hs_comp *c = in->comp < d->n_comps ? &d->comps[in->comp] : NULL;
-  const hs_hlo_instr *h = hs_hlo_of(d, in);
+  const hs_hlo_instr hv = hs_hlo_of(d, in), *h = &hv;
   bool inner = c && c->inner;
   if (hs_slice_is(d, in->opcode, "fusion")) {
     int32_t body = -1;

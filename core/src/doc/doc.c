@@ -78,8 +78,6 @@ void hs_doc_free(hs_doc *d) {
   free(d);
 }
 
-const hs_hlo_instr hs_hlo_none;
-
 json_t *hs_json_slice(const hs_doc *d, hs_slice s) { return hs_json_bytes(hs_sp(d, s), s.len); }
 
 void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...) {
@@ -329,3 +327,4 @@ int hs_resolve(hs_doc *d) {
 _Static_assert(sizeof(hs_line) == 8, "hs_line: 8 bytes");
 _Static_assert(sizeof(hs_operand) == 12, "hs_operand: 12 bytes");
 _Static_assert(sizeof(hs_instr) <= 48, "hs_instr: at most 48 bytes");
+_Static_assert(sizeof(hs_hlo_row) == 20, "hs_hlo_row: 20 bytes");

@@ -76,8 +76,8 @@ typedef struct {
  * written. */
 enum { HS_SYNTH_NONE = 0, HS_SYNTH_GTE, HS_SYNTH_NESTED };
 
-/* What only HLO instructions carry: doc->hlo, indexed like doc->instrs (HLO documents only;
- * read it through hs_hlo_of). */
+/* What only HLO instructions carry (HLO documents only; read it through hs_hlo_of, which
+ * gathers it from the two arrays below). */
 typedef struct {
   hs_slice kind;             /* kind=kLoop (fusion) */
   hs_slice custom_call_target;
@@ -89,6 +89,20 @@ typedef struct {
   uint32_t source_ref;       /* with a source_file: its source_line (0: none); without: its
                                 stack_frame_id (0: none) */
 } hs_hlo_instr;
+
+/* How it is kept: doc->hlo, indexed like doc->instrs, holds what most instructions have (20
+ * bytes); what few have (a fusion's kind, a custom-call's target, a backend_config: under a
+ * tenth of the instructions of CPU dumps and a third of TPU ones) is a row of doc->hlo_rare,
+ * made when the first of them is read. 40 bytes an instruction were a sixth of the parse's
+ * memory on short-line modules. */
+typedef struct {
+  hs_slice op_name;
+  uint32_t source_file, source_ref;
+  uint32_t rare; /* its row of doc->hlo_rare + 1; 0: none */
+} hs_hlo_row;
+typedef struct {
+  hs_slice kind, custom_call_target, backend_config;
+} hs_hlo_rare;
 
 /* HLO only: one row of a module's frame tables (doc->frames, in text order), which the
  * instructions' stack_frame_id refer to. (The files that metadata names with source_file= are
@@ -158,7 +172,8 @@ typedef struct {
   X(hs_line, lines)              \
   X(hs_comp, comps)              \
   X(hs_instr, instrs)            \
-  X(hs_hlo_instr, hlo)           \
+  X(hs_hlo_row, hlo)             \
+  X(hs_hlo_rare, hlo_rare)       \
   X(hs_frame_row, frames)        \
   X(hs_slice, source_files)      \
   X(hs_jaxpr_eqn, jaxpr_eqns)    \
@@ -205,10 +220,21 @@ struct hs_doc {
 };
 
 /* The HLO-only part of an instruction (all empty for other formats). */
-extern const hs_hlo_instr hs_hlo_none;
-static inline const hs_hlo_instr *hs_hlo_of(const hs_doc *d, const hs_instr *in) {
+static inline hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in) {
   size_t i = (size_t)(in - d->instrs);
-  return i < d->n_hlo ? &d->hlo[i] : &hs_hlo_none;
+  hs_hlo_instr h = {0};
+  if (i >= d->n_hlo) return h;
+  const hs_hlo_row *w = &d->hlo[i];
+  h.op_name = w->op_name;
+  h.source_file = w->source_file;
+  h.source_ref = w->source_ref;
+  if (w->rare) {
+    const hs_hlo_rare *x = &d->hlo_rare[w->rare - 1];
+    h.kind = x->kind;
+    h.custom_call_target = x->custom_call_target;
+    h.backend_config = x->backend_config;
+  }
+  return h;
 }
 
 /* The jaxpr-only part of an equation (NULL for other formats). */

@@ -946,7 +946,7 @@ static void join_module(json_t *res, const hs_doc *d) {
           const hs_instr *in = &d->instrs[json_integer_value(ix)];
           json_object_set_new(a, "line", json_integer(in->line));
           json_object_set_new(a, "opcode", hs_json_slice(d, in->opcode));
-          hs_slice op_name = hs_hlo_of(d, in)->op_name;
+          hs_slice op_name = hs_hlo_of(d, in).op_name;
           if (op_name.len && json_is_null(json_object_get(a, "op_name"))) json_object_set_new(a, "op_name", hs_json_slice(d, op_name));
         }
       }

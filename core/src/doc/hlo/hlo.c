@@ -99,7 +99,7 @@ static int32_t push_instr(reader *r, hs_slice name, hs_slice opcode, hs_type *ty
   in->type = ty;
   in->synth = synth;
   bool ok;
-  hs_hlo_instr *h = HS_VEC_PUSH(d->hlo, d->n_hlo, d->cap_hlo, ok);
+  hs_hlo_row *h = HS_VEC_PUSH(d->hlo, d->n_hlo, d->cap_hlo, ok);
   if (!ok) return -1;
   memset(h, 0, sizeof *h);
   /* its operands: from the reader's stack into the document */
@@ -665,7 +665,7 @@ static bool line_is(reader *r, size_t p, const char *kw, size_t n) {
 /* A statement that broke off where the text ends (a dump cut short): undo what it added and
  * say so, or (the text goes on) keep the error. */
 typedef struct {
-  uint32_t instrs, hlo, operands, calls;
+  uint32_t instrs, hlo, hlo_rare, operands, calls;
 } mark;
 
 static int broken(reader *r, const mark *m, int rc) {
@@ -677,6 +677,7 @@ static int broken(reader *r, const mark *m, int rc) {
   }
   d->n_instrs = m->instrs;
   d->n_hlo = m->hlo;
+  d->n_hlo_rare = m->hlo_rare;
   d->n_operands = m->operands;
   d->n_calls = m->calls;
   r->n_ops = 0;
@@ -692,7 +693,7 @@ static int statement(reader *r, size_t p, size_t *next) {
   hs_doc *d = r->d;
   const char *t = r->t;
   size_t len = r->len;
-  mark m = {d->n_instrs, d->n_hlo, d->n_operands, d->n_calls};
+  mark m = {d->n_instrs, d->n_hlo, d->n_hlo_rare, d->n_operands, d->n_calls};
   char c = t[p];
   uint8_t kind = HS_LINE_OTHER;
   uint32_t ref = 0;

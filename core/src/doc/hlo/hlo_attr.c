@@ -132,7 +132,7 @@ static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
 }
 
 typedef struct {
-  hs_hlo_instr *h;
+  hs_hlo_row *h;
   bool bad_number;
   size_t bad_at;
   bool frame;        /* a stack_frame_id= was read (counted once the list is read: count_frame_ref) */
@@ -582,16 +582,30 @@ static bool bad_value(reader *r, size_t ks, size_t vs, size_t ve, size_t bad, co
   return true;
 }
 
+/* Instruction idx's row of doc->hlo_rare, made the first time; NULL when memory ran out. */
+static hs_hlo_rare *rare_of(hs_doc *d, uint32_t idx) {
+  hs_hlo_row *w = &d->hlo[idx];
+  if (w->rare) return &d->hlo_rare[w->rare - 1];
+  bool ok;
+  hs_hlo_rare *x = HS_VEC_PUSH(d->hlo_rare, d->n_hlo_rare, d->cap_hlo_rare, ok);
+  if (!ok) return NULL;
+  memset(x, 0, sizeof *x);
+  w->rare = d->n_hlo_rare;
+  return x;
+}
+
 /* One attribute value [vs, ve) of instruction idx: read what hloscope uses, check what XLA
  * would refuse (a warning). False when memory ran out. */
 static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs, size_t ve) {
   const char *t = r->t;
-  hs_hlo_instr *h = &r->d->hlo[idx];
+  hs_hlo_row *h = &r->d->hlo[idx];
+  hs_hlo_rare *x;
   size_t kl = ATTRS[a].len;
   switch (ATTRS[a].action) {
     case ATTR_CALLS: return read_calls(r, idx, vs, ve, ATTRS[a].call);
     case ATTR_KIND: {
-      h->kind = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
+      if (!(x = rare_of(r->d, idx))) return false;
+      x->kind = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
       size_t n = ve - vs;
       if (!((n == 5 && (memcmp(t + vs, "kLoop", 5) == 0)) || (n == 6 && memcmp(t + vs, "kInput", 6) == 0) ||
             (n == 7 && (memcmp(t + vs, "kOutput", 7) == 0 || memcmp(t + vs, "kCustom", 7) == 0))))
@@ -602,7 +616,8 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
       size_t s = vs, e = ve;
       if (e > s && t[s] == '"') s++;
       if (e > s && t[e - 1] == '"') e--;
-      h->custom_call_target = hs_sl((uint32_t)s, (uint32_t)(e - s));
+      if (!(x = rare_of(r->d, idx))) return false;
+      x->custom_call_target = hs_sl((uint32_t)s, (uint32_t)(e - s));
       break;
     }
     case ATTR_METADATA: {
@@ -617,7 +632,8 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
       break;
     }
     case ATTR_BACKEND_CONFIG:
-      h->backend_config = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
+      if (!(x = rare_of(r->d, idx))) return false;
+      x->backend_config = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
       if (t[vs] != '"' && t[vs] != '{')
         hlo_warn_at(r, vs, "%.*s: a backend_config is a quoted string or a {...} object: XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
       break;
