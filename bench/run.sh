@@ -152,6 +152,9 @@ python3 bench/python.py
 # each grows with its input, and the mix end to end against wc -l
 python3 bench/kinds.py
 
+# against commit 6579b4a, rebuilt as it was built (issue 33: no slower), wasm and native
+bash bench/baseline.sh
+
 # the widget's first view in JupyterLab (issue 37, item 5), beside Python's goals above; skips
 # with its reason when there is no Chromium or PyPI for the Jupyter venv
 node bench/jupyter_chromium.mjs
