@@ -154,7 +154,7 @@ python3 bench/python.py
 python3 bench/kinds.py
 
 # against commit 6579b4a, rebuilt as it was built (issue 33: no slower), wasm and native
-bash bench/baseline.sh
+bash bench/baseline.sh || echo "bench: the baseline step failed (above); the figures before it stand" >&2
 
 # the widget's first view in JupyterLab (issue 37, item 5), beside Python's goals above; skips
 # with its reason when there is no Chromium or PyPI for the Jupyter venv
