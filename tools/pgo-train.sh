@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The profile for the wasm core's HLO reader (profile-guided; CMakeLists.txt applies it to
 # core/src/doc/hlo/*.c only): a native bench built with clang-14's front-end instrumentation
-# (build/pgo) parses and counts the fusions of every committed optimized fixture, as the page does
-# first with a dump, and llvm-profdata-14 merges the counts into build/pgo/reader.profdata. Real
-# dumps only: the branch weights are those of real input. The file is replaced only when the
+# (build/pgo) parses and counts the fusions of every committed optimized fixture and of the
+# bench's captured kinds of module, as the page does first with a dump, and llvm-profdata-14
+# merges the counts into build/pgo/reader.profdata. Real dumps only: the branch weights are those
+# of real input. The file is replaced only when the
 # counts change, so an unchanged reader does not recompile the wasm. Prints the profile's path;
 # prints nothing (and exits 0) where clang-14, llvm-profdata-14 or node is missing: the wasm
 # build then goes without.
@@ -27,7 +28,16 @@ mkdir -p "$raw"
 # elements' addresses, so their probe counts (and the profile) would differ from run to run
 norand=()
 if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
+# the optimized module of every fixture, and the bench's other kinds of module as captured
+# (fixtures/bench-kinds: unoptimized, metadata-heavy, short-line, SPMD; gzip'd, so unpacked first)
 mapfile -t texts < <(node tests/fixtures.mjs fixtures after_optimizations.txt)
+mkdir -p build/pgo/texts
+while read -r gz; do
+  [ -n "$gz" ] || continue
+  out=build/pgo/texts/$(basename "$(dirname "$gz")")-$(basename "$gz" .gz)
+  gzip -dc "$gz" >"$out"
+  texts+=("$out")
+done < <(node tests/fixtures.mjs files bench-kinds/cpu-jax-0.12.0.1 .txt.gz)
 for f in "${texts[@]}"; do
   LLVM_PROFILE_FILE="$root/$raw/%p.profraw" "${norand[@]}" build/pgo/hloscope_bench "$f" 3 >/dev/null 2>&1 || true
 done
