@@ -277,6 +277,7 @@ static void hlo_decisions(ctx *c) {
     size_t on = in->opcode.len;
     char opname[32];
     snprintf(opname, sizeof opname, "%.*s", (int)(on < 31 ? on : 31), op);
+    const hs_slice opn = hs_hlo_of(d, in).op_name; /* gathered once: hs_hlo_of copies its rows */
     dec *x = NULL;
     const hs_type *src = NULL;
     if (hs_slice_is(d, in->opcode, "convert")) {
@@ -310,9 +311,7 @@ static void hlo_decisions(ctx *c) {
       x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->detail = hs_dec_fmt("opt-barrier marks recomputation: it keeps XLA from merging the values it holds with the forward pass");
-    } else if (hs_hlo_of(d, in).op_name.len &&
-               hs_contains(hs_sp(d, hs_hlo_of(d, in).op_name), hs_hlo_of(d, in).op_name.len, "rematted_computation")) {
-      hs_slice opn = hs_hlo_of(d, in).op_name;
+    } else if (opn.len && hs_contains(hs_sp(d, opn), opn.len, "rematted_computation")) {
       x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->detail = hs_dec_fmt("%s is recomputed for the backward pass: its op_name \"%.*s\" names a rematted_computation", opname,

@@ -208,7 +208,8 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
   int32_t body_comp = -1;
   for (uint32_t k = 0; k < in->call_count; k++)
     if (d->calls[in->call_first + k].target >= 0) body_comp = d->calls[in->call_first + k].target;
-  json_object_set_new(fb, "hlo_kind", hs_hlo_of(d, in).kind.len ? hs_json_slice(d, hs_hlo_of(d, in).kind) : json_null());
+  const hs_slice kind = hs_hlo_of(d, in).kind;
+  json_object_set_new(fb, "hlo_kind", kind.len ? hs_json_slice(d, kind) : json_null());
   json_object_set_new(fb, "hlo_body", body_comp >= 0 ? hs_json_slice(d, d->comps[body_comp].name) : json_null());
   json_object_set_new(fb, "hlo_body_instructions", json_integer(body_comp >= 0 ? d->comps[body_comp].count : 0));
   json_object_set_new(fb, "llvm_function", jslice(m, f->name));
