@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bestParse } from './time_parse.mjs';
 
 const [file, roundsArg, ...dirs] = process.argv.slice(2);
 if (!file || dirs.length < 2) {
@@ -23,16 +24,11 @@ for (const d of dirs) {
   apis.push(api);
 }
 let fusions = null;
-const once = (api) => {
-  const t0 = performance.now();
-  const doc = api.parseBytes(input);
-  const c = doc.census();
-  doc.free();
-  const dt = performance.now() - t0;
-  const n = c.fusion_ops ?? c.fusionOps ?? null;
-  if (fusions === null) fusions = n;
-  else if (n !== null && n !== fusions) throw new Error(`the builds' censuses differ: ${fusions} against ${n} fusion ops`);
-  return dt;
+const once = (api) => { // one parse + census, as bench_wasm.mjs times it; ms
+  const { seconds, census } = bestParse(api, input, 1);
+  if (fusions === null) fusions = census.fusion_ops;
+  else if (census.fusion_ops !== fusions) throw new Error(`the builds' censuses differ: ${fusions} against ${census.fusion_ops} fusion ops`);
+  return seconds * 1000;
 };
 for (const a of apis) { once(a); once(a); } // warm: the optimizing compile in place
 const ratios = dirs.map(() => []);
