@@ -4,10 +4,9 @@
 # (build/pgo) parses and counts the fusions of every committed optimized fixture and of the
 # bench's captured kinds of module, as the page does first with a dump, and llvm-profdata-14
 # merges the counts into build/pgo/reader.profdata. Real dumps only: the branch weights are those
-# of real input. The file is replaced only when the
-# counts change, so an unchanged reader does not recompile the wasm. Prints the profile's path;
-# prints nothing (and exits 0) where clang-14, llvm-profdata-14 or node is missing: the wasm
-# build then goes without.
+# of real input. The file is replaced only when the counts change, so an unchanged reader does
+# not recompile the wasm. Prints the profile's path; prints nothing (and exits 0) where clang-14,
+# llvm-profdata-14 or node is missing: the wasm build then goes without.
 #   bash tools/pgo-train.sh            (tools/build-wasm.sh calls it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
