@@ -256,10 +256,28 @@ static size_t skip_balanced(reader *r, size_t p, uint32_t depth) {
   size_t len = r->len;
   while (p < len) {
 #ifdef HS_V16
-    p = v16_skip(t, p, len, bracket_stop16);
+    /* a block's brackets counted from its mask, not found one by one (a header's parameter
+       list has two or four in every 16 bytes); a string or a '/' is left to the loop below */
+    while (len - p >= 16) {
+      uint32_t m = bracket_stop16(t + p);
+      for (; m; m &= m - 1) {
+        size_t q = p + (size_t)__builtin_ctz(m);
+        char b = t[q];
+        if (b == '"' || b == '/') {
+          p = q;
+          goto special;
+        }
+        if (b == '(' || b == '{' || b == '[') depth++;
+        else if (--depth == 0) return q + 1;
+      }
+      p += 16;
+    }
 #endif
     while (p < len && !BRACKETS[(uint8_t)t[p]]) p++;
     if (p >= len) break;
+#ifdef HS_V16
+  special:;
+#endif
     char c = t[p];
     if (c == '"') {
       p = skip_string(t, len, p);
@@ -575,7 +593,7 @@ static size_t header(reader *r, size_t p, bool entry) {
       p = skip_ws(r, p + 2);
       size_t rs = p;
       size_t se = hlo_skip_shape(r, p); /* "-> f32[8]{" : the '{' opens the computation */
-      result = hs_parse_hlo_shape(&d->arena, t, se > p ? se : len, &p);
+      result = hlo_result_shape(r, &p, se > p ? se : len);
       if (!result) return hlo_fail_syntax(r, p > rs ? p : rs, "expected the computation's result shape after '->'");
     }
   }

@@ -253,6 +253,25 @@ hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e) {
   return ty;
 }
 
+/* A computation's result shape at *pp, up to e (skip_shape's end: "-> f32[8] {", whose '{' opens
+ * the computation). Headers print no layout, so instructions' shapes (shape_seen) rarely match
+ * them; the same text read before is taken from the shapes by their whole text (a fused
+ * computation's result is that of many others): read afresh, the headers' shapes were 3% of the
+ * parse's instructions on the bench's text (a header to every eleven instructions). */
+hs_type *hlo_result_shape(reader *r, size_t *pp, size_t e) {
+  const char *t = r->t;
+  size_t s = *pp;
+  bool keep = e > s && e - s <= 256 && t[s] != '(';
+  shape_slot *whole = keep ? &r->shapes[quick_hash(t + s, e - s) & (SHAPE_CACHE - 1)] : NULL;
+  if (whole && whole->type && whole->len == e - s && hs_bytes_eq(t + whole->off, t + s, e - s)) {
+    *pp = e;
+    return whole->type;
+  }
+  hs_type *ty = hs_parse_hlo_shape(&r->d->arena, t, e, pp);
+  if (ty && whole && *pp == e) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+  return ty;
+}
+
 /* The shape's layout that ends at e ("f32[8,64]{1,0,2}", "f32[8] {0:T(8)}"): how many dimensions
  * its last "[...]" has (n[0]) and how many numbers its layout lists before '}' or ':' (n[1]). */
 static bool layout_counts(const char *t, size_t s, size_t e, size_t n[2]) {

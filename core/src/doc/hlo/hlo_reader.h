@@ -294,6 +294,9 @@ size_t hlo_scan_value(reader *r, size_t p, bool *open);
 size_t hlo_skip_shape(reader *r, size_t p);
 const shape_slot *hlo_shape_seen(reader *r, size_t s);
 hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e);
+/* a computation header's result shape at *pp, ending at e: as hs_parse_hlo_shape reads it to e,
+   the same text read before taken from the shape cache */
+hs_type *hlo_result_shape(reader *r, size_t *pp, size_t e);
 /* a shape from s that does not read, going wrong at e: a syntax error there, HLO_FAIL */
 size_t hlo_fail_shape(reader *r, size_t s, size_t e, const char *what);
 /* An opcode in XLA's list (hlo_opcode.h, with older printers' spellings): its number + 1, or 0.
