@@ -105,7 +105,7 @@ static int32_t push_instr(reader *r, hs_slice name, hs_slice opcode, hs_type *ty
   /* its operands: from the reader's stack into the document */
   uint32_t n = r->n_ops - op_base;
   if (n) {
-    if (!hs_vec_grow((void **)&d->operands, &d->cap_operands, d->n_operands + n, sizeof *d->operands)) return -1;
+    if (d->n_operands + n > d->cap_operands && !hs_vec_grow((void **)&d->operands, &d->cap_operands, d->n_operands + n, sizeof *d->operands)) return -1;
 #if defined(__wasm__)
     /* in wasm a memcpy of a size not known here is memory.copy, which V8 runs as a call out of the
        compiled code: one to four operands (nearly every instruction) are copied in place */
@@ -889,7 +889,11 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
   if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, n_lines + 1, sizeof *d->lines) ||
       !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, n_stmts, sizeof *d->instrs) ||
       !hs_vec_grow((void **)&d->hlo, &d->cap_hlo, n_stmts, sizeof *d->hlo) ||
-      !hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 2 ? n_stmts + n_stmts / 2 : n_stmts, sizeof *d->operands)) {
+      !hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 2 ? n_stmts + n_stmts / 2 : n_stmts, sizeof *d->operands) ||
+      /* a computation and a call to every eleven instructions on the bench's text: in wasm,
+         where realloc copies, the two grown from 64 were a third of the parse's copying */
+      !hs_vec_grow((void **)&d->comps, &d->cap_comps, n_stmts / 8 + 64, sizeof *d->comps) ||
+      !hs_vec_grow((void **)&d->calls, &d->cap_calls, n_stmts / 8 + 64, sizeof *d->calls)) {
     rc = hlo_oom(r);
     goto done;
   }
