@@ -11,7 +11,7 @@ uint32_t hlo_source_file(reader *r, hs_slice name) {
   const char *s = r->t + name.off;
   if (r->last_file) {
     hs_slice l = d->source_files[r->last_file - 1];
-    if (l.len == name.len && memcmp(r->t + l.off, s, name.len) == 0) return r->last_file;
+    if (l.len == name.len && hs_bytes_eq(r->t + l.off, s, name.len)) return r->last_file;
   }
   if (d->n_source_files + 1 > r->file_cap / 2) { /* grow the table (and fill it again) */
     uint32_t cap = r->file_cap ? r->file_cap * 2 : 64;
@@ -30,7 +30,7 @@ uint32_t hlo_source_file(reader *r, hs_slice name) {
   uint32_t h = hs_hash(s, name.len) & (r->file_cap - 1);
   for (uint32_t v; (v = r->file_slots[h]) != 0; h = (h + 1) & (r->file_cap - 1)) {
     hs_slice f = d->source_files[v - 1];
-    if (f.len == name.len && memcmp(r->t + f.off, s, name.len) == 0) return r->last_file = v;
+    if (f.len == name.len && hs_bytes_eq(r->t + f.off, s, name.len)) return r->last_file = v;
   }
   bool ok;
   hs_slice *slot = HS_VEC_PUSH(d->source_files, d->n_source_files, d->cap_source_files, ok);
