@@ -802,7 +802,17 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
         a = -1; /* done */
       }
     }
-    if (ve == NOWHERE) ve = hlo_scan_value(r, vs, &open);
+    if (ve == NOWHERE) {
+      /* most values are a name ("kLoop", "%fused_computation.3") or integers in braces
+         ("{0,1}") followed by ',' or the line's end: there scan_value would stop too */
+      size_t q = name_end(t, t[vs] == '%' ? vs + 1 : vs, len);
+      if (q == vs && t[vs] == '{') {
+        q = vs + 1;
+        while (q < len && (is_digit(t[q]) || t[q] == ',')) q++;
+        q = q < len && t[q] == '}' ? q + 1 : vs;
+      }
+      ve = q > vs && q < len && (t[q] == ',' || t[q] == '\n') ? q : hlo_scan_value(r, vs, &open);
+    }
     if (open) {
       r->cut = true;
       end = len;
