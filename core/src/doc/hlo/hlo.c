@@ -34,12 +34,21 @@
 
 /* known_opcode and literal_opcode for the opcode at [os, oe): its LIT_* kind, or -1 when XLA
  * does not list it. The opcodes found are remembered (a module uses a few dozen): the first
- * look is inline, the search when it is not there (opcode_kind_new). Two to a slot: with one,
- * pairs such as add and and, or fusion and custom-call, took each other's place, and one
- * instruction in thirty went to the search. */
+ * look, at the slot's opcode met last, is inline; its other one and the search when neither is
+ * it are not (opcode_kind_new). Two to a slot: with one, pairs such as add and and, or fusion
+ * and custom-call, took each other's place, and one instruction in thirty went to the search. */
 static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
   const char *t = r->t;
   size_t n = oe - os;
+  if (r->opcodes[k][1].len == n && hs_bytes_eq(t + r->opcodes[k][1].off, t + os, n)) {
+    /* the slot's other opcode: first from now on */
+    struct opcode_slot hit = r->opcodes[k][1];
+    r->opcodes[k][1] = r->opcodes[k][0];
+    r->opcodes[k][0] = hit;
+    r->last_rule = hit.rule;
+    r->last_brief = hit.brief;
+    return hit.lit;
+  }
   int known = hlo_known_opcode(t + os, n);
   r->last_rule = known - 1;
   r->last_brief = hlo_rule_brief(known - 1);
@@ -58,12 +67,11 @@ static inline int opcode_kind(reader *r, size_t os, size_t oe) {
   const char *t = r->t;
   size_t n = oe - os;
   uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
-  for (int w = 0; w < 2; w++)
-    if (r->opcodes[k][w].len == n && hs_bytes_eq(t + r->opcodes[k][w].off, t + os, n)) {
-      r->last_rule = r->opcodes[k][w].rule;
-      r->last_brief = r->opcodes[k][w].brief;
-      return r->opcodes[k][w].lit;
-    }
+  if (r->opcodes[k][0].len == n && hs_bytes_eq(t + r->opcodes[k][0].off, t + os, n)) {
+    r->last_rule = r->opcodes[k][0].rule;
+    r->last_brief = r->opcodes[k][0].brief;
+    return r->opcodes[k][0].lit;
+  }
   return opcode_kind_new(r, os, oe, k);
 }
 

@@ -197,12 +197,17 @@ const shape_slot *hlo_shape_seen(reader *r, size_t s) {
   const char *t = r->t;
   size_t len = r->len;
   if (len - s < 8 || t[s] == '(') return NULL;
-  const shape_slot *c = r->seen[seen_slot(t + s)];
+  shape_slot *c = r->seen[seen_slot(t + s)];
   for (int w = 0; w < SHAPE_WAYS; w++) {
     size_t n = c[w].len, q = s + n;
     if (!c[w].type || len - s < n || !hs_bytes_eq(t + c[w].off, t + s, n)) continue;
     if (t[q - 1] == ']' && layout_at(t, len, q)) continue;
-    return &c[w];
+    if (w) { /* the slot's shape seen last looked at first next time: neighbours share shapes */
+      shape_slot hit = c[w];
+      c[w] = c[0];
+      c[0] = hit;
+    }
+    return &c[0];
   }
   return NULL;
 }

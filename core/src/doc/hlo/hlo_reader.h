@@ -244,7 +244,7 @@ typedef struct {
   uint64_t params_seen[4]; /* the parameter numbers below 256 the open computation has (XLA refuses one twice) */
   shape_slot seen[SHAPE_CACHE][SHAPE_WAYS]; /* shapes read before, by their first 8 bytes (shape_seen) */
   shape_slot shapes[SHAPE_CACHE];           /* the same, by their whole text (read_new_shape) */
-  struct {
+  struct opcode_slot {
     uint32_t off, len;
     uint8_t lit;  /* LIT_* (hlo.c) */
     uint8_t rule; /* its number in OPCODES (hlo_known_opcode - 1) */
