@@ -273,7 +273,9 @@ hs_type *hlo_result_shape(reader *r, size_t *pp, size_t e) {
     return whole->type;
   }
   hs_type *ty = hs_parse_hlo_shape(&r->d->arena, t, e, pp);
-  if (ty && whole && *pp == e) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+  /* an empty layout ("f32[4]{}") is kept out: an instruction's shape warns of it each time */
+  bool empty = e >= s + 4 && t[e - 1] == '}' && t[e - 2] == '{' && t[e - 3] == ']';
+  if (ty && whole && *pp == e && !empty) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
   return ty;
 }
 
