@@ -899,7 +899,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
       !hs_vec_grow((void **)&d->hlo, &d->cap_hlo, n_stmts, sizeof *d->hlo) ||
       !hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 2 ? n_stmts + n_stmts / 2 : n_stmts, sizeof *d->operands) ||
       /* a computation and a call to every eleven instructions on the bench's text: in wasm,
-         where realloc copies, the two grown from 64 were a third of the parse's copying */
+         where realloc copies, the two grown from 64 were two thirds of the parse's copying */
       !hs_vec_grow((void **)&d->comps, &d->cap_comps, n_stmts / 8 + 64, sizeof *d->comps) ||
       !hs_vec_grow((void **)&d->calls, &d->cap_calls, n_stmts / 8 + 64, sizeof *d->calls)) {
     rc = hlo_oom(r);

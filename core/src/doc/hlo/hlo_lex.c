@@ -215,9 +215,12 @@ const shape_slot *hlo_shape_seen(reader *r, size_t s) {
 /* XLA's parser refuses an empty layout after a shape's dimensions ("f32[4]{}", "f32[]{}": "expects
  * opcode", jaxlib 0.4.38 to 0.12), and its printer never writes one: a warning at the '{'. True
  * when there was one. */
+static bool ends_in_empty_layout(const char *t, size_t s, size_t e) {
+  return e >= s + 4 && t[e - 1] == '}' && t[e - 2] == '{' && t[e - 3] == ']';
+}
 static bool empty_layout(reader *r, size_t s, size_t e) {
   const char *t = r->t;
-  if (e < s + 4 || t[e - 1] != '}' || t[e - 2] != '{' || t[e - 3] != ']') return false;
+  if (!ends_in_empty_layout(t, s, e)) return false;
   hlo_warn_at(r, e - 2, "%.*s: an empty layout '{}' after the dimensions: XLA's parser refuses it (expects an opcode there); "
           "write the shape without it, or with its layout, as in f32[4]{0}", t + s, e - s);
   return true;
@@ -232,6 +235,17 @@ static inline uint32_t quick_hash(const char *s, size_t n) {
   return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
 
+/* The slot of `shapes` (by whole text) for the shape [s, e), or NULL where none is kept (a tuple,
+ * or longer than 256 bytes); whole_hit: it holds that text. */
+static shape_slot *whole_slot(reader *r, size_t s, size_t e) {
+  const char *t = r->t;
+  if (!(e > s && e - s <= 256 && t[s] != '(')) return NULL;
+  return &r->shapes[quick_hash(t + s, e - s) & (SHAPE_CACHE - 1)];
+}
+static bool whole_hit(const reader *r, const shape_slot *w, size_t s, size_t e) {
+  return w && w->type && w->len == e - s && hs_bytes_eq(r->t + w->off, r->t + s, e - s);
+}
+
 /* A shape at *pp that shape_seen did not find, ending at e (skip_shape's end): taken from the
  * shapes by their whole text (the second level: a slot of `seen` holds only SHAPE_WAYS of the
  * shapes starting with the same 8 bytes), or built. Either way it is remembered in both, unless it was
@@ -239,10 +253,9 @@ static inline uint32_t quick_hash(const char *s, size_t n) {
 hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e) {
   const char *t = r->t;
   size_t s = *pp;
-  bool keep = e > s && e - s <= 256 && t[s] != '(';
-  shape_slot *whole = keep ? &r->shapes[quick_hash(t + s, e - s) & (SHAPE_CACHE - 1)] : NULL;
+  shape_slot *whole = whole_slot(r, s, e);
   hs_type *ty;
-  if (whole && whole->type && whole->len == e - s && hs_bytes_eq(t + whole->off, t + s, e - s)) {
+  if (whole_hit(r, whole, s, e)) {
     ty = whole->type;
     *pp = e;
   } else {
@@ -250,7 +263,7 @@ hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e) {
     if (!ty || empty_layout(r, s, *pp) || *pp != e) return ty;
     if (whole) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
   }
-  if (keep && r->len - s >= 8) {
+  if (whole && r->len - s >= 8) {
     shape_slot *c = r->seen[seen_slot(t + s)];
     memmove(c + 1, c, (SHAPE_WAYS - 1) * sizeof *c);
     c[0] = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
@@ -264,18 +277,15 @@ hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e) {
  * computation's result is that of many others): read afresh, the headers' shapes were 3% of the
  * parse's instructions on the bench's text (a header to every eleven instructions). */
 hs_type *hlo_result_shape(reader *r, size_t *pp, size_t e) {
-  const char *t = r->t;
   size_t s = *pp;
-  bool keep = e > s && e - s <= 256 && t[s] != '(';
-  shape_slot *whole = keep ? &r->shapes[quick_hash(t + s, e - s) & (SHAPE_CACHE - 1)] : NULL;
-  if (whole && whole->type && whole->len == e - s && hs_bytes_eq(t + whole->off, t + s, e - s)) {
+  shape_slot *whole = whole_slot(r, s, e);
+  if (whole_hit(r, whole, s, e)) {
     *pp = e;
     return whole->type;
   }
-  hs_type *ty = hs_parse_hlo_shape(&r->d->arena, t, e, pp);
+  hs_type *ty = hs_parse_hlo_shape(&r->d->arena, r->t, e, pp);
   /* an empty layout ("f32[4]{}") is kept out: an instruction's shape warns of it each time */
-  bool empty = e >= s + 4 && t[e - 1] == '}' && t[e - 2] == '{' && t[e - 3] == ']';
-  if (ty && whole && *pp == e && !empty) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
+  if (ty && whole && *pp == e && !ends_in_empty_layout(r->t, s, e)) *whole = (shape_slot){(uint32_t)s, (uint32_t)(e - s), ty};
   return ty;
 }
 
