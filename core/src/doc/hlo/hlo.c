@@ -32,6 +32,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* known_opcode and literal_opcode for the opcode at [os, oe): its LIT_* kind, or -1 when XLA
+ * does not list it. The opcodes found are remembered (a module uses a few dozen): the first
+ * look, at the slot's opcode met last, is inline; its other one and the search when neither is
+ * it are not (opcode_kind_new). Two to a slot: with one, pairs such as add and and, or fusion
+ * and custom-call, took each other's place, and one instruction in thirty went to the search. */
+static int opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
+  const char *t = r->t;
+  size_t n = oe - os;
+  if (r->opcodes[k][1].len == n && hs_bytes_eq(t + r->opcodes[k][1].off, t + os, n)) {
+    /* the slot's other opcode: first from now on */
+    struct opcode_slot hit = r->opcodes[k][1];
+    r->opcodes[k][1] = r->opcodes[k][0];
+    r->opcodes[k][0] = hit;
+    r->last_rule = hit.rule;
+    r->last_brief = hit.brief;
+    return hit.lit;
+  }
+  int known = hlo_known_opcode(t + os, n);
+  r->last_rule = known - 1;
+  r->last_brief = hlo_rule_brief(known - 1);
+  if (!known) return -1;
+  int lit = hlo_literal_opcode(t + os, n);
+  r->opcodes[k][1] = r->opcodes[k][0];
+  r->opcodes[k][0].off = (uint32_t)os;
+  r->opcodes[k][0].len = (uint32_t)n;
+  r->opcodes[k][0].lit = (uint8_t)lit;
+  r->opcodes[k][0].rule = (uint8_t)(known - 1);
+  r->opcodes[k][0].brief = r->last_brief;
+  return lit;
+}
+
+static inline int opcode_kind(reader *r, size_t os, size_t oe) {
+  const char *t = r->t;
+  size_t n = oe - os;
+  uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
+  if (r->opcodes[k][0].len == n && hs_bytes_eq(t + r->opcodes[k][0].off, t + os, n)) {
+    r->last_rule = r->opcodes[k][0].rule;
+    r->last_brief = r->opcodes[k][0].brief;
+    return r->opcodes[k][0].lit;
+  }
+  return opcode_kind_new(r, os, oe, k);
+}
+
 /* ---- instructions ------------------------------------------------------------------------- */
 
 static bool push_operand(reader *r, hs_slice name, int32_t target) {
@@ -179,7 +222,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth);
 static size_t nested_instr(reader *r, hs_type *ty, size_t os, size_t oe, size_t open, int depth, int32_t *idx) {
   const char *t = r->t;
   if (depth >= MAX_NESTING) return hlo_fail_syntax(r, os, "operands nested more than 200 deep");
-  int kind = hlo_opcode_kind(r, os, oe);
+  int kind = opcode_kind(r, os, oe);
   int rule = r->last_rule;
   hlo_brief brief = r->last_brief;
   if (kind < 0)
@@ -203,6 +246,60 @@ static size_t nested_instr(reader *r, hs_type *ty, size_t os, size_t oe, size_t 
     hlo_check_instr(r, *idx, rule, brief);
   }
   return after;
+}
+
+/* From p, inside `depth` open brackets: the position after the bracket that closes them all
+ * (strings and comments skipped), or len when the text ends first. */
+static const uint8_t BRACKETS[256] = {['"'] = 1, ['('] = 1, ['{'] = 1, ['['] = 1, [')'] = 1,
+                                      ['}'] = 1, [']'] = 1, ['/'] = 1};
+#ifdef HS_V16
+static inline uint32_t bracket_stop16(const char *s) {
+  v16 c = v16_load(s);
+  return v16_mask(v16_or(v16_or(v16_or(v16_eq(c, '"'), v16_eq(c, '/')), v16_or(v16_eq(c, '('), v16_eq(c, ')'))),
+                         v16_or(v16_or(v16_eq(c, '['), v16_eq(c, ']')), v16_or(v16_eq(c, '{'), v16_eq(c, '}')))));
+}
+#endif
+static size_t skip_balanced(reader *r, size_t p, uint32_t depth) {
+  const char *t = r->t;
+  size_t len = r->len;
+  while (p < len) {
+#ifdef HS_V16
+    /* a block's brackets counted from its mask, not found one by one (a header's parameter
+       list has two or four in every 16 bytes); a string or a '/' is left to the loop below */
+    while (len - p >= 16) {
+      uint32_t m = bracket_stop16(t + p);
+      for (; m; m &= m - 1) {
+        size_t q = p + (size_t)__builtin_ctz(m);
+        char b = t[q];
+        if (b == '"' || b == '/') {
+          p = q;
+          goto special;
+        }
+        if (b == '(' || b == '{' || b == '[') depth++;
+        else if (--depth == 0) return q + 1;
+      }
+      p += 16;
+    }
+#endif
+    while (p < len && !BRACKETS[(uint8_t)t[p]]) p++;
+    if (p >= len) break;
+#ifdef HS_V16
+  special:;
+#endif
+    char c = t[p];
+    if (c == '"') {
+      p = skip_string(t, len, p);
+      continue;
+    }
+    if (c == '/' && p + 1 < len && (t[p + 1] == '*' || t[p + 1] == '/')) {
+      p = skip_ws(r, p);
+      continue;
+    }
+    if (c == '(' || c == '{' || c == '[') depth++;
+    else if ((c == ')' || c == '}' || c == ']') && --depth == 0) return p + 1;
+    p++;
+  }
+  return len;
 }
 
 /* The shape an operand may start with at p ("f32[8]{0} %x", "(s32[], f32[8]{0}) %t", the shape of
@@ -270,7 +367,7 @@ static size_t read_operands(reader *r, size_t p, int literal, int depth) {
          older printer put the shape first ("f32[2] {1, 2}") */
       if (k == 2) return hlo_fail_syntax(r, q, "expected ')' after the constant's literal");
       if (t[q] == '{' || t[q] == '(') {
-        p = hlo_skip_balanced(r, q + 1, 1);
+        p = skip_balanced(r, q + 1, 1);
       } else {
         p = q;
         while (p < len && !is_space(t[p]) && t[p] != ')' && t[p] != ',' && t[p] != '{' && t[p] != '(') {
@@ -383,7 +480,7 @@ static size_t instruction(reader *r, hs_slice name, size_t eq, bool root, int32_
   size_t oe = p;
   p = skip_ws(r, p);
   if (p >= len || t[p] != '(') return hlo_fail_syntax(r, p, "expected '(' and the operands after the opcode");
-  int kind = hlo_opcode_kind(r, os, oe);
+  int kind = opcode_kind(r, os, oe);
   int rule = r->last_rule;
   hlo_brief brief = r->last_brief;
   bool known = kind >= 0;
@@ -494,7 +591,7 @@ static size_t header(reader *r, size_t p, bool entry) {
   p = skip_ws(r, p);
   hs_type *result = NULL;
   if (p < len && t[p] == '(') {
-    size_t e = hlo_skip_balanced(r, p + 1, 1);
+    size_t e = skip_balanced(r, p + 1, 1);
     if (e >= len && t[len - 1] != ')') {
       r->cut = true;
       return len;

@@ -135,59 +135,6 @@ size_t hlo_scan_value(reader *r, size_t p, bool *open) {
   return p;
 }
 
-/* hlo_reader.h */
-static const uint8_t BRACKETS[256] = {['"'] = 1, ['('] = 1, ['{'] = 1, ['['] = 1, [')'] = 1,
-                                      ['}'] = 1, [']'] = 1, ['/'] = 1};
-#ifdef HS_V16
-static inline uint32_t bracket_stop16(const char *s) {
-  v16 c = v16_load(s);
-  return v16_mask(v16_or(v16_or(v16_or(v16_eq(c, '"'), v16_eq(c, '/')), v16_or(v16_eq(c, '('), v16_eq(c, ')'))),
-                         v16_or(v16_or(v16_eq(c, '['), v16_eq(c, ']')), v16_or(v16_eq(c, '{'), v16_eq(c, '}')))));
-}
-#endif
-size_t hlo_skip_balanced(reader *r, size_t p, uint32_t depth) {
-  const char *t = r->t;
-  size_t len = r->len;
-  while (p < len) {
-#ifdef HS_V16
-    /* a block's brackets counted from its mask, not found one by one (a header's parameter
-       list has two or four in every 16 bytes); a string or a '/' is left to the loop below */
-    while (len - p >= 16) {
-      uint32_t m = bracket_stop16(t + p);
-      for (; m; m &= m - 1) {
-        size_t q = p + (size_t)__builtin_ctz(m);
-        char b = t[q];
-        if (b == '"' || b == '/') {
-          p = q;
-          goto special;
-        }
-        if (b == '(' || b == '{' || b == '[') depth++;
-        else if (--depth == 0) return q + 1;
-      }
-      p += 16;
-    }
-#endif
-    while (p < len && !BRACKETS[(uint8_t)t[p]]) p++;
-    if (p >= len) break;
-#ifdef HS_V16
-  special:;
-#endif
-    char c = t[p];
-    if (c == '"') {
-      p = skip_string(t, len, p);
-      continue;
-    }
-    if (c == '/' && p + 1 < len && (t[p + 1] == '*' || t[p + 1] == '/')) {
-      p = skip_ws(r, p);
-      continue;
-    }
-    if (c == '(' || c == '{' || c == '[') depth++;
-    else if ((c == ')' || c == '}' || c == ']') && --depth == 0) return p + 1;
-    p++;
-  }
-  return len;
-}
-
 /* Skips a shape at p without building it: "f32[8,64]{1,0}", "(f32[], s32[])", "token[]".
  * Returns its end, or p when there is none. */
 size_t hlo_skip_shape(reader *r, size_t p) {
@@ -434,38 +381,6 @@ int hlo_known_opcode(const char *s, size_t n) {
 }
 
 const char *hlo_opcode_name(int i) { return OPCODES[i]; }
-
-/* known_opcode and literal_opcode for the opcode at [os, oe): its LIT_* kind, or -1 when XLA
- * does not list it. The opcodes found are remembered (a module uses a few dozen): the first
- * look, at the slot's opcode met last, is inline (hlo_opcode_kind, hlo_reader.h); its other one
- * and the search when neither is it are here. Two to a slot: with one, pairs such as add and
- * and, or fusion and custom-call, took each other's place, and one instruction in thirty went
- * to the search. */
-int hlo_opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k) {
-  const char *t = r->t;
-  size_t n = oe - os;
-  if (r->opcodes[k][1].len == n && hs_bytes_eq(t + r->opcodes[k][1].off, t + os, n)) {
-    /* the slot's other opcode: first from now on */
-    struct opcode_slot hit = r->opcodes[k][1];
-    r->opcodes[k][1] = r->opcodes[k][0];
-    r->opcodes[k][0] = hit;
-    r->last_rule = hit.rule;
-    r->last_brief = hit.brief;
-    return hit.lit;
-  }
-  int known = hlo_known_opcode(t + os, n);
-  r->last_rule = known - 1;
-  r->last_brief = hlo_rule_brief(known - 1);
-  if (!known) return -1;
-  int lit = hlo_literal_opcode(t + os, n);
-  r->opcodes[k][1] = r->opcodes[k][0];
-  r->opcodes[k][0].off = (uint32_t)os;
-  r->opcodes[k][0].len = (uint32_t)n;
-  r->opcodes[k][0].lit = (uint8_t)lit;
-  r->opcodes[k][0].rule = (uint8_t)(known - 1);
-  r->opcodes[k][0].brief = r->last_brief;
-  return lit;
-}
 
 /* hlo_reader.h: LIT_NUMBER for parameter, LIT_VALUE for constant and iota, else LIT_NONE. */
 int hlo_literal_opcode(const char *s, size_t n) {

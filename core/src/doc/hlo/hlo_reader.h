@@ -250,7 +250,7 @@ typedef struct {
     uint8_t rule; /* its number in OPCODES (hlo_known_opcode - 1) */
     hlo_brief brief;
   } opcodes[64][2]; /* opcodes found in XLA's list, by a hash of their text: two per slot, the newest first */
-  int last_rule;        /* the opcode hlo_opcode_kind found last: its number in OPCODES, or -1 */
+  int last_rule;        /* the opcode opcode_kind found last: its number in OPCODES, or -1 */
   hlo_brief last_brief; /* and what hlo_rules.h says of it */
   const hs_type *lit_type; /* the shape of the constant whose literal read_operands reads (NULL: none) */
   hs_slice attr_thread;    /* the async_execution_thread value of the instruction read last (len 0: none) */
@@ -291,10 +291,6 @@ size_t hlo_skip_ws_slow(reader *r, size_t p);
 /* one attribute or literal value at p: its end; *open when the text ended inside it */
 size_t hlo_scan_value(reader *r, size_t p, bool *open);
 /* shapes: skipped (its end, or p), found among those read before (or NULL), built */
-/* From p, inside `depth` open brackets: the position after the bracket that closes them all
- * (strings and comments skipped), or len when the text ends first (a header's parameters, a
- * constant's literal). */
-size_t hlo_skip_balanced(reader *r, size_t p, uint32_t depth);
 size_t hlo_skip_shape(reader *r, size_t p);
 const shape_slot *hlo_shape_seen(reader *r, size_t s);
 hs_type *hlo_read_new_shape(reader *r, size_t *pp, size_t e);
@@ -311,20 +307,6 @@ const char *hlo_opcode_name(int i);
 /* Opcodes whose parentheses hold no operands: a number (parameter) or a literal (constant, iota). */
 enum { LIT_NONE = 0, LIT_NUMBER, LIT_VALUE };
 int hlo_literal_opcode(const char *s, size_t n); /* LIT_* */
-/* The opcode at [os, oe): its LIT_* kind, or -1 when XLA does not list it; r->last_rule and
- * r->last_brief say what hlo_rules.h says of it. Remembered per reader (hlo_lex.c). */
-int hlo_opcode_kind_new(reader *r, size_t os, size_t oe, uint32_t k);
-static inline int hlo_opcode_kind(reader *r, size_t os, size_t oe) {
-  const char *t = r->t;
-  size_t n = oe - os;
-  uint32_t k = (uint32_t)(n * 31 + (uint8_t)t[os] * 7 + (uint8_t)t[oe - 1] * 3 + (n > 2 ? (uint8_t)t[os + 2] : 0)) & 63;
-  if (r->opcodes[k][0].len == n && hs_bytes_eq(t + r->opcodes[k][0].off, t + os, n)) {
-    r->last_rule = r->opcodes[k][0].rule;
-    r->last_brief = r->opcodes[k][0].brief;
-    return r->opcodes[k][0].lit;
-  }
-  return hlo_opcode_kind_new(r, os, oe, k);
-}
 /* XLA's names start with a letter or '_' ([a-zA-Z_][a-zA-Z0-9_.-]*): "%1" and "%.x" are refused
  * ("expects name"), with a warning at the name (hlo_warn_name). */
 void hlo_warn_name(reader *r, hs_slice name);
