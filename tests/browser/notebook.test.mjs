@@ -310,7 +310,7 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     await typeInto(p.page, c, '// exported ✓ ünïcödé\nshow(1)');
     await waitSaved(p.page);
     const exported = await notebookState(p.page);
-    const [download] = await Promise.all([p.page.waitForEvent('download'), p.page.click('.toolbar [data-action=export]')]);
+    const [download] = await Promise.all([p.page.waitForEvent('download', { timeout: 90000 }), p.page.click('.toolbar [data-action=export]')]);
     const file = await download.path();
     const text = readFileSync(file, 'utf8');
     assert.equal(JSON.parse(text).format, 'hloscope-notebook');
@@ -433,7 +433,7 @@ describe('notebook', { skip: skipWithoutChromium ?? false, timeout: 300000 }, ()
     await runWithShiftEnter(p.page, c);
     await p.page.waitForSelector(`${cell(c)} .out-text`);
     assert.equal(await p.page.textContent(`${cell(c)} .out-text`), '42');
-    const [download] = await Promise.all([p.page.waitForEvent('download'), p.page.click('[data-action=export-now]')]);
+    const [download] = await Promise.all([p.page.waitForEvent('download', { timeout: 90000 }), p.page.click('[data-action=export-now]')]);
     const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
     assert.equal(saved.cells.at(-1).text, 'show(40 + 2)', 'Export now keeps what was typed');
     clean(p);
