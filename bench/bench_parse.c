@@ -21,6 +21,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   int repeat = argc > 2 ? atoi(argv[2]) : 3;
+  if (repeat < 1 || argc > 3) { /* "hloscope_bench a.txt b.txt" once timed no parse at all */
+    fprintf(stderr, "usage: hloscope_bench FILE [REPEAT]: one file, REPEAT a number from 1 (3 when left out)\n");
+    return 1;
+  }
   size_t len;
   char *buf = hs_slurp(argv[1], &len);
   if (!buf) return 1;

@@ -195,7 +195,7 @@ try {
 }
 writeFileSync(join(repoRoot, 'bench/out/profile-chromium.json'), JSON.stringify(res, null, 2));
 const MB = (b) => (b / 1e6).toFixed(0);
-console.log(`input ${MB(size)} MB: timeline in ${res.seconds} s (the core's parse ${res.parse_seconds} s), ${res.rows} rows${res.error ? `, error: ${res.error}` : ''}`);
+console.log(`input ${MB(size)} MB: timeline in ${res.seconds} s (the core's parse ${res.parse_seconds} s), ${res.rows} rows${res.error ? `, ${/^warning/.test(res.error) ? 'the cell warns' : 'error'}: ${res.error.replace(/^warning:\s*/, '')}` : ''}`);
 console.log(`stages shown: ${res.stages.join(', ')}; ${res.progress_messages} progress messages (${res.parse_progress_messages} from inside the parse; the longest wait ${res.parse_longest_progress_gap_ms} ms, ${res.parse_longest_progress_gap_at})`);
 console.log(`Chromium peak PSS ${MB(res.peak_pss_bytes)} MB (idle ${MB(res.idle_pss_bytes)} MB: +${res.peak_over_input}x input), largest process RSS ${MB(res.peak_one_process_rss_bytes)} MB`);
 console.log(`main thread: longest gap between 50 ms ticks ${res.main_thread_longest_gap_ms} ms; long tasks: ${res.long_tasks_ms.length ? res.long_tasks_ms.map((ms, i) => `${ms} ms at ${res.long_tasks_at_ms[i]} ms`).join(', ') : 'none'} (the worker's answer at ${res.worker_answers_at_ms.join(', ')} ms, the timeline showed at ${Math.round(res.seconds * 1000)} ms)`);
