@@ -194,6 +194,46 @@ static void count_frame_ref(reader *r, const meta_ctx *m) {
   }
 }
 
+/* A number of at most 18 digits at q (no sign): its value in *v and the position after it, or q. */
+static inline size_t plain_number(const char *t, size_t len, size_t q, uint64_t *v) {
+  size_t d0 = q;
+  for (*v = 0; q < len && is_digit(t[q]) && q - d0 < 18; q++) *v = *v * 10 + (uint64_t)(t[q] - '0');
+  return q;
+}
+
+/* The metadata jax prints on nearly every instruction, {op_name="..."}, {op_name="..."
+ * stack_frame_id=N} or (jax before 0.5) {op_name="..." source_file="..." source_line=N}, from its
+ * '{' at vs: read as walk_pairs and metadata_pair read it, without their per-key and per-byte
+ * steps (a sixth of the parse's instructions on short-line modules). The position after its '}',
+ * or NOWHERE for any other metadata (the general reader reads it then). */
+static size_t metadata_common(reader *r, uint32_t idx, size_t vs) {
+  const char *t = r->t;
+  size_t len = r->len;
+  if (len - vs < 12 || memcmp(t + vs + 1, "op_name=\"", 9) != 0) return NOWHERE;
+  size_t e = skip_string(t, len, vs + 9); /* after the closing quote */
+  if (e >= len) return NOWHERE;
+  meta_ctx m = {&r->d->hlo[idx], false, NOWHERE, false, 0, 0, 0};
+  size_t q = e;
+  uint64_t v;
+  if (t[e] == ' ' && len - e > 17 && memcmp(t + e + 1, "stack_frame_id=", 15) == 0) {
+    q = plain_number(t, len, e + 16, &v);
+    if (q == e + 16 || q >= len) return NOWHERE;
+    m.frame = true;
+    m.frame_id = v;
+  } else if (t[e] == ' ' && len - e > 15 && memcmp(t + e + 1, "source_file=\"", 13) == 0) {
+    size_t fs = e + 13, fe = skip_string(t, len, fs);
+    if (fe >= len || len - fe < 15 || memcmp(t + fe, " source_line=", 13) != 0) return NOWHERE;
+    q = plain_number(t, len, fe + 13, &v);
+    if (q == fe + 13 || q >= len || t[q] != '}') return NOWHERE;
+    m.file = hlo_source_file(r, hs_sl((uint32_t)(fs + 1), (uint32_t)(fe - fs - 2)));
+    m.line = v <= UINT32_MAX ? (uint32_t)v : 0;
+  }
+  if (t[q] != '}') return NOWHERE;
+  m.h->op_name = hs_sl((uint32_t)(vs + 10), (uint32_t)(e - vs - 11));
+  count_frame_ref(r, &m);
+  return q + 1;
+}
+
 static void frontend_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs, size_t ve) {
   (void)ks;
   (void)ke;
@@ -493,11 +533,16 @@ enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, A
   X("sharding", ATTR_SHARDING, 0)
 
 /* The attributes whose values are only checked (XLA's parser refuses them otherwise), in their own
- * table, looked at only when an attribute is not one of HLO_ATTRS. */
+ * table, looked at only when an attribute is not one of HLO_ATTRS; looked up in order, so the
+ * commonest come first (counted over the bench's kinds: dimensions, the dot's contracting
+ * dimensions, slice, direction, channel_id). */
 #define HLO_CHECKS(X)\
   X("dimensions", ATTR_INT_LIST, 0)                                   \
   X("lhs_contracting_dims", ATTR_INT_LIST, 0)                         \
   X("rhs_contracting_dims", ATTR_INT_LIST, 0)                         \
+  X("slice", ATTR_SLICE, 0)                                           \
+  X("direction", ATTR_DIRECTION, 0)                                   \
+  X("channel_id", ATTR_INT, 0)                                        \
   X("lhs_batch_dims", ATTR_INT_LIST, 0)                               \
   X("rhs_batch_dims", ATTR_INT_LIST, 0)                               \
   X("offset_dims", ATTR_INT_LIST, 0)                                  \
@@ -510,11 +555,8 @@ enum { ATTR_CALLS, ATTR_KIND, ATTR_TARGET, ATTR_METADATA, ATTR_BACKEND_CONFIG, A
   X("scatter_dims_to_operand_dims", ATTR_INT_LIST, 0)                 \
   X("index", ATTR_INT, 0)                                             \
   X("iota_dimension", ATTR_INT, 0)                                    \
-  X("channel_id", ATTR_INT, 0)                                        \
   X("index_vector_dim", ATTR_INT, 0)                                  \
   X("feature_index", ATTR_INT, 0)                                     \
-  X("direction", ATTR_DIRECTION, 0)                                   \
-  X("slice", ATTR_SLICE, 0)                                           \
   X("padding", ATTR_PADDING, 0)                                       \
   X("window", ATTR_WINDOW, 0)                                         \
   X("result_accuracy", ATTR_ACCURACY, 0)                              \
@@ -744,6 +786,21 @@ static size_t attributes_end(reader *r, int64_t idx, int rule, bool required, co
   return end;
 }
 
+/* An attribute's key [ks, ke): warned about when an earlier key of the list is the same, and kept
+ * (the first 16) for the next. */
+static inline void note_key(reader *r, size_t ks, size_t ke, uint32_t *key_at, uint32_t *key_len, uint32_t *n_keys) {
+  const char *t = r->t;
+  for (uint32_t k = 0; k < *n_keys; k++)
+    if (key_len[k] == ke - ks && memcmp(t + key_at[k], t + ks, ke - ks) == 0) {
+      hlo_warn_at(r, ks, "attribute %.*s is given twice: XLA's parser refuses this", t + ks, ke - ks);
+      break;
+    }
+  if (*n_keys < 16) {
+    key_at[*n_keys] = (uint32_t)ks;
+    key_len[(*n_keys)++] = (uint32_t)(ke - ks);
+  }
+}
+
 /* ", key=value" attributes from p (at ','); idx: the instruction they belong to, or -1 (module
  * or computation attributes: only their aliasing is checked). only_named: stop before a ',' that is not followed by
  * "key=" (a nested instruction's attributes, inside an operand list). Returns the end of the
@@ -762,6 +819,15 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
   for (;;) {
     size_t c = skip_ws(r, p);
     if (c >= len || t[c] != ',') return attributes_end(r, idx, rule, (brief & HLO_BRIEF_REQUIRED), seen, end);
+    if (idx >= 0 && len - c > 12 && memcmp(t + c, ", metadata={", 12) == 0) {
+      /* what jax writes on nearly every instruction: nothing to check but a second one */
+      size_t ve = metadata_common(r, (uint32_t)idx, c + 11);
+      if (ve != NOWHERE) {
+        note_key(r, c + 2, c + 10, key_at, key_len, &n_keys);
+        end = p = ve;
+        continue;
+      }
+    }
     size_t ks = skip_ws(r, c + 1);
     size_t ke = name_end(t, ks, len);
     size_t eq = skip_ws(r, ke);
@@ -819,15 +885,7 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
     } else if (ve == vs) {
       return hlo_fail_syntax(r, vs, "expected a value after '=' (XLA's parser refuses an attribute without one)");
     }
-    for (uint32_t k = 0; k < n_keys; k++)
-      if (key_len[k] == ke - ks && memcmp(t + key_at[k], t + ks, ke - ks) == 0) {
-        hlo_warn_at(r, ks, "attribute %.*s is given twice: XLA's parser refuses this", t + ks, ke - ks);
-        break;
-      }
-    if (n_keys < 16) {
-      key_at[n_keys] = (uint32_t)ks;
-      key_len[n_keys++] = (uint32_t)(ke - ks);
-    }
+    note_key(r, ks, ke, key_at, key_len, &n_keys);
     if (!open && ve > vs && t[ve - 1] == '}') { /* no search for a line break: the byte before the brace's spaces says */
       size_t b = ve - 1;
       while (b > vs && (t[b - 1] == ' ' || t[b - 1] == '\t')) b--;
