@@ -120,7 +120,9 @@ def cache(path, key):
 cc = cache("build/native/CMakeCache.txt", "CMAKE_C_COMPILER")
 cc_id = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.split("\n")[0] if cc else ""
 pgo = cache("build/wasm/CMakeCache.txt", "HS_PGO_PROFILE")
-res["builds"] = {"native": f"{cc_id or cc or 'unknown compiler'}, -O3 (CMake Release), no profile",
+native_pgo = cache("build/native/CMakeCache.txt", "HS_NATIVE_PGO") == "use"
+res["builds"] = {"native": f"{cc_id or cc or 'unknown compiler'}, -O3 (CMake Release), " +
+                           ("-flto, the HLO reader profile-guided (tools/pgo-native.sh)" if native_pgo else "no profile"),
                  "wasm": "emcc -O3 -flto, SIMD, bulk memory, " + ("the HLO reader profile-guided (tools/pgo-train.sh)" if pgo else "no profile")}
 json.dump(res, open("bench/out/results.json", "w"), indent=2)
 print(f"native   parse+census {n['mb_per_s']:8.1f} MB/s  peak RSS {n['peak_over_input']:.2f}x input, the highest of {res['rounds']} rounds  ({n['fusion_ops']} fusion ops)")

@@ -26,8 +26,7 @@ step "setup"
 bash tools/setup.sh all
 
 step "native build and tests"
-cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native -j2
+bash tools/build-native.sh
 logged ctest --test-dir build/native -j2 --output-on-failure --timeout 600 --output-junit "$PWD/${log%.log}.junit.xml" --test-output-size-passed 1000000
 
 step "sanitizer build (address, undefined) and tests"
