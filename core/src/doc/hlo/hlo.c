@@ -25,8 +25,9 @@
  * short), a truncation warning and what was read.
  *
  * This file holds the statements, instructions and operands, and the driver; hlo_lex.c the
- * spaces and comments, values, shapes, lines and errors; hlo_attr.c the attributes; hlo_reader.h
- * the reader's state and the inline byte classes and tokens they share. */
+ * spaces and comments, values, shapes, lines and errors; hlo_attr.c the attributes (hlo_values.c
+ * the typed values of those only checked); hlo_reader.h the reader's state and the inline byte
+ * classes and tokens they share. */
 #include "doc/hlo/hlo_reader.h"
 
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* The HLO text reader's own header: its state (reader), the byte classes and tokens every part
  * of it uses (inline), and what its files call of each other. Private to hlo.c (statements,
  * instructions, operands: the driver), hlo_lex.c (spaces and comments, values, shapes, lines,
- * errors), hlo_attr.c (attributes) and hlo_scope.c (names, scoped by computation). */
+ * errors), hlo_attr.c (attributes), hlo_values.c (the typed values of the attributes only
+ * checked) and hlo_scope.c (names, scoped by computation). */
 #ifndef HS_HLO_READER_H
 #define HS_HLO_READER_H
 
@@ -274,6 +275,17 @@ bool hlo_frame_row(reader *r, size_t p, size_t e);
 /* A file metadata names (source_file=): its index in doc->source_files + 1, added the first time;
  * 0 when memory runs out (d->nomem). */
 uint32_t hlo_source_file(reader *r, hs_slice name);
+
+/* ---- hlo_values.c --------------------------------------------------------------------------- */
+/* The keys' lengths of the attributes whose values are only checked (HLO_CHECKS), one bit each:
+ * the attribute loop asks hlo_check_value about a key of such a length */
+extern const uint64_t HLO_CHECK_LENGTHS;
+/* a value [vs, ve) of one of HLO_CHECKS, key [ks, ke): a warning where XLA's parser would refuse
+   it (module: the module line's attributes, else an instruction's) */
+void hlo_check_value(reader *r, bool module, size_t ks, size_t ke, size_t vs, size_t ve);
+/* a value XLA's parser refuses, going wrong at bad: a warning there naming the key, the value up
+   to it and what XLA expects. True (it is no error of memory). */
+bool hlo_bad_value(reader *r, size_t ks, size_t vs, size_t ve, size_t bad, const char *expects);
 
 /* ---- hlo_lex.c ------------------------------------------------------------------------------ */
 /* errors: set *err; the size_t ones return HLO_FAIL */
