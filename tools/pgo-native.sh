@@ -29,18 +29,9 @@ if ! cmake -S . -B "$gen" -DCMAKE_BUILD_TYPE=Release -DHS_WERROR=OFF -DHS_NATIVE
 fi
 rm -rf "$train"
 mkdir -p "$train"
-# without address randomisation where the system allows it: tuple types are hashed by their
-# elements' addresses, so their probe counts (and the profile) would differ from run to run
-norand=()
-if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
-mapfile -t texts < <(node tests/fixtures.mjs fixtures after_optimizations.txt)
-mkdir -p "$gen/texts"
-while read -r gz; do
-  [ -n "$gz" ] || continue
-  out=$gen/texts/$(basename "$(dirname "$gz")")-$(basename "$gz" .gz)
-  [ -f "$out" ] || gzip -dc "$gz" >"$out"
-  texts+=("$out")
-done < <(node tests/fixtures.mjs files bench-kinds/cpu-jax-0.12.0.1 .txt.gz)
+# the texts, and the prefix that runs without address randomisation (tools/pgo-texts.sh)
+source tools/pgo-texts.sh
+pgo_texts "$gen/texts"
 for f in "${texts[@]}"; do
   "${norand[@]}" "$gen/hloscope_bench" "$f" 3 >/dev/null 2>&1 || true
 done

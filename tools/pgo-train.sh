@@ -25,20 +25,9 @@ cmake --build build/pgo --target hloscope_bench -j2 >/dev/null
 raw=build/pgo/raw
 rm -rf "$raw"
 mkdir -p "$raw"
-# without address randomisation where the system allows it: tuple types are hashed by their
-# elements' addresses, so their probe counts (and the profile) would differ from run to run
-norand=()
-if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
-# the optimized module of every fixture, and the bench's other kinds of module as captured
-# (fixtures/bench-kinds: unoptimized, metadata-heavy, short-line, SPMD; gzip'd, so unpacked first)
-mapfile -t texts < <(node tests/fixtures.mjs fixtures after_optimizations.txt)
-mkdir -p build/pgo/texts
-while read -r gz; do
-  [ -n "$gz" ] || continue
-  out=build/pgo/texts/$(basename "$(dirname "$gz")")-$(basename "$gz" .gz)
-  gzip -dc "$gz" >"$out"
-  texts+=("$out")
-done < <(node tests/fixtures.mjs files bench-kinds/cpu-jax-0.12.0.1 .txt.gz)
+# the texts, and the prefix that runs without address randomisation (tools/pgo-texts.sh)
+source tools/pgo-texts.sh
+pgo_texts build/pgo/texts
 for f in "${texts[@]}"; do
   LLVM_PROFILE_FILE="$root/$raw/%p.profraw" "${norand[@]}" build/pgo/hloscope_bench "$f" 3 >/dev/null 2>&1 || true
 done
