@@ -241,31 +241,31 @@ static size_t accuracy_bad(reader *r, size_t s, size_t e) {
  * commonest come first (counted over the bench's kinds: dimensions, the dot's contracting
  * dimensions, slice, direction, channel_id). */
 #define HLO_CHECKS(X)\
-  X("dimensions", CHECK_INT_LIST, 0)                                   \
-  X("lhs_contracting_dims", CHECK_INT_LIST, 0)                         \
-  X("rhs_contracting_dims", CHECK_INT_LIST, 0)                         \
-  X("slice", CHECK_SLICE, 0)                                           \
-  X("direction", CHECK_DIRECTION, 0)                                   \
-  X("channel_id", CHECK_INT, 0)                                        \
-  X("lhs_batch_dims", CHECK_INT_LIST, 0)                               \
-  X("rhs_batch_dims", CHECK_INT_LIST, 0)                               \
-  X("offset_dims", CHECK_INT_LIST, 0)                                  \
-  X("collapsed_slice_dims", CHECK_INT_LIST, 0)                         \
-  X("start_index_map", CHECK_INT_LIST, 0)                              \
-  X("slice_sizes", CHECK_INT_LISTS, 0)                                 \
-  X("dynamic_slice_sizes", CHECK_INT_LIST, 0)                          \
-  X("update_window_dims", CHECK_INT_LIST, 0)                           \
-  X("inserted_window_dims", CHECK_INT_LIST, 0)                         \
-  X("scatter_dims_to_operand_dims", CHECK_INT_LIST, 0)                 \
-  X("index", CHECK_INT, 0)                                             \
-  X("iota_dimension", CHECK_INT, 0)                                    \
-  X("index_vector_dim", CHECK_INT, 0)                                  \
-  X("feature_index", CHECK_INT, 0)                                     \
-  X("padding", CHECK_PADDING, 0)                                       \
-  X("window", CHECK_WINDOW, 0)                                         \
-  X("result_accuracy", CHECK_ACCURACY, 0)                              \
-  X("api_version", CHECK_API_VERSION, 0)                               \
-  X("input_output_alias", CHECK_ALIAS, 0)                              \
+  X("dimensions", CHECK_INT_LIST, 0)                                  \
+  X("lhs_contracting_dims", CHECK_INT_LIST, 0)                        \
+  X("rhs_contracting_dims", CHECK_INT_LIST, 0)                        \
+  X("slice", CHECK_SLICE, 0)                                          \
+  X("direction", CHECK_DIRECTION, 0)                                  \
+  X("channel_id", CHECK_INT, 0)                                       \
+  X("lhs_batch_dims", CHECK_INT_LIST, 0)                              \
+  X("rhs_batch_dims", CHECK_INT_LIST, 0)                              \
+  X("offset_dims", CHECK_INT_LIST, 0)                                 \
+  X("collapsed_slice_dims", CHECK_INT_LIST, 0)                        \
+  X("start_index_map", CHECK_INT_LIST, 0)                             \
+  X("slice_sizes", CHECK_INT_LISTS, 0)                                \
+  X("dynamic_slice_sizes", CHECK_INT_LIST, 0)                         \
+  X("update_window_dims", CHECK_INT_LIST, 0)                          \
+  X("inserted_window_dims", CHECK_INT_LIST, 0)                        \
+  X("scatter_dims_to_operand_dims", CHECK_INT_LIST, 0)                \
+  X("index", CHECK_INT, 0)                                            \
+  X("iota_dimension", CHECK_INT, 0)                                   \
+  X("index_vector_dim", CHECK_INT, 0)                                 \
+  X("feature_index", CHECK_INT, 0)                                    \
+  X("padding", CHECK_PADDING, 0)                                      \
+  X("window", CHECK_WINDOW, 0)                                        \
+  X("result_accuracy", CHECK_ACCURACY, 0)                             \
+  X("api_version", CHECK_API_VERSION, 0)                              \
+  X("input_output_alias", CHECK_ALIAS, 0)                             \
   X("buffer_donor", CHECK_DONOR, 0)
 
 static const struct {
