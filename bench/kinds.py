@@ -96,10 +96,12 @@ def main():
                     continue
                 r = run(path)
                 if res[k][key] is None or r["seconds"] < res[k][key]["seconds"]:
-                    peak = max(r.get("peak_over_input", 0), (res[k][key] or {}).get("peak_over_input", 0))
+                    # the peaks: the highest of every round's, whichever round was fastest
+                    peaks = {p: max(r.get(p, 0), (res[k][key] or {}).get(p, 0)) for p in ("peak_over_input", "first_peak_over_input")}
                     res[k][key] = r
-                    if "peak_over_input" in r:
-                        r["peak_over_input"] = peak
+                    for p, v in peaks.items():
+                        if p in r:
+                            r[p] = v
         e2e = min(e2e, best_seconds([CLI, "summary", "--json", mix], 1))
         wc = min(wc, best_seconds(["wc", "-l", mix], 3))
     mix_bytes = os.path.getsize(mix)
@@ -107,19 +109,22 @@ def main():
         "bytes": mix_bytes, "summary_json_seconds": round(e2e, 4), "wc_l_seconds": round(wc, 4),
         "over_wc_l": round(e2e / wc, 1), "goal_over_wc_l": GOAL_WC}}
     print(f"\nkinds ({SIZE / 1e6:.0f} MB each; goals: native parse+census >= {GOAL_MBS} MB/s, peak RSS <= {GOAL_PEAK}x, 4x input <= {GOAL_GROWTH}x time)")
-    print(f"{'kind':14} {'native MB/s':>12} {'peak':>6} {'wasm MB/s':>10} {'4x time':>8}  goals (peak: of the 4x text)")
+    print(f"{'kind':14} {'native MB/s':>12} {'peak':>6} {'1 parse':>8} {'wasm MB/s':>10} {'4x time':>8}  goals (peak: of the 4x text, three parses in one process)")
     for k, r in res.items():
         n, n4, w = r["native"], r["native_x4"], r["wasm"]
         growth = round(n4["seconds"] / n["seconds"], 2)
         # peak memory over the input: of the 4x text (the process's own baseline, some 100 MB of
         # Node-less C runtime and libraries, weighs less there)
         peak = n4["peak_over_input"]
+        # beside it, for what it says: one parse in a fresh process (what the CLI holds); the
+        # rest of the goal's figure is the C library keeping what the parse before freed
+        first = n4.get("first_peak_over_input")
         met = {"speed": n["mb_per_s"] >= GOAL_MBS, "peak": peak <= GOAL_PEAK, "growth": growth <= GOAL_GROWTH}
         report["kinds"][k] = {"bytes": n["bytes"], "lines": n["lines"], "instructions": n["instructions"],
-                              "native_mb_per_s": n["mb_per_s"], "peak_over_input": peak, "peak_input_bytes": n4["bytes"],
+                              "native_mb_per_s": n["mb_per_s"], "peak_over_input": peak, "one_parse_peak_over_input": first, "peak_input_bytes": n4["bytes"],
                               "wasm_mb_per_s": w["mb_per_s"] if w else None, "x4_time_ratio": growth, "met": met}
         words = ", ".join(f"{g} {'met' if ok else 'NOT met'}" for g, ok in met.items())
-        print(f"{k:14} {n['mb_per_s']:12.1f} {peak:5.2f}x {w['mb_per_s'] if w else float('nan'):10.1f} {growth:7.2f}x  {words}")
+        print(f"{k:14} {n['mb_per_s']:12.1f} {peak:5.2f}x {first or float('nan'):7.2f}x {w['mb_per_s'] if w else float('nan'):10.1f} {growth:7.2f}x  {words}")
     m = report["mix"]
     print(f"mix end to end: `hloscope summary --json` on {mix_bytes / 1e6:.0f} MB {m['summary_json_seconds']:.3f} s, "
           f"`wc -l` {m['wc_l_seconds']:.4f} s: {m['over_wc_l']}x (goal <= {GOAL_WC}x: {'met' if m['over_wc_l'] <= GOAL_WC else 'NOT met'})")
