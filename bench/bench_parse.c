@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <time.h>
 
 #include "hloscope.h"
@@ -38,6 +41,11 @@ static long peak_kb(void) {
 }
 
 int main(int argc, char **argv) {
+#if defined(__GLIBC__)
+  /* as the CLI's main (core/cli/main.c): a document's arrays each their own mapping, so each
+     parse here starts from fresh memory and holds what one parse in a fresh process holds */
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   if (argc < 2) {
     fprintf(stderr, "usage: hloscope_bench FILE [REPEAT]\n");
     return 1;

@@ -17,6 +17,9 @@
 #endif
 #include <errno.h>
 #include <jansson.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -696,6 +699,13 @@ static const handler *handler_for(const char *name) {
 }
 
 int main(int argc, char **argv) {
+#if defined(__GLIBC__)
+  /* blocks of 1 MB and more (a document's arrays) are each their own mapping, given back when
+     freed: glibc would otherwise raise that line to the size of what was freed and serve the next
+     document's arrays from a heap it keeps, so a command that reads several files holds the
+     memory of those read before (bench/bench_parse.c does the same) */
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   /* a command that reads its own options (they take values) sees the whole line */
   const handler *h = argc > 1 && hs_command_find(argv[1], NULL) ? handler_for(argv[1]) : NULL;
   if (h && h->argv) return h->argv(argc - 1, argv + 1);
