@@ -41,7 +41,10 @@ static long peak_kb(void) {
 }
 
 int main(int argc, char **argv) {
-#if defined(__GLIBC__)
+#ifndef HS_NATIVE_MEMORY /* 0: as the wasm build takes memory (core/src/base/util.c) */
+#define HS_NATIVE_MEMORY 1
+#endif
+#if defined(__GLIBC__) && HS_NATIVE_MEMORY
   /* as the CLI's main (core/cli/main.c): a document's arrays each their own mapping, so each
      parse here starts from fresh memory and holds what one parse in a fresh process holds */
   mallopt(M_MMAP_THRESHOLD, 1 << 20);

@@ -78,6 +78,13 @@ void hs_mem_hint_huge(void *p, size_t n) {
 #endif
 }
 
+/* HS_NATIVE_MEMORY=0: memory taken as the wasm build takes it (tools/pgo-train.sh trains the
+   wasm's profile on a native build made so: the addresses the shape cache hashes, and so the
+   counts, are then those of the allocation the wasm does) */
+#ifndef HS_NATIVE_MEMORY
+#define HS_NATIVE_MEMORY 1
+#endif
+
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (need <= *cap) return true;
   uint64_t nc = *cap ? (uint64_t)*cap * 2 : 64;
@@ -86,7 +93,7 @@ bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (nc < need || nc * elem > SIZE_MAX / 2) return false;
   void *p;
   size_t hint = (size_t)nc * elem;
-#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#if defined(__linux__) && !defined(__EMSCRIPTEN__) && HS_NATIVE_MEMORY
   /* A new block of 4 MB or more (the document's arrays, reserved at about one to three times
      their final size when a parse starts: doc/hlo/hlo.c) starts on a 2 MB boundary and gets 2 MB
      pages under its first half only. Before, it got them from its first 2 MB boundary to its
