@@ -14,6 +14,10 @@
 #include "hloscope.h"
 #include "slurp.h"
 
+#ifndef HS_NATIVE_MEMORY /* 0: memory taken as the wasm build takes it (core/src/base/util.c) */
+#define HS_NATIVE_MEMORY 1
+#endif
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -41,9 +45,6 @@ static long peak_kb(void) {
 }
 
 int main(int argc, char **argv) {
-#ifndef HS_NATIVE_MEMORY /* 0: as the wasm build takes memory (core/src/base/util.c) */
-#define HS_NATIVE_MEMORY 1
-#endif
 #if defined(__GLIBC__) && HS_NATIVE_MEMORY
   /* as the CLI's main (core/cli/main.c): a document's arrays each their own mapping, so each
      parse here starts from fresh memory and holds what one parse in a fresh process holds */
