@@ -92,7 +92,7 @@ bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (nc > UINT32_MAX) nc = UINT32_MAX;
   if (nc < need || nc * elem > SIZE_MAX / 2) return false;
   void *p;
-  size_t hint = (size_t)nc * elem;
+  size_t skip = 0, hint = (size_t)nc * elem;
 #if defined(__linux__) && !defined(__EMSCRIPTEN__) && HS_NATIVE_MEMORY
   /* A new block of 4 MB or more (the document's arrays, reserved at about one to three times
      their final size when a parse starts: doc/hlo/hlo.c) starts on a 2 MB boundary and gets 2 MB
@@ -105,12 +105,13 @@ bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
      lower on every kind. */
   if (!*data && (size_t)nc * elem >= ((size_t)4 << 20)) {
     if (posix_memalign(&p, (size_t)2 << 20, (size_t)nc * elem) != 0) p = NULL;
-    hint = (size_t)nc * elem / 2;
+    skip = (size_t)2 << 20;
+    hint = (size_t)nc * elem / 2 - skip;
   } else
 #endif
     p = realloc(*data, (size_t)nc * elem);
   if (!p) return false;
-  hs_mem_hint_huge(p, hint);
+  hs_mem_hint_huge((char *)p + skip, hint);
   *data = p;
   *cap = (uint32_t)nc;
   return true;
