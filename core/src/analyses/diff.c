@@ -129,12 +129,8 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
     }
   }
   range small[64], *rs = small;
-  uint32_t nr = 0, want = in->op_count + in->call_count + 1;
+  uint32_t nr = 0, want = in->call_count + 1;
   if (want > 64 && !(rs = malloc(want * sizeof *rs))) return mix(h, 0xDEADull); /* out of memory: opcode and operands still count */
-  for (uint32_t k = 0; k < in->op_count; k++) {
-    hs_slice n = d->operands[in->op_first + k].name;
-    if (!hs_slice_synth(d, n) && n.off >= p && n.off < e) rs[nr++] = (range){n.off, n.len};
-  }
   if (!in->synth)
     for (uint32_t k = 0; k < in->call_count; k++) {
       hs_slice n = d->calls[in->call_first + k].name;

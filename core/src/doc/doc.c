@@ -323,8 +323,112 @@ int hs_resolve(hs_doc *d) {
   return 0;
 }
 
+/* ---- the HLO side of instructions (doc.h says how it is kept) ---------------------------- */
+/* The row of a table in instruction order (hlo_rare, hlo_wide: their first field is the
+   instruction) for instruction i, or NULL. */
+static const void *row_of(const void *rows, uint32_t n, size_t size, uint32_t i) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2, at;
+    memcpy(&at, (const char *)rows + (size_t)mid * size, sizeof at);
+    if (at < i) lo = mid + 1;
+    else if (at > i) hi = mid;
+    else return (const char *)rows + (size_t)mid * size;
+  }
+  return NULL;
+}
+
+hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in) {
+  size_t i = (size_t)(in - d->instrs);
+  hs_hlo_instr h = {0};
+  if (i >= d->n_hlo) return h;
+  const hs_hlo_row *w = &d->hlo[i];
+  uint32_t src = w->src & ~HS_HLO_RARE;
+  if (w->op_at == HS_HLO_WIDE) {
+    const hs_hlo_wide *x = row_of(d->hlo_wide, d->n_hlo_wide, sizeof *x, (uint32_t)i);
+    if (x) {
+      h.op_name = x->op_name;
+      h.source_file = x->source_file;
+      h.source_ref = x->source_ref;
+    }
+  } else {
+    if (w->op_at || w->op_len) h.op_name = hs_sl(in->name.off + w->op_at, w->op_len);
+    if (src & HS_HLO_SRC_FILE) {
+      h.source_file = (src >> 20) & 0x3FFu;
+      h.source_ref = src & 0xFFFFFu;
+    } else {
+      h.source_ref = src;
+    }
+  }
+  if (w->src & HS_HLO_RARE) {
+    const hs_hlo_rare *x = row_of(d->hlo_rare, d->n_hlo_rare, sizeof *x, (uint32_t)i);
+    if (x) {
+      h.kind = x->kind;
+      h.custom_call_target = x->custom_call_target;
+      h.backend_config = x->backend_config;
+    }
+  }
+  return h;
+}
+
+/* Its op_name and source into its row, or (one does not fit) a row of doc->hlo_wide. */
+bool hs_hlo_set_meta(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref) {
+  hs_hlo_row *w = &d->hlo[idx];
+  uint32_t name_off = d->instrs[idx].name.off;
+  bool present = op_name.off != 0; /* an op_name is never at the text's start */
+  uint64_t at = op_name.off >= name_off ? (uint64_t)op_name.off - name_off : UINT64_MAX;
+  bool fits = (!present || (at > 0 && at < HS_HLO_WIDE && op_name.len < 0x10000u)) &&
+              (file ? file < 0x400u && ref < 0x100000u : ref < HS_HLO_SRC_FILE);
+  uint32_t rare = w->src & HS_HLO_RARE;
+  if (fits) {
+    /* a wide row written for it before stays, unread */
+    w->op_at = present ? (uint16_t)at : 0;
+    w->op_len = present ? (uint16_t)op_name.len : 0;
+    w->src = rare | (file ? HS_HLO_SRC_FILE | file << 20 | ref : ref);
+    return true;
+  }
+  hs_hlo_wide *x = d->n_hlo_wide && d->hlo_wide[d->n_hlo_wide - 1].instr == idx ? &d->hlo_wide[d->n_hlo_wide - 1] : NULL;
+  if (!x) {
+    bool ok;
+    x = HS_VEC_PUSH(d->hlo_wide, d->n_hlo_wide, d->cap_hlo_wide, ok);
+    if (!ok) return false;
+  }
+  x->instr = idx;
+  x->op_name = op_name;
+  x->source_file = file;
+  x->source_ref = ref;
+  w->op_at = HS_HLO_WIDE;
+  w->op_len = 0;
+  w->src = rare;
+  return true;
+}
+
+bool hs_hlo_set_op_name(hs_doc *d, uint32_t idx, hs_slice op_name) {
+  hs_hlo_instr h = hs_hlo_of(d, &d->instrs[idx]);
+  return hs_hlo_set_meta(d, idx, op_name, h.source_file, h.source_ref);
+}
+
+bool hs_hlo_set_source(hs_doc *d, uint32_t idx, uint32_t file, uint32_t ref) {
+  return hs_hlo_set_meta(d, idx, hs_hlo_of(d, &d->instrs[idx]).op_name, file, ref);
+}
+
+hs_hlo_rare *hs_hlo_rare_of(hs_doc *d, uint32_t idx) {
+  hs_hlo_row *w = &d->hlo[idx];
+  if (w->src & HS_HLO_RARE) {
+    if (d->hlo_rare[d->n_hlo_rare - 1].instr == idx) return &d->hlo_rare[d->n_hlo_rare - 1];
+    return (hs_hlo_rare *)row_of(d->hlo_rare, d->n_hlo_rare, sizeof(hs_hlo_rare), idx);
+  }
+  bool ok;
+  hs_hlo_rare *x = HS_VEC_PUSH(d->hlo_rare, d->n_hlo_rare, d->cap_hlo_rare, ok);
+  if (!ok) return NULL;
+  memset(x, 0, sizeof *x);
+  x->instr = idx;
+  w->src |= HS_HLO_RARE;
+  return x;
+}
+
 /* The sizes the memory figures rest on (bench/: peak memory at most 2x the input). */
 _Static_assert(sizeof(hs_line) == 8, "hs_line: 8 bytes");
-_Static_assert(sizeof(hs_operand) == 12, "hs_operand: 12 bytes");
+_Static_assert(sizeof(hs_operand) == 4, "hs_operand: 4 bytes");
 _Static_assert(sizeof(hs_instr) <= 48, "hs_instr: at most 48 bytes");
-_Static_assert(sizeof(hs_hlo_row) == 20, "hs_hlo_row: 20 bytes");
+_Static_assert(sizeof(hs_hlo_row) == 8, "hs_hlo_row: 8 bytes");

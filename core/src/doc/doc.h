@@ -90,19 +90,32 @@ typedef struct {
                                 stack_frame_id (0: none) */
 } hs_hlo_instr;
 
-/* How it is kept: doc->hlo, indexed like doc->instrs, holds what most instructions have (20
- * bytes); what few have (a fusion's kind, a custom-call's target, a backend_config: under a
- * tenth of the instructions of CPU dumps and a third of TPU ones) is a row of doc->hlo_rare,
- * made when the first of them is read. 40 bytes an instruction were a sixth of the parse's
- * memory on short-line modules. */
+/* How it is kept: doc->hlo, indexed like doc->instrs, holds what most instructions have in 8
+ * bytes: the op_name as an offset from the instruction's name (it is on the same line) and a
+ * length, and the source packed in 32 bits (HS_HLO_SRC_*). What few have (a fusion's kind, a
+ * custom-call's target, a backend_config: under a tenth of the instructions of CPU dumps and a
+ * third of TPU ones) is a row of doc->hlo_rare; an op_name or a source that does not fit (an
+ * op_name 64 KB from its name or longer, a frame id of 2^30 or more, a file past the 1023rd
+ * or a line past 2^20) is a row of doc->hlo_wide. Both are in instruction order, found by
+ * binary search (hs_hlo_of). 20 bytes an instruction, then 8: the HLO side was a fifth of the
+ * parse's memory on short-line modules (issue 37's peak). */
 typedef struct {
-  hs_slice op_name;
-  uint32_t source_file, source_ref;
-  uint32_t rare; /* its row of doc->hlo_rare + 1; 0: none */
+  uint16_t op_at;  /* op_name.off - name.off; HS_HLO_WIDE: in doc->hlo_wide */
+  uint16_t op_len; /* op_name.len */
+  uint32_t src;    /* HS_HLO_RARE | its source: 0 none; a frame id (< 2^30); or HS_HLO_SRC_FILE | file << 20 | line */
 } hs_hlo_row;
+#define HS_HLO_WIDE 0xFFFFu
+#define HS_HLO_RARE 0x80000000u
+#define HS_HLO_SRC_FILE 0x40000000u
 typedef struct {
+  uint32_t instr;
   hs_slice kind, custom_call_target, backend_config;
 } hs_hlo_rare;
+typedef struct {
+  uint32_t instr;
+  hs_slice op_name;
+  uint32_t source_file, source_ref;
+} hs_hlo_wide;
 
 /* HLO only: one row of a module's frame tables (doc->frames, in text order), which the
  * instructions' stack_frame_id refer to. (The files that metadata names with source_file= are
@@ -141,8 +154,9 @@ typedef struct {
   uint8_t hoisted;  /* "let NAME = { lambda ... } in": the computation's name is NAME */
 } hs_jaxpr_body;
 
+/* An operand: what it names. Its name stays with the reader (4 bytes, not 12: operands were a
+ * seventh of the parse's memory on short-line modules). */
 typedef struct {
-  hs_slice name;    /* operand name without '%' and without "#i" suffixes */
   int32_t target;   /* resolved instruction index, -1 if unresolved (a compact get-tuple-element
                        operand "%t#1" targets the instruction made for it) */
 } hs_operand;
@@ -174,6 +188,7 @@ typedef struct {
   X(hs_instr, instrs)            \
   X(hs_hlo_row, hlo)             \
   X(hs_hlo_rare, hlo_rare)       \
+  X(hs_hlo_wide, hlo_wide)       \
   X(hs_frame_row, frames)        \
   X(hs_slice, source_files)      \
   X(hs_jaxpr_eqn, jaxpr_eqns)    \
@@ -220,22 +235,15 @@ struct hs_doc {
 };
 
 /* The HLO-only part of an instruction (all empty for other formats). */
-static inline hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in) {
-  size_t i = (size_t)(in - d->instrs);
-  hs_hlo_instr h = {0};
-  if (i >= d->n_hlo) return h;
-  const hs_hlo_row *w = &d->hlo[i];
-  h.op_name = w->op_name;
-  h.source_file = w->source_file;
-  h.source_ref = w->source_ref;
-  if (w->rare) {
-    const hs_hlo_rare *x = &d->hlo_rare[w->rare - 1];
-    h.kind = x->kind;
-    h.custom_call_target = x->custom_call_target;
-    h.backend_config = x->backend_config;
-  }
-  return h;
-}
+hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in);
+/* Set instruction idx's op_name, its source (file: source_file's index + 1, or 0 with ref a
+ * stack_frame_id): the HLO reader, as it reads them. False when memory ran out. */
+bool hs_hlo_set_op_name(hs_doc *d, uint32_t idx, hs_slice op_name);
+bool hs_hlo_set_meta(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref); /* both */
+bool hs_hlo_set_source(hs_doc *d, uint32_t idx, uint32_t file, uint32_t ref);
+/* Instruction idx's row of doc->hlo_rare, made the first time (instructions in order); NULL
+ * when memory ran out. */
+hs_hlo_rare *hs_hlo_rare_of(hs_doc *d, uint32_t idx);
 
 /* The jaxpr-only part of an equation (NULL for other formats). */
 static inline const hs_jaxpr_eqn *hs_jaxpr_of(const hs_doc *d, const hs_instr *in) {

@@ -80,7 +80,7 @@ static inline int opcode_kind(reader *r, size_t os, size_t oe) {
 
 static bool push_operand(reader *r, hs_slice name, int32_t target) {
   bool ok;
-  hs_operand *o = HS_VEC_PUSH(r->ops, r->n_ops, r->cap_ops, ok);
+  hlo_op *o = HS_VEC_PUSH(r->ops, r->n_ops, r->cap_ops, ok);
   if (!ok) return false;
   o->name = name;
   o->target = target;
@@ -111,25 +111,20 @@ static int32_t push_instr(reader *r, hs_slice name, hs_slice opcode, hs_type *ty
   hs_hlo_row *h = HS_VEC_PUSH(d->hlo, d->n_hlo, d->cap_hlo, ok);
   if (!ok) return -1;
   memset(h, 0, sizeof *h);
-  /* its operands: from the reader's stack into the document */
+  /* its operands: from the reader's stack into the document, their names beside it */
   uint32_t n = r->n_ops - op_base;
   if (n) {
-    if (d->n_operands + n > d->cap_operands && !hs_vec_grow((void **)&d->operands, &d->cap_operands, d->n_operands + n, sizeof *d->operands)) return -1;
-#if defined(__wasm__)
-    /* in wasm a memcpy of a size not known here is memory.copy, which V8 runs as a call out of the
-       compiled code: one to four operands (nearly every instruction) are copied in place */
+    uint32_t at = d->n_operands - r->op_names_first;
+    if ((d->n_operands + n > d->cap_operands && !hs_vec_grow((void **)&d->operands, &d->cap_operands, d->n_operands + n, sizeof *d->operands)) ||
+        (at + n > r->cap_op_names && !hs_vec_grow((void **)&r->op_names, &r->cap_op_names, at + n, sizeof *r->op_names)))
+      return -1;
     hs_operand *to = d->operands + d->n_operands;
-    const hs_operand *from = r->ops + op_base;
-    switch (n) {
-      case 4: to[3] = from[3]; /* fall through */
-      case 3: to[2] = from[2]; /* fall through */
-      case 2: to[1] = from[1]; /* fall through */
-      case 1: to[0] = from[0]; break;
-      default: memcpy(to, from, n * sizeof *r->ops);
+    hs_slice *names = r->op_names + at;
+    const hlo_op *from = r->ops + op_base;
+    for (uint32_t k = 0; k < n; k++) {
+      to[k].target = from[k].target;
+      names[k] = from[k].name;
     }
-#else
-    memcpy(d->operands + d->n_operands, r->ops + op_base, n * sizeof *r->ops);
-#endif
     d->n_operands += n;
     r->n_ops = op_base;
   }
@@ -692,7 +687,7 @@ static bool line_is(reader *r, size_t p, const char *kw, size_t n) {
 /* A statement that broke off where the text ends (a dump cut short): undo what it added and
  * say so, or (the text goes on) keep the error. */
 typedef struct {
-  uint32_t instrs, hlo, hlo_rare, operands, calls;
+  uint32_t instrs, hlo, hlo_rare, hlo_wide, operands, calls;
 } mark;
 
 static int broken(reader *r, const mark *m, int rc) {
@@ -705,6 +700,7 @@ static int broken(reader *r, const mark *m, int rc) {
   d->n_instrs = m->instrs;
   d->n_hlo = m->hlo;
   d->n_hlo_rare = m->hlo_rare;
+  d->n_hlo_wide = m->hlo_wide;
   d->n_operands = m->operands;
   d->n_calls = m->calls;
   r->n_ops = 0;
@@ -720,7 +716,7 @@ static int statement(reader *r, size_t p, size_t *next) {
   hs_doc *d = r->d;
   const char *t = r->t;
   size_t len = r->len;
-  mark m = {d->n_instrs, d->n_hlo, d->n_hlo_rare, d->n_operands, d->n_calls};
+  mark m = {d->n_instrs, d->n_hlo, d->n_hlo_rare, d->n_hlo_wide, d->n_operands, d->n_calls};
   char c = t[p];
   uint8_t kind = HS_LINE_OTHER;
   uint32_t ref = 0;
@@ -941,6 +937,7 @@ int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
 done:
   free(r->file_slots);
   free(r->ops);
+  free(r->op_names);
   free(r->names);
   free(r->name_hashes);
   free(r->gtes);

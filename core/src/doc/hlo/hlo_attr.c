@@ -133,7 +133,8 @@ static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
 }
 
 typedef struct {
-  hs_hlo_row *h;
+  uint32_t idx;      /* the instruction */
+  bool nomem;        /* its op_name could not be kept */
   bool bad_number;
   size_t bad_at;
   bool frame;        /* a stack_frame_id= was read (counted once the list is read: count_frame_ref) */
@@ -147,7 +148,8 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
   const char *t = r->t;
   size_t kl = ke - ks;
   if (kl == 7 && memcmp(t + ks, "op_name", 7) == 0 && t[vs] == '"' && ve - vs >= 2) {
-    m->h->op_name = hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2));
+    /* kept at once, as a dump cut inside the metadata keeps it */
+    if (!hs_hlo_set_op_name(r->d, m->idx, hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2)))) m->nomem = true;
   } else if ((kl >= 6 && memcmp(t + ks, "source", 6) == 0) || (kl == 14 && memcmp(t + ks, "stack_frame_id", 14) == 0)) {
     /* source_line, source_end_line, source_column, ... and stack_frame_id are integers */
     if (kl == 11 && memcmp(t + ks, "source_file", 11) == 0) {
@@ -181,18 +183,20 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
 /* An instruction's metadata, read once to its end: its source kept, and a reference to a stack
  * frame counted, once per instruction (a list the fast path gave up on is read again from its
  * start). */
-static void count_frame_ref(reader *r, const meta_ctx *m) {
-  /* the instruction's source: its file and line, else its stack frame */
-  m->h->source_file = m->file;
-  m->h->source_ref = m->file ? m->line : m->frame && m->frame_id <= UINT32_MAX ? (uint32_t)m->frame_id : 0;
-  if (!m->frame) return;
+static bool count_frame_ref(reader *r, const meta_ctx *m, const hs_slice *op_name) {
   hs_doc *d = r->d;
+  /* the instruction's source: its file and line, else its stack frame (op_name: its op_name
+     too, in one write) */
+  uint32_t ref = m->file ? m->line : m->frame && m->frame_id <= UINT32_MAX ? (uint32_t)m->frame_id : 0;
+  if (m->nomem || !(op_name ? hs_hlo_set_meta(d, m->idx, *op_name, m->file, ref) : hs_hlo_set_source(d, m->idx, m->file, ref))) return false;
+  if (!m->frame) return true;
   if (!r->first_ref_line) r->first_ref_line = r->stmt_line;
   d->frame_refs++;
   if (m->frame_id > r->module_frames && r->module_frames > 0) {
     if (!d->frame_refs_dangling) d->first_dangling_line = r->stmt_line;
     d->frame_refs_dangling++;
   }
+  return true;
 }
 
 /* The shortcut below is built natively only. In wasm, V8's code for the attribute loop moves by
@@ -227,7 +231,7 @@ static size_t metadata_common(reader *r, uint32_t idx, size_t vs) {
   if (len - vs < 12 || !hs_bytes_eq(t + vs + 1, "op_name=\"", 9)) return NOWHERE;
   size_t e = skip_string(t, len, vs + 9); /* after the closing quote */
   if (e >= len) return NOWHERE;
-  meta_ctx m = {&r->d->hlo[idx], false, NOWHERE, false, 0, 0, 0};
+  meta_ctx m = {.idx = idx, .bad_at = NOWHERE};
   size_t q = e;
   uint64_t v;
   if (t[e] == ' ' && len - e > 17 && hs_bytes_eq(t + e + 1, "stack_frame_id=", 15)) {
@@ -244,8 +248,8 @@ static size_t metadata_common(reader *r, uint32_t idx, size_t vs) {
     m.line = v <= UINT32_MAX ? (uint32_t)v : 0;
   }
   if (t[q] != '}') return NOWHERE;
-  m.h->op_name = hs_sl((uint32_t)(vs + 10), (uint32_t)(e - vs - 11));
-  count_frame_ref(r, &m);
+  hs_slice op_name = hs_sl((uint32_t)(vs + 10), (uint32_t)(e - vs - 11));
+  if (!count_frame_ref(r, &m, &op_name)) return NOWHERE; /* read again, where memory runs out again */
   return q + 1;
 }
 #endif
@@ -353,29 +357,16 @@ static bool sharding_word(const char *s, size_t n) {
   return false;
 }
 
-/* Instruction idx's row of doc->hlo_rare, made the first time; NULL when memory ran out. */
-static hs_hlo_rare *rare_of(hs_doc *d, uint32_t idx) {
-  hs_hlo_row *w = &d->hlo[idx];
-  if (w->rare) return &d->hlo_rare[w->rare - 1];
-  bool ok;
-  hs_hlo_rare *x = HS_VEC_PUSH(d->hlo_rare, d->n_hlo_rare, d->cap_hlo_rare, ok);
-  if (!ok) return NULL;
-  memset(x, 0, sizeof *x);
-  w->rare = d->n_hlo_rare;
-  return x;
-}
-
 /* One attribute value [vs, ve) of instruction idx: read what hloscope uses, check what XLA
  * would refuse (a warning). False when memory ran out. */
 static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs, size_t ve) {
   const char *t = r->t;
-  hs_hlo_row *h = &r->d->hlo[idx];
   hs_hlo_rare *x;
   size_t kl = ATTRS[a].len;
   switch (ATTRS[a].action) {
     case ATTR_CALLS: return read_calls(r, idx, vs, ve, ATTRS[a].call);
     case ATTR_KIND: {
-      if (!(x = rare_of(r->d, idx))) return false;
+      if (!(x = hs_hlo_rare_of(r->d, idx))) return false;
       x->kind = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
       size_t n = ve - vs;
       if (!((n == 5 && (memcmp(t + vs, "kLoop", 5) == 0)) || (n == 6 && memcmp(t + vs, "kInput", 6) == 0) ||
@@ -387,15 +378,15 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
       size_t s = vs, e = ve;
       if (e > s && t[s] == '"') s++;
       if (e > s && t[e - 1] == '"') e--;
-      if (!(x = rare_of(r->d, idx))) return false;
+      if (!(x = hs_hlo_rare_of(r->d, idx))) return false;
       x->custom_call_target = hs_sl((uint32_t)s, (uint32_t)(e - s));
       break;
     }
     case ATTR_METADATA: {
-      meta_ctx m = {h, false, NOWHERE, false, 0, 0, 0};
+      meta_ctx m = {.idx = idx, .bad_at = NOWHERE};
       size_t bad = NOWHERE;
       bool ok = t[vs] == '{' && t[ve - 1] == '}' && read_pairs(r, vs, ve, metadata_pair, &m, &bad);
-      count_frame_ref(r, &m);
+      if (!count_frame_ref(r, &m, NULL)) return false;
       if (!ok || m.bad_number) {
         size_t at = bad != NOWHERE ? bad : m.bad_at != NOWHERE ? m.bad_at : vs;
         hlo_warn_at(r, at, "%.*s is not a metadata value XLA reads ({key=value ...}, numbers where numbers go): XLA's parser refuses this instruction", t + ks, kl + 1 + (at - vs < 40 ? at - vs + 1 : 40));
@@ -403,7 +394,7 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
       break;
     }
     case ATTR_BACKEND_CONFIG:
-      if (!(x = rare_of(r->d, idx))) return false;
+      if (!(x = hs_hlo_rare_of(r->d, idx))) return false;
       x->backend_config = hs_sl((uint32_t)vs, (uint32_t)(ve - vs));
       if (t[vs] != '"' && t[vs] != '{')
         hlo_warn_at(r, vs, "%.*s: a backend_config is a quoted string or a {...} object: XLA's parser refuses this instruction", t + ks, ve - ks < 60 ? ve - ks : 60);
@@ -511,13 +502,13 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
     size_t ve = NOWHERE;
     if (a >= 0 && ATTRS[a].action == ATTR_METADATA && t[vs] == '{') {
       /* the largest attribute of most instructions: read in the pass that finds its end */
-      meta_ctx m = {&r->d->hlo[idx], false, NOWHERE, false, 0, 0, 0};
+      meta_ctx m = {.idx = (uint32_t)idx, .bad_at = NOWHERE};
       ve = walk_pairs(r, vs, metadata_pair, &m);
       if (ve != NOWHERE && m.bad_number) {
         ve = NOWHERE; /* read again below, to say where */
       } else if (ve != NOWHERE) {
-        count_frame_ref(r, &m);
-        a = -1; /* done */
+        if (count_frame_ref(r, &m, NULL)) a = -1; /* done */
+        else ve = NOWHERE; /* out of memory: read_attribute says so */
       }
     }
     if (ve == NOWHERE) {

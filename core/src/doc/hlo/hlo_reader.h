@@ -153,6 +153,13 @@ typedef struct {
 
 /* A name of the open computation (XLA scopes names by computation): its hash, and its
  * instruction's index in the computation with a generation (hlo_scope.c). */
+/* An operand as read: the name it is written with (len 0: a nested instruction, or one the
+ * reader made) and what it names (hs_operand's target, or HLO_NAMED_LAST while reading). */
+typedef struct {
+  hs_slice name;
+  int32_t target;
+} hlo_op;
+
 typedef struct {
   uint32_t hash, key;
 } name_slot;
@@ -215,8 +222,13 @@ typedef struct {
   size_t open_comment; /* a block comment never closed starts here, or NOWHERE */
   size_t ws_from, ws_to; /* skip_ws's last run of spaces and line breaks (ws_from NOWHERE: none) */
   /* operands of the instructions being read: nested instructions stack theirs above */
-  hs_operand *ops;
+  hlo_op *ops;
   uint32_t n_ops, cap_ops;
+  /* the names of the open computation's operands, d->operands from op_names_first on (the
+     document keeps only what each names): those that named nothing yet are looked up by name
+     when it closes */
+  hs_slice *op_names;
+  uint32_t cap_op_names, op_names_first;
   /* the open computation's instruction names (operands are looked up as they are read), and
      how many of its operands named none yet (looked up again when it closes): hlo_scope.c */
   name_slot *names;

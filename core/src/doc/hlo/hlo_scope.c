@@ -58,6 +58,7 @@ static void scope_empty(reader *r, uint32_t mask) {
 /* A new computation: an empty table of 256 slots. */
 void hlo_scope_open(reader *r) {
   r->names_first = r->d->n_instrs;
+  r->op_names_first = r->d->n_operands;
   r->n_names = 0;
   r->unresolved = 0;
   r->big_from = 0;
@@ -145,13 +146,16 @@ static hs_slice instr_key(const hs_doc *d, uint32_t i) { return d->instrs[i].nam
 /* An operand of instruction i that names an instruction defined after it (or i itself): XLA's
  * parser reads a computation in order, and refuses it ("cannot parse as an instruction name").
  * Said once per computation (r->later_warned). */
-static void scope_later(reader *r, const hs_operand *o, uint32_t i) {
-  if ((uint32_t)o->target < i || r->later_warned) return;
+static void scope_later(reader *r, int32_t target, hs_slice name, uint32_t i) {
+  if ((uint32_t)target < i || r->later_warned) return;
   r->later_warned = true;
-  hlo_warn_in(r, &r->d->instrs[i], o->name.off, "%.*s: an operand defined after the instruction that uses it: XLA's parser reads a computation in order "
-              "and refuses this one (cannot parse as an instruction name); move the definition up", r->t + o->name.off,
-              o->name.len < 60 ? o->name.len : 60);
+  hlo_warn_in(r, &r->d->instrs[i], name.off, "%.*s: an operand defined after the instruction that uses it: XLA's parser reads a computation in order "
+              "and refuses this one (cannot parse as an instruction name); move the definition up", r->t + name.off,
+              name.len < 60 ? name.len : 60);
 }
+
+/* The name operand k (of d->operands, in the open computation) is written with. */
+static inline hs_slice op_name(const reader *r, uint32_t k) { return r->op_names[k - r->op_names_first]; }
 
 /* An operand that names nothing: counted, the first one's line kept (hs_resolve warns once). */
 static void scope_unresolved(reader *r, uint32_t line) {
@@ -164,7 +168,7 @@ static void scope_unresolved(reader *r, uint32_t line) {
  * each over the whole batch so that the misses overlap: the first slot whose hash bits agree,
  * that instruction's name, the name's text; then the comparison (a candidate that is not the
  * name falls back to the full probe). */
-static void scope_flush_big(reader *r, const hs_names *t, hs_operand **op, const uint32_t *hash, const uint32_t *line, const uint32_t *user,
+static void scope_flush_big(reader *r, const hs_names *t, const uint32_t *op, const uint32_t *hash, const uint32_t *line, const uint32_t *user,
                             uint32_t n) {
   const hs_doc *d = r->d;
   const uint32_t mask = t->cap - 1;
@@ -182,15 +186,16 @@ static void scope_flush_big(reader *r, const hs_names *t, hs_operand **op, const
   for (uint32_t j = 0; j < n; j++)
     if (cand[j]) hs_prefetch(r->t + d->instrs[cand[j] - 1].name.off);
   for (uint32_t j = 0; j < n; j++) {
-    hs_operand *o = op[j];
-    const char *s = r->t + o->name.off;
+    hs_operand *o = &d->operands[op[j]];
+    hs_slice name = op_name(r, op[j]);
+    const char *s = r->t + name.off;
     if (cand[j]) {
       hs_slice k = d->instrs[cand[j] - 1].name;
-      o->target = k.len == o->name.len && hs_bytes_eq(r->t + k.off, s, k.len) ? (int32_t)(cand[j] - 1)
-                                                                              : hs_names_get_hashed(t, d, instr_key, s, o->name.len, hash[j]);
+      o->target = k.len == name.len && hs_bytes_eq(r->t + k.off, s, k.len) ? (int32_t)(cand[j] - 1)
+                                                                           : hs_names_get_hashed(t, d, instr_key, s, name.len, hash[j]);
     }
     if (o->target < 0) scope_unresolved(r, line[j]);
-    else scope_later(r, o, user[j]);
+    else scope_later(r, o->target, name, user[j]);
   }
 }
 
@@ -227,20 +232,21 @@ static bool scope_close_big(reader *r) {
       t.dup = 0;
     }
   }
-  hs_operand *op[SCOPE_BATCH];
+  uint32_t op[SCOPE_BATCH];
   for (uint32_t i = i0; i < i1; i++) {
     const hs_instr *in = &d->instrs[i];
     for (uint32_t k = 0; k < in->op_count; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
-      if (o->target >= 0 || !o->name.len) continue;
+      hs_slice name = op_name(r, in->op_first + k);
+      if (o->target >= 0 || !name.len) continue;
       if (HLO_IS_NAMED_LAST(o->target)) { /* it named the instruction just before it: that one, or the first of its name */
         uint32_t j = HLO_NAMED_LAST_OF(o->target);
         o->target = first && first[j - i0] ? (int32_t)first[j - i0] - 1 : (int32_t)j;
         continue;
       }
-      hash[n] = hs_hash_name(r->t + o->name.off, o->name.len);
+      hash[n] = hs_hash_name(r->t + name.off, name.len);
       hs_names_prefetch(&t, hash[n]);
-      op[n] = o;
+      op[n] = in->op_first + k;
       line[n] = in->line;
       user[n] = i;
       if (++n == SCOPE_BATCH) {
@@ -267,10 +273,11 @@ bool hlo_scope_close(reader *r) {
     const hs_instr *in = &d->instrs[i];
     for (uint32_t k = 0; k < in->op_count; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
-      if (o->target >= 0 || !o->name.len) continue;
-      o->target = scope_get(r, r->t + o->name.off, o->name.len, hs_hash_name(r->t + o->name.off, o->name.len));
+      hs_slice name = op_name(r, in->op_first + k);
+      if (o->target >= 0 || !name.len) continue;
+      o->target = scope_get(r, r->t + name.off, name.len, hs_hash_name(r->t + name.off, name.len));
       if (o->target < 0) scope_unresolved(r, in->line);
-      else scope_later(r, o, i);
+      else scope_later(r, o->target, name, i);
     }
   }
   return true;
