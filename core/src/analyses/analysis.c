@@ -55,7 +55,7 @@ static bool op_is_done(const hs_doc *d, const hs_instr *in) {
 }
 
 static bool is_parameter_copy(const hs_doc *d, const hs_instr *in) {
-  if (!op_is(d, in, "copy") || in->op_count != 1) return false;
+  if (!op_is(d, in, "copy") || hs_op_count(d, in) != 1) return false;
   int32_t t = d->operands[in->op_first].target;
   return t >= 0 && op_is(d, &d->instrs[t], "parameter");
 }
@@ -98,7 +98,7 @@ static void elements_used(const hs_doc *d, const uint32_t *base, uint8_t *used) 
     const hs_instr *in = &d->instrs[j];
     if (in->is_root && base[j] != UINT32_MAX) memset(used + base[j], 1, in->type->n);
     int32_t gi = hs_gte_index(d, in);
-    for (uint32_t k = 0; k < in->op_count; k++) {
+    for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
       int32_t t = d->operands[in->op_first + k].target;
       if (t < 0 || base[t] == UINT32_MAX) continue;
       uint32_t n = d->instrs[t].type->n;
@@ -228,29 +228,29 @@ typedef struct {
 static uint64_t kernel_read_bytes(const hs_doc *d, const hs_instr *in, const read_scratch *s) {
   int32_t body = -1;
   if (op_is(d, in, "fusion"))
-    for (uint32_t c = 0; c < in->call_count; c++)
+    for (uint32_t c = 0, c_end = hs_call_count(d, in); c < c_end; c++)
       if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) body = d->calls[in->call_first + c].target;
   const hs_comp *b = body >= 0 ? &d->comps[body] : NULL;
   if (b) {
-    for (uint32_t k = 0; k < in->op_count; k++) s->param[k] = -1, s->whole[k] = 0, s->sliced[k] = 0;
+    for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) s->param[k] = -1, s->whole[k] = 0, s->sliced[k] = 0;
     for (uint32_t i = b->first; i < b->first + b->count; i++) {
       int n = op_is(d, &d->instrs[i], "parameter") ? param_number(d, &d->instrs[i]) : -1;
-      if (n >= 0 && (uint32_t)n < in->op_count && s->param[n] < 0) s->param[n] = (int32_t)i;
+      if (n >= 0 && (uint32_t)n < hs_op_count(d, in) && s->param[n] < 0) s->param[n] = (int32_t)i;
     }
     for (uint32_t i = b->first; i < b->first + b->count; i++) {
       const hs_instr *u = &d->instrs[i];
-      for (uint32_t j = 0; j < u->op_count; j++) {
+      for (uint32_t j = 0, j_end = hs_op_count(d, u); j < j_end; j++) {
         int32_t t = d->operands[u->op_first + j].target;
         if (t < (int32_t)b->first || t >= (int32_t)(b->first + b->count) || !op_is(d, &d->instrs[t], "parameter")) continue;
         int n = param_number(d, &d->instrs[t]);
-        if (n < 0 || (uint32_t)n >= in->op_count || s->param[n] != t) continue;
+        if (n < 0 || (uint32_t)n >= hs_op_count(d, in) || s->param[n] != t) continue;
         if (j == 0 && op_is(d, u, "dynamic-slice")) s->sliced[n] += hs_type_bytes(u->type);
         else if (!(j == 0 && op_is(d, u, "dynamic-update-slice"))) s->whole[n] = 1;
       }
     }
   }
   uint64_t sum = 0;
-  for (uint32_t k = 0; k < in->op_count; k++) {
+  for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
     uint64_t full = hbm_bytes_of(operand_type(d, &d->operands[in->op_first + k]));
     if (!full) continue;
     if (b) sum += s->param[k] < 0 || s->whole[k] || s->sliced[k] > full ? full : s->sliced[k];
@@ -265,15 +265,15 @@ static uint64_t kernel_read_bytes(const hs_doc *d, const hs_instr *in, const rea
 static uint64_t result_write_bytes(const hs_doc *d, const hs_instr *in) {
   const hs_instr *r = in;
   if (op_is(d, in, "fusion")) {
-    for (uint32_t c = 0; c < in->call_count; c++) {
+    for (uint32_t c = 0, c_end = hs_call_count(d, in); c < c_end; c++) {
       const hs_call *cl = &d->calls[in->call_first + c];
       if (cl->attr == HS_CALL_CALLS && cl->target >= 0 && d->comps[cl->target].root >= 0)
         r = &d->instrs[d->comps[cl->target].root];
     }
-    while (op_is(d, r, "bitcast") && r->op_count == 1 && d->operands[r->op_first].target >= 0)
+    while (op_is(d, r, "bitcast") && hs_op_count(d, r) == 1 && d->operands[r->op_first].target >= 0)
       r = &d->instrs[d->operands[r->op_first].target];
   }
-  if (op_is(d, r, "dynamic-update-slice") && r->op_count >= 2 && in->type && in->type->kind == HS_T_ARRAY &&
+  if (op_is(d, r, "dynamic-update-slice") && hs_op_count(d, r) >= 2 && in->type && in->type->kind == HS_T_ARRAY &&
       in->type->mem_space <= 0)
     return hs_type_bytes(operand_type(d, &d->operands[r->op_first + 1]));
   return hbm_bytes_of(in->type);
@@ -342,7 +342,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   uint8_t *fl = instr_flags(d);
   uint32_t max_ops = 1;
   for (uint32_t i = 0; i < d->n_instrs; i++)
-    if (d->instrs[i].op_count > max_ops) max_ops = d->instrs[i].op_count;
+    if (hs_op_count(d, &d->instrs[i]) > max_ops) max_ops = hs_op_count(d, &d->instrs[i]);
   read_scratch rs = {malloc(max_ops * sizeof *rs.param), malloc(max_ops), malloc(max_ops * sizeof *rs.sliced)};
   if (!eff || !stamp || !base || !elem_reads || !elem_stamp || !used || !fl || !rs.param || !rs.whole || !rs.sliced) {
     free(rs.param);
@@ -370,7 +370,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
   for (uint32_t j = 0; j < d->n_instrs; j++) {
     const hs_instr *in = &d->instrs[j];
     if (fl[j] & (IF_FORWARDS | IF_ALIAS)) continue;
-    for (uint32_t k = 0; k < in->op_count; k++) {
+    for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
       int32_t t = d->operands[in->op_first + k].target;
       if (t >= 0 && (uint32_t)t < j && base[t] != UINT32_MAX && !(fl[t] & IF_FORWARDS))
         for (uint32_t e = 0; e < d->instrs[t].type->n; e++) READ_ELEM(t, e);
@@ -378,7 +378,7 @@ void hs_spill_analyse(const hs_doc *d, hs_spill_info *out) {
         stamp[t] = j + 1;
         eff[t]++;
         const hs_instr *ti = &d->instrs[t];
-        if (!(fl[t] & IF_FORWARDS) || !ti->op_count) break;
+        if (!(fl[t] & IF_FORWARDS) || !hs_op_count(d, ti)) break;
         int32_t next = d->operands[ti->op_first].target;
         if (next >= t) break;
         int32_t gi = hs_gte_index(d, ti);
@@ -526,16 +526,16 @@ uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *mark
   MARK(si->big);
   /* the producer inside the fused body: its root, or the root tuple's element of that type */
   if (op_is(d, w, "fusion")) {
-    for (uint32_t c = 0; c < w->call_count; c++) {
+    for (uint32_t c = 0, c_end = hs_call_count(d, w); c < c_end; c++) {
       const hs_call *cl = &d->calls[w->call_first + c];
       if (cl->attr != HS_CALL_CALLS || cl->target < 0 || d->comps[cl->target].root < 0) continue;
       int32_t p = d->comps[cl->target].root;
       const hs_instr *r = &d->instrs[p];
       if (op_is(d, r, "tuple") && w->type && w->type->kind == HS_T_TUPLE) {
         int32_t k = si->big_elem >= 0 ? si->big_elem : largest_top_element(w->type);
-        if (k >= 0 && (uint32_t)k < r->op_count) p = d->operands[r->op_first + (uint32_t)k].target;
+        if (k >= 0 && (uint32_t)k < hs_op_count(d, r)) p = d->operands[r->op_first + (uint32_t)k].target;
       }
-      while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
+      while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && hs_op_count(d, &d->instrs[p]) == 1)
         p = d->operands[d->instrs[p].op_first].target;
       if (p >= 0) MARK(p);
     }
@@ -548,14 +548,14 @@ uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *mark
     const hs_instr *u = &d->instrs[j];
     if (u->comp != w->comp) continue;
     bool reads = false;
-    for (uint32_t k = 0; k < u->op_count && !reads; k++) {
+    for (uint32_t k = 0; k < hs_op_count(d, u) && !reads; k++) {
       int32_t t = d->operands[u->op_first + k].target;
       reads = t >= 0 && via[t];
     }
     if (!reads) continue;
     /* of W's tuple, only the element that is the big intermediate: a workspace beside it is
        read by no one, and another element's readers do not read this one */
-    if (si->big_elem >= 0 && op_is(d, u, "get-tuple-element") && u->op_count &&
+    if (si->big_elem >= 0 && op_is(d, u, "get-tuple-element") && hs_op_count(d, u) &&
         d->operands[u->op_first].target == si->big && hs_gte_index(d, u) != si->big_elem)
       continue;
     if (forwards(d, u)) via[j] = 1;

@@ -174,7 +174,7 @@ static size_t operands_open(const hs_doc *d, const hs_instr *in) {
 /* The type of an HLO instruction's first operand: the resolved operand's, else the long form's
  * inline "f32[64,256]{1,0} %x". */
 static const hs_type *hlo_operand_type(const hs_doc *d, const hs_instr *in, hs_arena *a) {
-  if (in->op_count) {
+  if (hs_op_count(d, in)) {
     const hs_operand *o = &d->operands[in->op_first];
     if (o->target >= 0 && d->instrs[o->target].type) return d->instrs[o->target].type;
   }
@@ -194,7 +194,7 @@ static bool operand_layout(const hs_doc *d, const hs_instr *in, size_t *ls, size
   size_t s, e;
   instr_span(d, in, &s, &e);
   if (p && p < e && d->text[p] != '%' && layout_after(d->text, e, p, ls, ln)) return true;
-  if (in->op_count) {
+  if (hs_op_count(d, in)) {
     const hs_operand *o = &d->operands[in->op_first];
     if (o->target >= 0) return result_layout(d, &d->instrs[o->target], ls, ln);
   }

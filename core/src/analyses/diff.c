@@ -129,10 +129,10 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
     }
   }
   range small[64], *rs = small;
-  uint32_t nr = 0, want = in->call_count + 1;
+  uint32_t nr = 0, want = hs_call_count(d, in) + 1;
   if (want > 64 && !(rs = malloc(want * sizeof *rs))) return mix(h, 0xDEADull); /* out of memory: opcode and operands still count */
   if (!in->synth)
-    for (uint32_t k = 0; k < in->call_count; k++) {
+    for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++) {
       hs_slice n = d->calls[in->call_first + k].name;
       if (!hs_slice_synth(d, n) && n.off >= p && n.off < e) rs[nr++] = (range){n.off, n.len};
     }
@@ -209,7 +209,7 @@ static uint64_t comp_hash(side *S, uint32_t c);
 
 static int32_t body_of(const hs_doc *d, const hs_instr *in) {
   if (in->synth == HS_SYNTH_GTE) return -1;
-  for (uint32_t k = 0; k < in->call_count; k++)
+  for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++)
     if (d->calls[in->call_first + k].attr == HS_CALL_CALLS) return d->calls[in->call_first + k].target;
   return -1;
 }
@@ -226,7 +226,7 @@ static void instr_hash(side *S, uint32_t i0, uint32_t *stack) {
     uint32_t i = stack[sp - 1];
     const hs_instr *in = &d->instrs[i];
     bool ready = true;
-    for (uint32_t k = 0; k < in->op_count; k++) {
+    for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
       int32_t t = d->operands[in->op_first + k].target;
       if (t >= 0 && S->state[t] == 0) {
         S->state[t] = 1;
@@ -237,12 +237,12 @@ static void instr_hash(side *S, uint32_t i0, uint32_t *stack) {
     if (!ready) continue;
     uint64_t h = mix(fnv(0xCBF29CE484222325ull, hs_sp(d, in->opcode), in->opcode.len), S->th[i]);
     h = mix(h, attr_hash(d, in));
-    for (uint32_t k = 0; k < in->op_count; k++) {
+    for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
       int32_t t = d->operands[in->op_first + k].target;
       h = mix(h, t >= 0 && S->state[t] == 2 ? S->h[t] : 0x51ull);
     }
     if (in->synth != HS_SYNTH_GTE)
-      for (uint32_t k = 0; k < in->call_count; k++) {
+      for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++) {
         int32_t c = d->calls[in->call_first + k].target;
         h = mix(h, c >= 0 ? comp_hash(S, (uint32_t)c) : 0x77ull);
       }
@@ -374,8 +374,8 @@ static void pair(differ *D, uint32_t a, uint32_t b, uint8_t by) {
   D->B.match[b] = (int32_t)a;
   D->A.by[a] = by;
   const hs_instr *ia = &D->A.d->instrs[a], *ib = &D->B.d->instrs[b];
-  if (ia->synth == HS_SYNTH_GTE || ib->synth == HS_SYNTH_GTE || ia->call_count != ib->call_count) return;
-  for (uint32_t k = 0; k < ia->call_count; k++)
+  if (ia->synth == HS_SYNTH_GTE || ib->synth == HS_SYNTH_GTE || hs_call_count(D->A.d, ia) != hs_call_count(D->B.d, ib)) return;
+  for (uint32_t k = 0, k_end = hs_call_count(D->A.d, ia); k < k_end; k++)
     pair_comps(D, D->A.d->calls[ia->call_first + k].target, D->B.d->calls[ib->call_first + k].target);
 }
 
@@ -499,14 +499,14 @@ static uint64_t key_around(side *S, uint32_t i, side *O) {
   (void)O;
   bool is_a = !S->is_b;
   uint64_t h = mix(fnv(0xCBF29CE484222325ull, hs_sp(d, in->opcode), in->opcode.len), S->th[i]);
-  for (uint32_t k = 0; k < in->op_count; k++) {
+  for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
     int32_t t = d->operands[in->op_first + k].target;
     if (t < 0) return 0;
     int32_t a_index = is_a ? t : S->match[t];
     if (a_index < 0 || (is_a && S->match[t] < 0)) return 0;
     h = mix(h, (uint64_t)a_index + 1);
   }
-  return in->op_count ? h | 1 : 0;
+  return hs_op_count(d, in) ? h | 1 : 0;
 }
 static uint64_t key_name(side *S, uint32_t i, side *O) {
   (void)O;
@@ -937,7 +937,7 @@ static uint8_t *materialized(side *S) {
   for (uint32_t j = 0; j < d->n_instrs; j++) {
     const hs_instr *u = &d->instrs[j];
     if (op_is(d, u, "tuple") && u->is_root) continue;
-    for (uint32_t k = 0; k < u->op_count; k++) {
+    for (uint32_t k = 0, k_end = hs_op_count(d, u); k < k_end; k++) {
       int32_t t = d->operands[u->op_first + k].target;
       if (t >= 0) used[t] = 1;
     }
@@ -949,7 +949,7 @@ static uint8_t *materialized(side *S) {
     for (uint32_t j = 0; j < d->n_instrs; j++) {
       const hs_instr *u = &d->instrs[j];
       if (!used[j] || !op_is(d, u, "call") || u->synth == HS_SYNTH_GTE) continue;
-      for (uint32_t k = 0; k < u->call_count; k++) {
+      for (uint32_t k = 0, k_end = hs_call_count(d, u); k < k_end; k++) {
         int32_t c = d->calls[u->call_first + k].target;
         int32_t r = c >= 0 ? d->comps[c].root : -1;
         if (r >= 0 && !used[r]) used[r] = 1, grew = true;
@@ -966,7 +966,7 @@ static uint8_t *materialized(side *S) {
     if (op_is(d, in, "fusion")) {
       int32_t body = body_of(d, in);
       int32_t p = body >= 0 ? d->comps[body].root : -1;
-      while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
+      while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && hs_op_count(d, &d->instrs[p]) == 1)
         p = d->operands[d->instrs[p].op_first].target;
       if (p >= 0) m[p] = 2;
     }
@@ -980,7 +980,7 @@ static int32_t producer_of(const hs_doc *d, uint32_t i) {
   if (!op_is(d, in, "fusion")) return (int32_t)i;
   int32_t body = body_of(d, in);
   int32_t p = body >= 0 ? d->comps[body].root : -1;
-  while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && d->instrs[p].op_count == 1)
+  while (p >= 0 && op_is(d, &d->instrs[p], "bitcast") && hs_op_count(d, &d->instrs[p]) == 1)
     p = d->operands[d->instrs[p].op_first].target;
   return p >= 0 ? p : (int32_t)i;
 }

@@ -38,7 +38,7 @@ bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in) {
 /* The start a done waits for: operand 0, through async-update ops; -1 when none. */
 static int32_t start_of(const hs_doc *d, const hs_instr *done) {
   const hs_instr *x = done;
-  for (int guard = 0; guard < 64 && x->op_count; guard++) {
+  for (int guard = 0; guard < 64 && hs_op_count(d, x); guard++) {
     int32_t t = d->operands[x->op_first].target;
     if (t < 0) return -1;
     const hs_instr *s = &d->instrs[t];
@@ -64,7 +64,7 @@ static bool says_sync(const hs_doc *d, const hs_instr *in) {
 }
 
 static int32_t called(const hs_doc *d, const hs_instr *in) {
-  for (uint32_t c = 0; c < in->call_count; c++)
+  for (uint32_t c = 0, c_end = hs_call_count(d, in); c < c_end; c++)
     if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) return d->calls[in->call_first + c].target;
   return -1;
 }
@@ -112,7 +112,7 @@ hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n) {
     memcpy(p->kind, k, kl);
     p->kind[kl] = 0;
     /* what moves: the done's result (a send: what it sends) */
-    if (hs_slice_is(d, in->opcode, "send") && in->op_count && d->operands[in->op_first].target >= 0)
+    if (hs_slice_is(d, in->opcode, "send") && hs_op_count(d, in) && d->operands[in->op_first].target >= 0)
       p->bytes = hs_type_bytes(d->instrs[d->operands[in->op_first].target].type);
     else if (p->done >= 0)
       p->bytes = hs_type_bytes(d->instrs[p->done].type);

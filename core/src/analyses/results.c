@@ -63,7 +63,7 @@ char *hs_fusions_json_rows(const hs_doc *d, size_t rows, size_t *len) {
       json_object_set_new(f, "kind", kind.len ? hs_json_slice(d, kind) : json_null());
       int32_t body = -1;
       hs_slice calls = {0, 0};
-      for (uint32_t k = 0; k < in->call_count; k++) {
+      for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++) {
         const hs_call *cl = &d->calls[in->call_first + k];
         if (cl->attr == HS_CALL_CALLS) {
           calls = cl->name;

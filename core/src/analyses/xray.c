@@ -218,7 +218,7 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
   bool inner = c && c->inner;
   if (hs_slice_is(d, in->opcode, "fusion")) {
     int32_t body = -1;
-    for (uint32_t k = 0; k < in->call_count; k++)
+    for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++)
       if (d->calls[in->call_first + k].attr == HS_CALL_CALLS) body = d->calls[in->call_first + k].target;
     uint32_t nops = 0;
     if (body >= 0) {

@@ -58,6 +58,10 @@ void hs_arena_free(hs_arena *a);                    /* the blocks, then free_ext
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
 /* A hint that a large block [p, p+n) will be filled: 2 MB pages where the OS has them (util.c). */
 void hs_mem_hint_huge(void *p, size_t n);
+/* A growable array of n elements of elem bytes (cap reserved) that will hold about huge_to
+ * (projected) and fill_to soon: 2 MB pages from its n-th element to its huge_to-th, 4 KB pages
+ * after it, and its pages up to fill_to made now (Linux; elsewhere nothing). Within cap. */
+void hs_vec_prefill(void *data, uint32_t cap, uint32_t n, uint64_t fill_to, uint64_t huge_to, size_t elem);
 #define HS_VEC_PUSH(vdata, vlen, vcap, ok)                                                      \
   ((vlen) < (vcap) || hs_vec_grow((void **)&(vdata), &(vcap), (vlen) + 1, sizeof(*(vdata))) \
        ? ((ok) = true, &(vdata)[(vlen)++])                                                   \

@@ -85,6 +85,28 @@ void hs_mem_hint_huge(void *p, size_t n) {
 #define HS_NATIVE_MEMORY 1
 #endif
 
+void hs_vec_prefill(void *data, uint32_t cap, uint32_t n, uint64_t fill_to, uint64_t huge_to, size_t elem) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__) && defined(MADV_HUGEPAGE)
+  if (!data || n >= cap) return;
+  if (fill_to > cap) fill_to = cap;
+  if (huge_to > cap) huge_to = cap;
+  const uintptr_t huge = (uintptr_t)2 << 20, page = 4096;
+  uintptr_t base = (uintptr_t)data, end = base + (size_t)cap * elem;
+  if (huge_to > n) hs_mem_hint_huge((void *)(base + (size_t)n * elem), (size_t)(huge_to - n) * elem);
+  /* none past huge_to: an earlier, higher projection may have asked for them there */
+  uintptr_t s = (base + (size_t)(huge_to > n ? huge_to : n) * elem) & ~(huge - 1);
+  if (s < base) s = (base + page - 1) & ~(page - 1);
+  if (end > s + huge) (void)madvise((void *)s, ((end - s) & ~(page - 1)), MADV_NOHUGEPAGE);
+#if defined(MADV_POPULATE_WRITE)
+  /* its pages up to fill_to made now, in one call, not one fault each (a tenth of the parse) */
+  uintptr_t ps = (base + (size_t)n * elem + page - 1) & ~(page - 1), pe = (base + (size_t)fill_to * elem) & ~(page - 1);
+  if (pe > ps) (void)madvise((void *)ps, pe - ps, MADV_POPULATE_WRITE);
+#endif
+#else
+  (void)data, (void)cap, (void)n, (void)fill_to, (void)huge_to, (void)elem;
+#endif
+}
+
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (need <= *cap) return true;
   uint64_t nc = *cap ? (uint64_t)*cap * 2 : 64;
@@ -92,26 +114,23 @@ bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (nc > UINT32_MAX) nc = UINT32_MAX;
   if (nc < need || nc * elem > SIZE_MAX / 2) return false;
   void *p;
-  size_t skip = 0, hint = (size_t)nc * elem;
+  size_t hint = (size_t)nc * elem;
 #if defined(__linux__) && !defined(__EMSCRIPTEN__) && HS_NATIVE_MEMORY
   /* A new block of 4 MB or more (the document's arrays, reserved at about one to three times
-     their final size when a parse starts: doc/hlo/hlo.c) starts on a 2 MB boundary and gets 2 MB
-     pages under its first half only. Before, it got them from its first 2 MB boundary to its
-     last: a megabyte on average in 4 KB pages at its start, which is always filled, and 2 MB
-     pages at its filled end, rounding that up by a megabyte on average. bench/kinds.py, two runs
-     each, the CLI's allocator settings (core/cli/main.c): faster on six kinds of seven (our
-     fixtures 595-609 to 622-624 MB/s, short-line modules 750-775 to 800-833, SPMD-partitioned
-     690-700 to 750-761; SPMD shardings 762-769 to 749-764) and the peak 0-0.05x of the input
-     lower on every kind. */
+     their final size when a parse starts: doc/hlo/hlo.c) starts on a 2 MB boundary, in 4 KB
+     pages: the reader asks for 2 MB pages once it can tell how much of each array it will fill
+     (hs_vec_hint_fill). 2 MB pages from the start, under the block's first half, made a page of
+     2 MB for an array that stays nearly empty (a short-line module's computations), and
+     rounded every array's filled end up to its 2 MB page: together 0.04-0.09x of a 60 MB
+     input (issue 37's peak). */
   if (!*data && (size_t)nc * elem >= ((size_t)4 << 20)) {
     if (posix_memalign(&p, (size_t)2 << 20, (size_t)nc * elem) != 0) p = NULL;
-    skip = (size_t)2 << 20;
-    hint = (size_t)nc * elem / 2 - skip;
+    hint = 0;
   } else
 #endif
     p = realloc(*data, (size_t)nc * elem);
   if (!p) return false;
-  hs_mem_hint_huge((char *)p + skip, hint);
+  hs_mem_hint_huge(p, hint);
   *data = p;
   *cap = (uint32_t)nc;
   return true;

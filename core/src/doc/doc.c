@@ -292,7 +292,7 @@ int hs_resolve(hs_doc *d) {
      (a loop over every instruction's record, 1% of a parse). */
   for (uint32_t i = 0; d->n_synth && i < d->n_instrs; i++) {
     hs_instr *in = &d->instrs[i];
-    if (in->synth != HS_SYNTH_GTE || !in->op_count) continue;
+    if (in->synth != HS_SYNTH_GTE || !hs_op_count(d, in)) continue;
     const hs_operand *o = &d->operands[in->op_first];
     const hs_type *t = o->target >= 0 ? d->instrs[o->target].type : NULL;
     if (t && t->kind == HS_T_TUPLE && in->gte_index >= 0 && (uint32_t)in->gte_index < t->n) in->type = t->elems[in->gte_index];

@@ -56,18 +56,20 @@ typedef struct {
   hs_slice name;   /* without '%' */
   hs_slice opcode; /* "fusion", "stablehlo.add" */
   uint32_t line;   /* 1-based */
-  uint32_t comp;
+  uint32_t comp : 29;
+  uint32_t synth : 2;   /* HS_SYNTH_*: made by the reader, not written as a statement in the text */
+  uint32_t is_root : 1;
   hs_type *type;   /* result type; may be NULL when unknown (StableHLO region ops) */
-  uint32_t op_first, op_count; /* operands in doc->operands */
+  uint32_t op_first; /* its operands: doc->operands from here, hs_op_count of them (up to the next
+                        instruction's op_first: each instruction's are added as it is made) */
   union {
-    uint32_t call_first; /* called computation names in doc->calls (call_count of them) */
+    uint32_t call_first; /* the computations it calls: doc->calls from here, hs_call_count of them
+                            (those whose instr is this one) */
     int32_t gte_index;   /* HS_SYNTH_GTE (which calls nothing): the tuple index it reads (typed
                             from the tuple by hs_resolve) */
   };
-  uint16_t call_count; /* at most HS_CALLS_MAX */
-  uint8_t is_root;
-  uint8_t synth;   /* HS_SYNTH_*: made by the reader, not written as a statement in the text */
-} hs_instr; /* 48 bytes: a 100 MB dump has about 700k instructions */
+} hs_instr; /* 40 bytes (36 in wasm): a 100 MB dump has about 700k instructions. Counts that follow
+               from the arrays' order are not kept: 48 bytes before (issue 37's peak). */
 #define HS_CALLS_MAX 65535u
 /* Instructions XLA's parser creates that the text has no statement for: a compact
  * get-tuple-element operand ("%t#1": one per distinct tuple and index path in a computation,
@@ -233,6 +235,19 @@ struct hs_doc {
   bool fusions_counted;
   hs_unresolved unresolved;
 };
+
+/* How many operands instruction in (of d->instrs) has. */
+static inline uint32_t hs_op_count(const hs_doc *d, const hs_instr *in) {
+  size_t i = (size_t)(in - d->instrs);
+  return (i + 1 < d->n_instrs ? d->instrs[i + 1].op_first : d->n_operands) - in->op_first;
+}
+/* How many computations instruction in (of d->instrs) calls (at most HS_CALLS_MAX). */
+static inline uint32_t hs_call_count(const hs_doc *d, const hs_instr *in) {
+  if (in->synth == HS_SYNTH_GTE) return 0;
+  uint32_t i = (uint32_t)(in - d->instrs), k = in->call_first;
+  while (k < d->n_calls && d->calls[k].instr == i) k++;
+  return k - in->call_first;
+}
 
 /* The HLO-only part of an instruction (all empty for other formats). */
 hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in);

@@ -131,7 +131,7 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
   /* shapes and dtypes -> pointers and index arithmetic */
   json_t *sh = json_object();
   json_t *hs = json_array();
-  for (uint32_t k = 0; k < in->op_count; k++) {
+  for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
     const hs_operand *op = &d->operands[in->op_first + k];
     json_array_append_new(hs, op->target >= 0 ? hs_json_type(d->instrs[op->target].type) : json_null());
   }
@@ -206,7 +206,7 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
   /* fusion boundaries -> function boundaries */
   json_t *fb = json_object();
   int32_t body_comp = -1;
-  for (uint32_t k = 0; k < in->call_count; k++)
+  for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++)
     if (d->calls[in->call_first + k].target >= 0) body_comp = d->calls[in->call_first + k].target;
   const hs_slice kind = hs_hlo_of(d, in).kind;
   json_object_set_new(fb, "hlo_kind", kind.len ? hs_json_slice(d, kind) : json_null());

@@ -13,7 +13,8 @@
 
 static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   bool ok;
-  if (r->d->instrs[idx].call_count == HS_CALLS_MAX) {
+  /* idx is the last instruction made: its calls are the last ones */
+  if (r->d->n_calls - r->d->instrs[idx].call_first == HS_CALLS_MAX) {
     if (r->capped != idx + 1) /* once per instruction */
       hlo_warn_at(r, name.off, "%.*s: an instruction calling more than 65535 computations: hloscope follows the first 65535", r->t + name.off, name.len < 60 ? name.len : 60);
     r->capped = idx + 1;
@@ -28,7 +29,6 @@ static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   c->attr = attr;
   c->by_fusion = hs_slice_is(r->d, in->opcode, "fusion");
   c->by_call = hs_slice_is(r->d, in->opcode, "call");
-  in->call_count++;
   return true;
 }
 

@@ -413,7 +413,7 @@ void hlo_check_async(reader *r, int32_t idx) {
   int role = async_role(t + in->opcode.off, in->opcode.len, &wrapped, in->opcode.off);
   if (role == ASYNC_NONE) return;
   struct async_seen *me = &r->asyncs[r->n_asyncs++ & 63];
-  *me = (struct async_seen){idx, "\"main\"", 6, in->call_count ? d->calls[in->call_first].name : hs_sl(0, 0)};
+  *me = (struct async_seen){idx, "\"main\"", 6, hs_call_count(d, in) ? d->calls[in->call_first].name : hs_sl(0, 0)};
   if (r->attr_thread.len) me->thread = t + r->attr_thread.off, me->thread_len = r->attr_thread.len;
   const hs_type *ty = in->type;
   if (role != ASYNC_DONE && ty && !(ty->kind == HS_T_TUPLE && ty->n >= 2 && ty->elems[0]->kind == HS_T_TUPLE)) {
@@ -421,7 +421,7 @@ void hlo_check_async(reader *r, int32_t idx) {
                 "async-start and -update and refuses otherwise", t + in->opcode.off, in->opcode.len);
     return;
   }
-  if (role == ASYNC_START || !in->op_count) return;
+  if (role == ASYNC_START || !hs_op_count(d, in)) return;
   int32_t from = d->operands[in->op_first].target;
   if (from < 0 || from >= idx) return;
   const hs_instr *f = &d->instrs[from];
@@ -491,7 +491,7 @@ void hlo_check_operand_shape_slow(reader *r, size_t shape_at, hs_slice name, con
 /* ---- what XLA's parser checks of a few opcodes, and of a computation's root ------------------- */
 
 static const hs_type *operand_type(const hs_doc *d, const hs_instr *in, uint32_t k) {
-  if (k >= in->op_count) return NULL;
+  if (k >= hs_op_count(d, in)) return NULL;
   int32_t t = d->operands[in->op_first + k].target;
   return t >= 0 ? d->instrs[t].type : NULL;
 }
@@ -549,9 +549,9 @@ void hlo_check_instr_slow(reader *r, int32_t idx, int rule) {
       p = skip_ws(r, p);
       if (p < e - 1 && t[p] == ',') p = skip_ws(r, p + 1);
     }
-    if (k != in->op_count) {
+    if (k != hs_op_count(d, in)) {
       char fmt[160];
-      snprintf(fmt, sizeof fmt, "%%.*s: %u shapes for %u operands: XLA's parser refuses this one (one per operand)", k, in->op_count);
+      snprintf(fmt, sizeof fmt, "%%.*s: %u shapes for %u operands: XLA's parser refuses this one (one per operand)", k, hs_op_count(d, in));
       hlo_warn_at(r, s, fmt, "operand_layout_constraints", 26);
     }
   }

@@ -220,6 +220,7 @@ typedef struct {
   uint32_t suspect_line;
   size_t suspect_key;
   size_t open_comment; /* a block comment never closed starts here, or NOWHERE */
+  size_t hint_at;      /* where the arrays' fill is projected (hlo.c: hint_arrays), or NOWHERE */
   size_t ws_from, ws_to; /* skip_ws's last run of spaces and line breaks (ws_from NOWHERE: none) */
   /* operands of the instructions being read: nested instructions stack theirs above */
   hlo_op *ops;

@@ -235,7 +235,7 @@ static bool scope_close_big(reader *r) {
   uint32_t op[SCOPE_BATCH];
   for (uint32_t i = i0; i < i1; i++) {
     const hs_instr *in = &d->instrs[i];
-    for (uint32_t k = 0; k < in->op_count; k++) {
+    for (uint32_t k = 0, n_ops = hs_op_count(d, in); k < n_ops; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
       hs_slice name = op_name(r, in->op_first + k);
       if (o->target >= 0 || !name.len) continue;
@@ -271,7 +271,7 @@ bool hlo_scope_close(reader *r) {
   if (!again) return true;
   for (uint32_t i = r->names_first; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    for (uint32_t k = 0; k < in->op_count; k++) {
+    for (uint32_t k = 0, n_ops = hs_op_count(d, in); k < n_ops; k++) {
       hs_operand *o = &d->operands[in->op_first + k];
       hs_slice name = op_name(r, in->op_first + k);
       if (o->target >= 0 || !name.len) continue;
