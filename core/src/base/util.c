@@ -114,23 +114,24 @@ bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (nc > UINT32_MAX) nc = UINT32_MAX;
   if (nc < need || nc * elem > SIZE_MAX / 2) return false;
   void *p;
-  size_t hint = (size_t)nc * elem;
 #if defined(__linux__) && !defined(__EMSCRIPTEN__) && HS_NATIVE_MEMORY
   /* A new block of 4 MB or more (the document's arrays, reserved at about one to three times
      their final size when a parse starts: doc/hlo/hlo.c) starts on a 2 MB boundary, in 4 KB
      pages: the reader asks for 2 MB pages once it can tell how much of each array it will fill
-     (hs_vec_hint_fill). 2 MB pages from the start, under the block's first half, made a page of
+     (hs_vec_prefill). 2 MB pages from the start, under the block's first half, made a page of
      2 MB for an array that stays nearly empty (a short-line module's computations), and
      rounded every array's filled end up to its 2 MB page: together 0.04-0.09x of a 60 MB
      input (issue 37's peak). */
   if (!*data && (size_t)nc * elem >= ((size_t)4 << 20)) {
     if (posix_memalign(&p, (size_t)2 << 20, (size_t)nc * elem) != 0) p = NULL;
-    hint = 0;
   } else
 #endif
     p = realloc(*data, (size_t)nc * elem);
+  /* A block grown here gets no 2 MB pages: where it had them, moving it (glibc grows a large
+     block by mremap, to an address off the 2 MB grid) held 5 MB more for a moment on the TPU
+     captures' frame tables (0.08x of the input) and was slower; without them a 50 MB StableHLO
+     parse is 5% faster and holds 0.04x less. */
   if (!p) return false;
-  hs_mem_hint_huge(p, hint);
   *data = p;
   *cap = (uint32_t)nc;
   return true;
