@@ -134,7 +134,8 @@ static size_t walk_pairs(reader *r, size_t s, pair_fn each, void *ctx) {
 
 typedef struct {
   uint32_t idx;      /* the instruction */
-  bool nomem;        /* its op_name could not be kept */
+  bool has_op;       /* an op_name= was read: */
+  hs_slice op_name;  /* the last one (kept with the source, in one write: count_frame_ref) */
   bool bad_number;
   size_t bad_at;
   bool frame;        /* a stack_frame_id= was read (counted once the list is read: count_frame_ref) */
@@ -149,7 +150,8 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
   size_t kl = ke - ks;
   if (kl == 7 && memcmp(t + ks, "op_name", 7) == 0 && t[vs] == '"' && ve - vs >= 2) {
     /* kept at once, as a dump cut inside the metadata keeps it */
-    if (!hs_hlo_set_op_name(r->d, m->idx, hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2)))) m->nomem = true;
+    m->has_op = true;
+    m->op_name = hs_sl((uint32_t)(vs + 1), (uint32_t)(ve - vs - 2));
   } else if ((kl >= 6 && memcmp(t + ks, "source", 6) == 0) || (kl == 14 && memcmp(t + ks, "stack_frame_id", 14) == 0)) {
     /* source_line, source_end_line, source_column, ... and stack_frame_id are integers */
     if (kl == 11 && memcmp(t + ks, "source_file", 11) == 0) {
@@ -183,12 +185,12 @@ static void metadata_pair(reader *r, void *ctx, size_t ks, size_t ke, size_t vs,
 /* An instruction's metadata, read once to its end: its source kept, and a reference to a stack
  * frame counted, once per instruction (a list the fast path gave up on is read again from its
  * start). */
-static bool count_frame_ref(reader *r, const meta_ctx *m, const hs_slice *op_name) {
+static bool count_frame_ref(reader *r, const meta_ctx *m) {
   hs_doc *d = r->d;
   /* the instruction's source: its file and line, else its stack frame (op_name: its op_name
      too, in one write) */
   uint32_t ref = m->file ? m->line : m->frame && m->frame_id <= UINT32_MAX ? (uint32_t)m->frame_id : 0;
-  if (m->nomem || !(op_name ? hs_hlo_set_meta(d, m->idx, *op_name, m->file, ref) : hs_hlo_set_source(d, m->idx, m->file, ref))) return false;
+  if (!(m->has_op ? hs_hlo_set_meta(d, m->idx, m->op_name, m->file, ref) : hs_hlo_set_source(d, m->idx, m->file, ref))) return false;
   if (!m->frame) return true;
   if (!r->first_ref_line) r->first_ref_line = r->stmt_line;
   d->frame_refs++;
@@ -248,8 +250,9 @@ static size_t metadata_common(reader *r, uint32_t idx, size_t vs) {
     m.line = v <= UINT32_MAX ? (uint32_t)v : 0;
   }
   if (t[q] != '}') return NOWHERE;
-  hs_slice op_name = hs_sl((uint32_t)(vs + 10), (uint32_t)(e - vs - 11));
-  if (!count_frame_ref(r, &m, &op_name)) return NOWHERE; /* read again, where memory runs out again */
+  m.has_op = true;
+  m.op_name = hs_sl((uint32_t)(vs + 10), (uint32_t)(e - vs - 11));
+  if (!count_frame_ref(r, &m)) return NOWHERE; /* read again, where memory runs out again */
   return q + 1;
 }
 #endif
@@ -386,7 +389,7 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
       meta_ctx m = {.idx = idx, .bad_at = NOWHERE};
       size_t bad = NOWHERE;
       bool ok = t[vs] == '{' && t[ve - 1] == '}' && read_pairs(r, vs, ve, metadata_pair, &m, &bad);
-      if (!count_frame_ref(r, &m, NULL)) return false;
+      if (!count_frame_ref(r, &m)) return false;
       if (!ok || m.bad_number) {
         size_t at = bad != NOWHERE ? bad : m.bad_at != NOWHERE ? m.bad_at : vs;
         hlo_warn_at(r, at, "%.*s is not a metadata value XLA reads ({key=value ...}, numbers where numbers go): XLA's parser refuses this instruction", t + ks, kl + 1 + (at - vs < 40 ? at - vs + 1 : 40));
@@ -507,9 +510,11 @@ size_t hlo_read_attributes(reader *r, int64_t idx, size_t p, bool only_named, in
       if (ve != NOWHERE && m.bad_number) {
         ve = NOWHERE; /* read again below, to say where */
       } else if (ve != NOWHERE) {
-        if (count_frame_ref(r, &m, NULL)) a = -1; /* done */
+        if (count_frame_ref(r, &m)) a = -1; /* done */
         else ve = NOWHERE; /* out of memory: read_attribute says so */
-      }
+      } else if (m.has_op && !hs_hlo_set_op_name(r->d, m.idx, m.op_name)) {
+        return hlo_fail_oom(r);
+      } /* the op_name is kept though the list is read again, or cut short with the text */
     }
     if (ve == NOWHERE) {
       /* most values are a name ("kLoop", "%fused_computation.3") or integers in braces
