@@ -367,6 +367,53 @@ static void test_operand_names_first_of_twice(void **state) {
   }
 }
 
+/* An instruction's HLO side is kept in 8 bytes (doc.h); what does not fit goes to a side table:
+ * an op_name 70,000 bytes after the instruction's name (a long attribute before the metadata)
+ * and a source line past 2^20. The remat decision reads the op_name, and its source is printed:
+ * both must come back whole, and a text cut inside that metadata keeps the op_name read. The
+ * expected values are the text's own. */
+static void test_hlo_side_wide(void **state) {
+  (void)state;
+  const char *head = "HloModule m\n\nENTRY e {\n  a = f32[4] parameter(0)\n"
+                     "  c = f32[4] negate(a), metadata={op_name=\"jit(f)/checkpoint/rematted_computation/neg\" source_file=\"/x/y.py\" source_line=7}\n"
+                     "  ROOT b = f32[4] add(c, a), frontend_attributes={k=\"";
+  const char *tail = "\"}, metadata={op_name=\"jit(f)/checkpoint/rematted_computation/add\" source_file=\"/x/y.py\" source_line=2000000}\n}\n";
+  size_t hn = strlen(head), big = 70000, tn = strlen(tail);
+  char *t = malloc(hn + big + tn + 1);
+  assert_non_null(t);
+  memcpy(t, head, hn);
+  memset(t + hn, 'x', big);
+  memcpy(t + hn + big, tail, tn + 1);
+  const size_t cut = (size_t)(strstr(t, "source_line=2000000") - t);
+  for (int pass = 0; pass < 2; pass++) {
+    hs_doc *d = hs_parse(t, pass ? cut : strlen(t), NULL);
+    assert_non_null(d);
+    json_t *j = tu_json(hs_decisions_json(d, NULL));
+    hs_doc_free(d);
+    size_t i;
+    json_t *x;
+    int remat = 0;
+    json_array_foreach(json_object_get(j, "decisions"), i, x) {
+      if (strcmp(json_string_value(json_object_get(x, "kind")), "remat") != 0) continue;
+      const char *name = json_string_value(json_object_get(x, "name"));
+      const char *src = json_string_value(json_object_get(x, "source"));
+      const char *detail = json_string_value(json_object_get(x, "detail"));
+      if (strcmp(name, "b") == 0) {
+        assert_non_null(strstr(detail, "\"jit(f)/checkpoint/rematted_computation/add\""));
+        if (pass) assert_null(src); /* cut before its source_line */
+        else assert_string_equal(src, "/x/y.py:2000000");
+      } else {
+        assert_string_equal(name, "c");
+        assert_string_equal(src, "/x/y.py:7");
+      }
+      remat++;
+    }
+    assert_int_equal(remat, 2);
+    json_decref(j);
+  }
+  free(t);
+}
+
 static void test_errors_have_positions(void **state) {
   (void)state;
   /* the error inputs are case folders (tests/cases/err-*); this one cannot be a file */
@@ -383,6 +430,7 @@ int main(void) {
       cmocka_unit_test(test_errors_have_positions),
       cmocka_unit_test(test_names_small_and_big_computation),
       cmocka_unit_test(test_operand_names_first_of_twice),
+      cmocka_unit_test(test_hlo_side_wide),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

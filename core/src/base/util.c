@@ -92,11 +92,14 @@ void hs_vec_prefill(void *data, uint32_t cap, uint32_t n, uint64_t fill_to, uint
   if (huge_to > cap) huge_to = cap;
   const uintptr_t huge = (uintptr_t)2 << 20, page = 4096;
   uintptr_t base = (uintptr_t)data, end = base + (size_t)cap * elem;
-  if (huge_to > n) hs_mem_hint_huge((void *)(base + (size_t)n * elem), (size_t)(huge_to - n) * elem);
-  /* none past huge_to: an earlier, higher projection may have asked for them there */
-  uintptr_t s = (base + (size_t)(huge_to > n ? huge_to : n) * elem) & ~(huge - 1);
-  if (s < base) s = (base + page - 1) & ~(page - 1);
-  if (end > s + huge) (void)madvise((void *)s, ((end - s) & ~(page - 1)), MADV_NOHUGEPAGE);
+  /* 2 MB pages only in a block that starts on a 2 MB boundary (hs_vec_grow's reservations): one
+     that realloc may grow and move is better without them (hs_vec_grow says why) */
+  if ((base & (huge - 1)) == 0) {
+    if (huge_to > n) hs_mem_hint_huge((void *)(base + (size_t)n * elem), (size_t)(huge_to - n) * elem);
+    /* none past huge_to: an earlier, higher projection may have asked for them there */
+    uintptr_t s = (base + (size_t)(huge_to > n ? huge_to : n) * elem) & ~(huge - 1);
+    if (end > s + huge) (void)madvise((void *)s, ((end - s) & ~(page - 1)), MADV_NOHUGEPAGE);
+  }
 #if defined(MADV_POPULATE_WRITE)
   /* its pages up to fill_to made now, in one call, not one fault each (a tenth of the parse) */
   uintptr_t ps = (base + (size_t)n * elem + page - 1) & ~(page - 1), pe = (base + (size_t)fill_to * elem) & ~(page - 1);

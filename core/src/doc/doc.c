@@ -108,6 +108,7 @@ int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line) {
 
 int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t line, uint8_t role) {
   bool ok;
+  if (d->n_comps >= HS_COMP_MAX) return -1; /* hs_instr.comp's 29 bits (a text of 4 GB holds fewer) */
   hs_comp *c = HS_VEC_PUSH(d->comps, d->n_comps, d->cap_comps, ok);
   if (!ok) return -1;
   memset(c, 0, sizeof *c);

@@ -71,6 +71,7 @@ typedef struct {
 } hs_instr; /* 40 bytes (36 in wasm): a 100 MB dump has about 700k instructions. Counts that follow
                from the arrays' order are not kept: 48 bytes before (issue 37's peak). */
 #define HS_CALLS_MAX 65535u
+#define HS_COMP_MAX ((1u << 29) - 1)
 /* Instructions XLA's parser creates that the text has no statement for: a compact
  * get-tuple-element operand ("%t#1": one per distinct tuple and index path in a computation,
  * named "t_1" as XLA names it) and a nested operand ("f32[4] negate(f32[4] %x)", named
