@@ -373,7 +373,7 @@ hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in) {
 }
 
 /* Its op_name and source into its row, or (one does not fit) a row of doc->hlo_wide. */
-bool hs_hlo_set_meta(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref) {
+bool hs_hlo_set_meta_slow(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref) {
   hs_hlo_row *w = &d->hlo[idx];
   uint32_t name_off = d->instrs[idx].name.off;
   bool present = op_name.off != 0; /* an op_name is never at the text's start */
@@ -406,11 +406,11 @@ bool hs_hlo_set_meta(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, u
 
 bool hs_hlo_set_op_name(hs_doc *d, uint32_t idx, hs_slice op_name) {
   hs_hlo_instr h = hs_hlo_of(d, &d->instrs[idx]);
-  return hs_hlo_set_meta(d, idx, op_name, h.source_file, h.source_ref);
+  return hs_hlo_set_meta_slow(d, idx, op_name, h.source_file, h.source_ref);
 }
 
 bool hs_hlo_set_source(hs_doc *d, uint32_t idx, uint32_t file, uint32_t ref) {
-  return hs_hlo_set_meta(d, idx, hs_hlo_of(d, &d->instrs[idx]).op_name, file, ref);
+  return hs_hlo_set_meta_slow(d, idx, hs_hlo_of(d, &d->instrs[idx]).op_name, file, ref);
 }
 
 hs_hlo_rare *hs_hlo_rare_of(hs_doc *d, uint32_t idx) {

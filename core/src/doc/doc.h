@@ -255,7 +255,19 @@ hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in);
 /* Set instruction idx's op_name, its source (file: source_file's index + 1, or 0 with ref a
  * stack_frame_id): the HLO reader, as it reads them. False when memory ran out. */
 bool hs_hlo_set_op_name(hs_doc *d, uint32_t idx, hs_slice op_name);
-bool hs_hlo_set_meta(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref); /* both */
+bool hs_hlo_set_meta_slow(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref);
+/* both; inline where they fit the row (nearly every instruction: once each, in the parse) */
+static inline bool hs_hlo_set_meta(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref) {
+  uint32_t at = op_name.off - d->instrs[idx].name.off; /* wraps when before the name: does not fit */
+  if (op_name.off && at - 1u < HS_HLO_WIDE - 1u && op_name.len < 0x10000u && (file ? file < 0x400u && ref < 0x100000u : ref < HS_HLO_SRC_FILE)) {
+    hs_hlo_row *w = &d->hlo[idx];
+    w->op_at = (uint16_t)at;
+    w->op_len = (uint16_t)op_name.len;
+    w->src = (w->src & HS_HLO_RARE) | (file ? HS_HLO_SRC_FILE | file << 20 | ref : ref);
+    return true;
+  }
+  return hs_hlo_set_meta_slow(d, idx, op_name, file, ref);
+}
 bool hs_hlo_set_source(hs_doc *d, uint32_t idx, uint32_t file, uint32_t ref);
 /* Instruction idx's row of doc->hlo_rare, made the first time (instructions in order); NULL
  * when memory ran out. */
