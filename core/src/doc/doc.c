@@ -377,15 +377,12 @@ bool hs_hlo_set_meta_slow(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t fi
   hs_hlo_row *w = &d->hlo[idx];
   uint32_t name_off = d->instrs[idx].name.off;
   bool present = op_name.off != 0; /* an op_name is never at the text's start */
-  uint64_t at = op_name.off >= name_off ? (uint64_t)op_name.off - name_off : UINT64_MAX;
-  bool fits = (!present || (at > 0 && at < HS_HLO_WIDE && op_name.len < 0x10000u)) &&
-              (file ? file < 0x400u && ref < 0x100000u : ref < HS_HLO_SRC_FILE);
   uint32_t rare = w->src & HS_HLO_RARE;
-  if (fits) {
+  if ((!present || hs_hlo_op_fits(op_name, name_off)) && hs_hlo_src_fits(file, ref)) {
     /* a wide row written for it before stays, unread */
-    w->op_at = present ? (uint16_t)at : 0;
+    w->op_at = present ? (uint16_t)(op_name.off - name_off) : 0;
     w->op_len = present ? (uint16_t)op_name.len : 0;
-    w->src = rare | (file ? HS_HLO_SRC_FILE | file << 20 | ref : ref);
+    w->src = rare | hs_hlo_src(file, ref);
     return true;
   }
   hs_hlo_wide *x = d->n_hlo_wide && d->hlo_wide[d->n_hlo_wide - 1].instr == idx ? &d->hlo_wide[d->n_hlo_wide - 1] : NULL;

@@ -252,23 +252,31 @@ static inline uint32_t hs_call_count(const hs_doc *d, const hs_instr *in) {
 
 /* The HLO-only part of an instruction (all empty for other formats). */
 hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in);
+/* What fits the row (doc.h's hs_hlo_row): an op_name 1 to 65,534 bytes after its instruction's
+ * name and under 64 KB long; a source file:line with file 1..1023 and line under 2^20, or a
+ * frame id under 2^30 (file 0). The source as the row packs it. */
+static inline bool hs_hlo_op_fits(hs_slice op_name, uint32_t name_off) {
+  return op_name.off >= name_off && op_name.off - name_off - 1u < HS_HLO_WIDE - 1u && op_name.len < 0x10000u;
+}
+static inline bool hs_hlo_src_fits(uint32_t file, uint32_t ref) { return file ? file < 0x400u && ref < 0x100000u : ref < HS_HLO_SRC_FILE; }
+static inline uint32_t hs_hlo_src(uint32_t file, uint32_t ref) { return file ? HS_HLO_SRC_FILE | file << 20 | ref : ref; }
 /* Set instruction idx's op_name, its source (file: source_file's index + 1, or 0 with ref a
- * stack_frame_id): the HLO reader, as it reads them. False when memory ran out. */
+ * stack_frame_id), or both: the HLO reader, as it reads them. False when memory ran out. */
 bool hs_hlo_set_op_name(hs_doc *d, uint32_t idx, hs_slice op_name);
+bool hs_hlo_set_source(hs_doc *d, uint32_t idx, uint32_t file, uint32_t ref);
 bool hs_hlo_set_meta_slow(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref);
-/* both; inline where they fit the row (nearly every instruction: once each, in the parse) */
+/* both: inline where they fit the row (nearly every instruction, once each in the parse) */
 static inline bool hs_hlo_set_meta(hs_doc *d, uint32_t idx, hs_slice op_name, uint32_t file, uint32_t ref) {
-  uint32_t at = op_name.off - d->instrs[idx].name.off; /* wraps when before the name: does not fit */
-  if (op_name.off && at - 1u < HS_HLO_WIDE - 1u && op_name.len < 0x10000u && (file ? file < 0x400u && ref < 0x100000u : ref < HS_HLO_SRC_FILE)) {
+  uint32_t name_off = d->instrs[idx].name.off;
+  if (op_name.off && hs_hlo_op_fits(op_name, name_off) && hs_hlo_src_fits(file, ref)) {
     hs_hlo_row *w = &d->hlo[idx];
-    w->op_at = (uint16_t)at;
+    w->op_at = (uint16_t)(op_name.off - name_off);
     w->op_len = (uint16_t)op_name.len;
-    w->src = (w->src & HS_HLO_RARE) | (file ? HS_HLO_SRC_FILE | file << 20 | ref : ref);
+    w->src = (w->src & HS_HLO_RARE) | hs_hlo_src(file, ref);
     return true;
   }
   return hs_hlo_set_meta_slow(d, idx, op_name, file, ref);
 }
-bool hs_hlo_set_source(hs_doc *d, uint32_t idx, uint32_t file, uint32_t ref);
 /* Instruction idx's row of doc->hlo_rare, made the first time (instructions in order); NULL
  * when memory ran out. */
 hs_hlo_rare *hs_hlo_rare_of(hs_doc *d, uint32_t idx);

@@ -151,8 +151,6 @@ typedef struct {
   uint32_t hash, instr; /* instr + 1; 0 = empty */
 } gte_slot;
 
-/* A name of the open computation (XLA scopes names by computation): its hash, and its
- * instruction's index in the computation with a generation (hlo_scope.c). */
 /* An operand as read: the name it is written with (len 0: a nested instruction, or one the
  * reader made) and what it names (hs_operand's target, or HLO_NAMED_LAST while reading). */
 typedef struct {
@@ -160,6 +158,8 @@ typedef struct {
   int32_t target;
 } hlo_op;
 
+/* A name of the open computation (XLA scopes names by computation): its hash, and its
+ * instruction's index in the computation with a generation (hlo_scope.c). */
 typedef struct {
   uint32_t hash, key;
 } name_slot;
