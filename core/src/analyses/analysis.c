@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return hs_slice_is(d, in->opcode, lit); }
+static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return hs_slice_is(d, hs_opcode(d, in), lit); }
 
 int hs_fusion_census(const hs_doc *d, hs_census *out) {
   if (!d || !out) return HS_E_ARG;
@@ -40,7 +40,7 @@ bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in) {
                                       "copy-start", "copy-done", "opt-barrier", "after-all",
                                       "add-dependency", "domain"};
   for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-    if (hs_slice_is(d, in->opcode, names[k])) return true;
+    if (hs_slice_is(d, hs_opcode(d, in), names[k])) return true;
   return false;
 }
 
@@ -51,7 +51,7 @@ static bool forwards(const hs_doc *d, const hs_instr *in) {
 }
 
 static bool op_is_done(const hs_doc *d, const hs_instr *in) {
-  return in->opcode.len > 5 && memcmp(hs_sp(d, in->opcode) + in->opcode.len - 5, "-done", 5) == 0;
+  return hs_opcode(d, in).len > 5 && memcmp(hs_sp(d, hs_opcode(d, in)) + hs_opcode(d, in).len - 5, "-done", 5) == 0;
 }
 
 static bool is_parameter_copy(const hs_doc *d, const hs_instr *in) {
@@ -62,9 +62,9 @@ static bool is_parameter_copy(const hs_doc *d, const hs_instr *in) {
 
 int32_t hs_gte_index(const hs_doc *d, const hs_instr *in) {
   if (!op_is(d, in, "get-tuple-element")) return -1;
-  if (in->synth == HS_SYNTH_GTE) return in->gte_index;
-  if (hs_slice_synth(d, in->opcode)) return -1;
-  for (size_t p = in->opcode.off + in->opcode.len; p + 6 < d->len && d->text[p] != '\n'; p++) {
+  if (in->synth == HS_SYNTH_GTE) return hs_synth_gte_index(d, in);
+  if (hs_slice_synth(d, hs_opcode(d, in))) return -1;
+  for (size_t p = hs_opcode(d, in).off + hs_opcode(d, in).len; p + 6 < d->len && d->text[p] != '\n'; p++) {
     if (memcmp(d->text + p, "index=", 6) != 0 || (d->text[p - 1] != ' ' && d->text[p - 1] != ',')) continue;
     int32_t v = 0;
     size_t q = p + 6;
@@ -141,7 +141,7 @@ json_t *hs_unread_json(const hs_doc *d) {
       if (used[base[i] + k]) continue;
       json_t *o = json_object();
       json_object_set_new(o, "name", hs_json_slice(d, in->name));
-      json_object_set_new(o, "opcode", hs_json_slice(d, in->opcode));
+      json_object_set_new(o, "opcode", hs_json_slice(d, hs_opcode(d, in)));
       json_object_set_new(o, "computation", hs_json_slice(d, d->comps[in->comp].name));
       json_object_set_new(o, "line", json_integer(in->line));
       json_object_set_new(o, "index", json_integer(k));
@@ -203,7 +203,7 @@ static const hs_type *operand_type(const hs_doc *d, const hs_operand *o) {
 
 /* The number N of "parameter(N)", read from the text after the opcode. */
 static int param_number(const hs_doc *d, const hs_instr *in) {
-  uint32_t p = in->opcode.off + in->opcode.len;
+  uint32_t p = hs_opcode(d, in).off + hs_opcode(d, in).len;
   if (p >= d->len || d->text[p] != '(') return -1;
   int v = 0;
   for (p++; p < d->len && d->text[p] >= '0' && d->text[p] <= '9'; p++) {
@@ -228,8 +228,8 @@ typedef struct {
 static uint64_t kernel_read_bytes(const hs_doc *d, const hs_instr *in, const read_scratch *s) {
   int32_t body = -1;
   if (op_is(d, in, "fusion"))
-    for (uint32_t c = 0, c_end = hs_call_count(d, in); c < c_end; c++)
-      if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) body = d->calls[in->call_first + c].target;
+    for (uint32_t c0, c = 0, c_end = hs_calls_of(d, in, &c0); c < c_end; c++)
+      if (d->calls[c0 + c].attr == HS_CALL_CALLS) body = d->calls[c0 + c].target;
   const hs_comp *b = body >= 0 ? &d->comps[body] : NULL;
   if (b) {
     for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) s->param[k] = -1, s->whole[k] = 0, s->sliced[k] = 0;
@@ -265,8 +265,8 @@ static uint64_t kernel_read_bytes(const hs_doc *d, const hs_instr *in, const rea
 static uint64_t result_write_bytes(const hs_doc *d, const hs_instr *in) {
   const hs_instr *r = in;
   if (op_is(d, in, "fusion")) {
-    for (uint32_t c = 0, c_end = hs_call_count(d, in); c < c_end; c++) {
-      const hs_call *cl = &d->calls[in->call_first + c];
+    for (uint32_t c0, c = 0, c_end = hs_calls_of(d, in, &c0); c < c_end; c++) {
+      const hs_call *cl = &d->calls[c0 + c];
       if (cl->attr == HS_CALL_CALLS && cl->target >= 0 && d->comps[cl->target].root >= 0)
         r = &d->instrs[d->comps[cl->target].root];
     }
@@ -526,8 +526,8 @@ uint32_t hs_big_carriers(const hs_doc *d, const hs_spill_info *si, uint8_t *mark
   MARK(si->big);
   /* the producer inside the fused body: its root, or the root tuple's element of that type */
   if (op_is(d, w, "fusion")) {
-    for (uint32_t c = 0, c_end = hs_call_count(d, w); c < c_end; c++) {
-      const hs_call *cl = &d->calls[w->call_first + c];
+    for (uint32_t c0, c = 0, c_end = hs_calls_of(d, w, &c0); c < c_end; c++) {
+      const hs_call *cl = &d->calls[c0 + c];
       if (cl->attr != HS_CALL_CALLS || cl->target < 0 || d->comps[cl->target].root < 0) continue;
       int32_t p = d->comps[cl->target].root;
       const hs_instr *r = &d->instrs[p];

@@ -58,7 +58,7 @@ static uint64_t fnv(uint64_t h, const char *s, size_t n) {
   return h;
 }
 
-static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return hs_slice_is(d, in->opcode, lit); }
+static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return hs_slice_is(d, hs_opcode(d, in), lit); }
 
 /* The bytes of an instruction's statement: [*s, *e) from its line to the end of its continuation lines. */
 static bool stmt_span(const hs_doc *d, const hs_instr *in, size_t *s, size_t *e) {
@@ -100,18 +100,18 @@ static int range_cmp(const void *x, const void *y) {
  * (operands, called computations), its metadata or its control predecessors. */
 static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
   uint64_t h = 0xCBF29CE484222325ull;
-  if (in->synth) return mix(h, in->synth == HS_SYNTH_GTE ? (uint64_t)(int64_t)in->gte_index + 17 : 3);
+  if (in->synth) return mix(h, in->synth == HS_SYNTH_GTE ? (uint64_t)(int64_t)hs_synth_gte_index(d, in) + 17 : 3);
   size_t s, e;
-  if (hs_slice_synth(d, in->opcode) || !stmt_span(d, in, &s, &e)) return h;
+  if (hs_slice_synth(d, hs_opcode(d, in)) || !stmt_span(d, in, &s, &e)) return h;
   /* a get-tuple-element is its index, written out (index=1) or compact (%t#1) as XLA may print it */
   if (op_is(d, in, "get-tuple-element")) {
-    size_t k = hs_find(d->text, in->opcode.off, e, "index=");
+    size_t k = hs_find(d->text, hs_opcode(d, in).off, e, "index=");
     int64_t idx = 0;
     if (k != SIZE_MAX)
       for (k += 6; k < e && d->text[k] >= '0' && d->text[k] <= '9'; k++) idx = idx * 10 + (d->text[k] - '0');
     return mix(h, (uint64_t)idx + 17);
   }
-  size_t p = in->opcode.off + in->opcode.len;
+  size_t p = hs_opcode(d, in).off + hs_opcode(d, in).len;
   if (p < s || p > e) return h;
   /* the operand list says nothing the operands' hashes do not (XLA prints operand types in it or
      not, as it is asked): skipped, but for a constant's literal and a parameter's number */
@@ -132,8 +132,8 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
   uint32_t nr = 0, want = hs_call_count(d, in) + 1;
   if (want > 64 && !(rs = malloc(want * sizeof *rs))) return mix(h, 0xDEADull); /* out of memory: opcode and operands still count */
   if (!in->synth)
-    for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++) {
-      hs_slice n = d->calls[in->call_first + k].name;
+    for (uint32_t k0, k = 0, k_end = hs_calls_of(d, in, &k0); k < k_end; k++) {
+      hs_slice n = d->calls[k0 + k].name;
       if (!hs_slice_synth(d, n) && n.off >= p && n.off < e) rs[nr++] = (range){n.off, n.len};
     }
   /* backend_config: JSON whose key order differs between printings of one module (a dump's file
@@ -209,8 +209,8 @@ static uint64_t comp_hash(side *S, uint32_t c);
 
 static int32_t body_of(const hs_doc *d, const hs_instr *in) {
   if (in->synth == HS_SYNTH_GTE) return -1;
-  for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++)
-    if (d->calls[in->call_first + k].attr == HS_CALL_CALLS) return d->calls[in->call_first + k].target;
+  for (uint32_t k0, k = 0, k_end = hs_calls_of(d, in, &k0); k < k_end; k++)
+    if (d->calls[k0 + k].attr == HS_CALL_CALLS) return d->calls[k0 + k].target;
   return -1;
 }
 
@@ -235,15 +235,15 @@ static void instr_hash(side *S, uint32_t i0, uint32_t *stack) {
       }
     }
     if (!ready) continue;
-    uint64_t h = mix(fnv(0xCBF29CE484222325ull, hs_sp(d, in->opcode), in->opcode.len), S->th[i]);
+    uint64_t h = mix(fnv(0xCBF29CE484222325ull, hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len), S->th[i]);
     h = mix(h, attr_hash(d, in));
     for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
       int32_t t = d->operands[in->op_first + k].target;
       h = mix(h, t >= 0 && S->state[t] == 2 ? S->h[t] : 0x51ull);
     }
     if (in->synth != HS_SYNTH_GTE)
-      for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++) {
-        int32_t c = d->calls[in->call_first + k].target;
+      for (uint32_t k0, k = 0, k_end = hs_calls_of(d, in, &k0); k < k_end; k++) {
+        int32_t c = d->calls[k0 + k].target;
         h = mix(h, c >= 0 ? comp_hash(S, (uint32_t)c) : 0x77ull);
       }
     S->h[i] = h;
@@ -374,9 +374,10 @@ static void pair(differ *D, uint32_t a, uint32_t b, uint8_t by) {
   D->B.match[b] = (int32_t)a;
   D->A.by[a] = by;
   const hs_instr *ia = &D->A.d->instrs[a], *ib = &D->B.d->instrs[b];
-  if (ia->synth == HS_SYNTH_GTE || ib->synth == HS_SYNTH_GTE || hs_call_count(D->A.d, ia) != hs_call_count(D->B.d, ib)) return;
-  for (uint32_t k = 0, k_end = hs_call_count(D->A.d, ia); k < k_end; k++)
-    pair_comps(D, D->A.d->calls[ia->call_first + k].target, D->B.d->calls[ib->call_first + k].target);
+  uint32_t ka, kb, n = hs_calls_of(D->A.d, ia, &ka);
+  if (ia->synth == HS_SYNTH_GTE || ib->synth == HS_SYNTH_GTE || n != hs_calls_of(D->B.d, ib, &kb)) return;
+  for (uint32_t k = 0; k < n; k++)
+    pair_comps(D, D->A.d->calls[ka + k].target, D->B.d->calls[kb + k].target);
 }
 
 /* How well b suits a as a partner among equals (higher is better). */
@@ -482,14 +483,14 @@ static uint64_t key_op_name(side *S, uint32_t i, side *O) {
     if (!(q - p == 9 && memcmp(t + p, "jit(main)", 9) == 0)) h = fnv(fnv(h, t + p, q - p), "/", 1);
     p = q + 1;
   }
-  return mix(mix(fnv(h, hs_sp(d, in->opcode), in->opcode.len), S->dh[i]), 1) | 1;
+  return mix(mix(fnv(h, hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len), S->dh[i]), 1) | 1;
 }
 static uint64_t key_source(side *S, uint32_t i, side *O) {
   (void)O;
   const hs_doc *d = S->d;
   const hs_instr *in = &d->instrs[i];
   if (!S->src[i]) return 0;
-  return mix(mix(fnv(S->src[i], hs_sp(d, in->opcode), in->opcode.len), S->dh[i]), 2) | 1;
+  return mix(mix(fnv(S->src[i], hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len), S->dh[i]), 2) | 1;
 }
 /* opcode, type and operands: each operand named by its partner's index on side A (so both sides
  * compute the same key); 0 when an operand has no partner yet. */
@@ -498,7 +499,7 @@ static uint64_t key_around(side *S, uint32_t i, side *O) {
   const hs_instr *in = &d->instrs[i];
   (void)O;
   bool is_a = !S->is_b;
-  uint64_t h = mix(fnv(0xCBF29CE484222325ull, hs_sp(d, in->opcode), in->opcode.len), S->th[i]);
+  uint64_t h = mix(fnv(0xCBF29CE484222325ull, hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len), S->th[i]);
   for (uint32_t k = 0, k_end = hs_op_count(d, in); k < k_end; k++) {
     int32_t t = d->operands[in->op_first + k].target;
     if (t < 0) return 0;
@@ -513,7 +514,7 @@ static uint64_t key_name(side *S, uint32_t i, side *O) {
   const hs_doc *d = S->d;
   const hs_instr *in = &d->instrs[i];
   if (!in->name.len) return 0;
-  return mix(mix(fnv(fnv(0xCBF29CE484222325ull, hs_sp(d, in->name), in->name.len), hs_sp(d, in->opcode), in->opcode.len), S->dh[i]), 4) | 1;
+  return mix(mix(fnv(fnv(0xCBF29CE484222325ull, hs_sp(d, in->name), in->name.len), hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len), S->dh[i]), 4) | 1;
 }
 
 static uint32_t *comp_list(const hs_doc *d, uint32_t c, uint32_t *n) {
@@ -949,8 +950,8 @@ static uint8_t *materialized(side *S) {
     for (uint32_t j = 0; j < d->n_instrs; j++) {
       const hs_instr *u = &d->instrs[j];
       if (!used[j] || !op_is(d, u, "call") || u->synth == HS_SYNTH_GTE) continue;
-      for (uint32_t k = 0, k_end = hs_call_count(d, u); k < k_end; k++) {
-        int32_t c = d->calls[u->call_first + k].target;
+      for (uint32_t k0, k = 0, k_end = hs_calls_of(d, u, &k0); k < k_end; k++) {
+        int32_t c = d->calls[k0 + k].target;
         int32_t r = c >= 0 ? d->comps[c].root : -1;
         if (r >= 0 && !used[r]) used[r] = 1, grew = true;
       }

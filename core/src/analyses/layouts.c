@@ -54,7 +54,7 @@ char *hs_layouts_json(const hs_doc *d, size_t *len) {
       uint64_t pb = (uint64_t)json_integer_value(json_object_get(s, "padded_bytes"));
       json_t *row = json_object();
       json_object_set_new(row, "name", hs_json_slice(d, in->name));
-      json_object_set_new(row, "opcode", hs_json_slice(d, in->opcode));
+      json_object_set_new(row, "opcode", hs_json_slice(d, hs_opcode(d, in)));
       json_object_set_new(row, "line", json_integer(in->line));
       json_object_set_new(row, "type", json_incref(json_object_get(s, "type")));
       json_t *ms = json_object_get(s, "memory_space");
@@ -67,7 +67,7 @@ char *hs_layouts_json(const hs_doc *d, size_t *len) {
       /* what holds no memory of its own stays a row but out of the totals: a bitcast or a
        * get-tuple-element (another name for its operand's buffer) and an output that aliases an
        * operand (output_to_operand_aliasing: a custom call writing in place) */
-      bool alias = hs_slice_is(d, in->opcode, "bitcast") || hs_slice_is(d, in->opcode, "get-tuple-element") ||
+      bool alias = hs_slice_is(d, hs_opcode(d, in), "bitcast") || hs_slice_is(d, hs_opcode(d, in), "get-tuple-element") ||
                    hs_contains(d->text + p, e - p, "output_to_operand_aliasing=");
       json_object_set_new(row, "in_total", json_boolean(!alias));
       rows[n].instr = i;

@@ -18,20 +18,20 @@ static bool ends_with(const hs_doc *d, hs_slice s, const char *suffix) {
 }
 
 static bool is_start(const hs_doc *d, const hs_instr *in) {
-  return ends_with(d, in->opcode, "-start") || hs_slice_is(d, in->opcode, "send") || hs_slice_is(d, in->opcode, "recv");
+  return ends_with(d, hs_opcode(d, in), "-start") || hs_slice_is(d, hs_opcode(d, in), "send") || hs_slice_is(d, hs_opcode(d, in), "recv");
 }
 
-static bool is_done(const hs_doc *d, const hs_instr *in) { return ends_with(d, in->opcode, "-done"); }
+static bool is_done(const hs_doc *d, const hs_instr *in) { return ends_with(d, hs_opcode(d, in), "-done"); }
 
 bool hs_instr_is_async(const hs_doc *d, const hs_instr *in) {
-  return is_start(d, in) || is_done(d, in) || ends_with(d, in->opcode, "-update");
+  return is_start(d, in) || is_done(d, in) || ends_with(d, hs_opcode(d, in), "-update");
 }
 
 bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in) {
   static const char *const quiet[] = {"parameter", "constant", "get-tuple-element", "bitcast", "tuple",
                                       "opt-barrier", "after-all", "add-dependency", "domain"};
   for (size_t k = 0; k < sizeof quiet / sizeof quiet[0]; k++)
-    if (hs_slice_is(d, in->opcode, quiet[k])) return false;
+    if (hs_slice_is(d, hs_opcode(d, in), quiet[k])) return false;
   return !hs_instr_is_async(d, in);
 }
 
@@ -43,7 +43,7 @@ static int32_t start_of(const hs_doc *d, const hs_instr *done) {
     if (t < 0) return -1;
     const hs_instr *s = &d->instrs[t];
     if (is_start(d, s)) return t;
-    if (!ends_with(d, s->opcode, "-update")) return -1;
+    if (!ends_with(d, hs_opcode(d, s), "-update")) return -1;
     x = s;
   }
   return -1;
@@ -64,8 +64,8 @@ static bool says_sync(const hs_doc *d, const hs_instr *in) {
 }
 
 static int32_t called(const hs_doc *d, const hs_instr *in) {
-  for (uint32_t c = 0, c_end = hs_call_count(d, in); c < c_end; c++)
-    if (d->calls[in->call_first + c].attr == HS_CALL_CALLS) return d->calls[in->call_first + c].target;
+  for (uint32_t c0, c = 0, c_end = hs_calls_of(d, in, &c0); c < c_end; c++)
+    if (d->calls[c0 + c].attr == HS_CALL_CALLS) return d->calls[c0 + c].target;
   return -1;
 }
 
@@ -96,14 +96,14 @@ hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n) {
     p->start = (int32_t)i;
     p->done = done_of[i];
     p->calls = -1;
-    size_t kl = in->opcode.len;
-    const char *k = hs_sp(d, in->opcode);
-    if (ends_with(d, in->opcode, "-start")) kl -= 6;
+    size_t kl = hs_opcode(d, in).len;
+    const char *k = hs_sp(d, hs_opcode(d, in));
+    if (ends_with(d, hs_opcode(d, in), "-start")) kl -= 6;
     if (kl == 5 && memcmp(k, "async", 5) == 0) {
       p->calls = called(d, in);
       /* what the async computation runs: its ROOT (a reduce-scatter, an all-to-all, a fusion) */
       if (p->calls >= 0 && d->comps[p->calls].root >= 0) {
-        hs_slice r = d->instrs[d->comps[p->calls].root].opcode;
+        hs_slice r = hs_opcode(d, &d->instrs[d->comps[p->calls].root]);
         k = hs_sp(d, r);
         kl = r.len;
       }
@@ -112,7 +112,7 @@ hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n) {
     memcpy(p->kind, k, kl);
     p->kind[kl] = 0;
     /* what moves: the done's result (a send: what it sends) */
-    if (hs_slice_is(d, in->opcode, "send") && hs_op_count(d, in) && d->operands[in->op_first].target >= 0)
+    if (hs_slice_is(d, hs_opcode(d, in), "send") && hs_op_count(d, in) && d->operands[in->op_first].target >= 0)
       p->bytes = hs_type_bytes(d->instrs[d->operands[in->op_first].target].type);
     else if (p->done >= 0)
       p->bytes = hs_type_bytes(d->instrs[p->done].type);

@@ -55,7 +55,7 @@ char *hs_fusions_json_rows(const hs_doc *d, size_t rows, size_t *len) {
   if (d->format == HS_FORMAT_HLO) {
     for (uint32_t i = 0; i < d->n_instrs; i++) {
       const hs_instr *in = &d->instrs[i];
-      if (!hs_slice_is(d, in->opcode, "fusion")) continue;
+      if (!hs_slice_is(d, hs_opcode(d, in), "fusion")) continue;
       if (total++ >= rows) continue; /* counted, not listed */
       json_t *f = json_object();
       json_object_set_new(f, "name", hs_json_slice(d, in->name));
@@ -63,8 +63,8 @@ char *hs_fusions_json_rows(const hs_doc *d, size_t rows, size_t *len) {
       json_object_set_new(f, "kind", kind.len ? hs_json_slice(d, kind) : json_null());
       int32_t body = -1;
       hs_slice calls = {0, 0};
-      for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++) {
-        const hs_call *cl = &d->calls[in->call_first + k];
+      for (uint32_t k0, k = 0, k_end = hs_calls_of(d, in, &k0); k < k_end; k++) {
+        const hs_call *cl = &d->calls[k0 + k];
         if (cl->attr == HS_CALL_CALLS) {
           calls = cl->name;
           body = cl->target;
@@ -85,8 +85,8 @@ char *hs_fusions_json_rows(const hs_doc *d, size_t rows, size_t *len) {
         const hs_comp *b = &d->comps[body];
         for (uint32_t k = b->first; k < b->first + b->count; k++) {
           const hs_instr *bi = &d->instrs[k];
-          if (hs_slice_is(d, bi->opcode, "parameter") || hs_slice_is(d, bi->opcode, "constant")) continue;
-          json_array_append_new(ops, hs_json_slice(d, bi->opcode));
+          if (hs_slice_is(d, hs_opcode(d, bi), "parameter") || hs_slice_is(d, hs_opcode(d, bi), "constant")) continue;
+          json_array_append_new(ops, hs_json_slice(d, hs_opcode(d, bi)));
         }
       }
       json_object_set_new(f, "ops", ops);
@@ -258,7 +258,7 @@ char *hs_computations_json(const hs_doc *d, size_t *len) {
         const hs_instr *in = &d->instrs[i];
         json_t *io = json_object();
         json_object_set_new(io, "name", hs_json_slice(d, in->name));
-        json_object_set_new(io, "opcode", hs_json_slice(d, in->opcode));
+        json_object_set_new(io, "opcode", hs_json_slice(d, hs_opcode(d, in)));
         json_object_set_new(io, "type", hs_json_type(in->type));
         json_object_set_new(io, "line", json_integer(in->line));
         /* made by the reader, as XLA's parser makes it: not a statement of the text */

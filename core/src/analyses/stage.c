@@ -48,7 +48,7 @@ typedef struct {
 
 static bool op_is_any(const hs_doc *d, const hs_instr *in, const name_len *names, size_t count) {
   for (size_t k = 0; k < count; k++)
-    if (in->opcode.len == names[k].n && memcmp(hs_sp(d, in->opcode), names[k].s, names[k].n) == 0) return true;
+    if (hs_opcode(d, in).len == names[k].n && memcmp(hs_sp(d, hs_opcode(d, in)), names[k].s, names[k].n) == 0) return true;
   return false;
 }
 
@@ -73,7 +73,7 @@ int hs_doc_stage(const hs_doc *d) {
   bool spmd = false;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    if (hs_slice_is(d, in->opcode, "fusion")) return HS_STAGE_PASS_STEP;
+    if (hs_slice_is(d, hs_opcode(d, in), "fusion")) return HS_STAGE_PASS_STEP;
     if (op_is_any(d, in, collectives, sizeof collectives / sizeof collectives[0])) spmd = true;
   }
   if (spmd && text_has(d, 0, d->len, "sharding=") && !text_has(d, 0, d->len, "custom_call_target=\"Sharding\""))

@@ -205,7 +205,7 @@ static void flush_calls(hs_doc *d, const hs_names *comps, call_batch *b, hs_unre
       cp->inner = 1;
     }
     else if (c->attr == HS_CALL_CALLS && cp->role == HS_ROLE_CALLED) {
-      hs_slice op = d->instrs[c->instr].opcode;
+      hs_slice op = hs_opcode(d, &d->instrs[c->instr]);
       if (op.len > 6 && memcmp(hs_sp(d, op), "async-", 6) == 0) cp->role = HS_ROLE_ASYNC;
     }
   }
@@ -296,7 +296,8 @@ int hs_resolve(hs_doc *d) {
     if (in->synth != HS_SYNTH_GTE || !hs_op_count(d, in)) continue;
     const hs_operand *o = &d->operands[in->op_first];
     const hs_type *t = o->target >= 0 ? d->instrs[o->target].type : NULL;
-    if (t && t->kind == HS_T_TUPLE && in->gte_index >= 0 && (uint32_t)in->gte_index < t->n) in->type = t->elems[in->gte_index];
+    int32_t gi = hs_synth_gte_index(d, in);
+    if (t && t->kind == HS_T_TUPLE && gi >= 0 && (uint32_t)gi < t->n) in->type = t->elems[gi];
   }
   const hs_unresolved u = d->unresolved;
   uint32_t first_line = u.ops ? u.first_op_line : u.first_call_line;
@@ -337,6 +338,45 @@ static const void *row_of(const void *rows, uint32_t n, size_t size, uint32_t i)
     else return (const char *)rows + (size_t)mid * size;
   }
   return NULL;
+}
+
+/* ---- what the instruction record leaves out ------------------------------------------- */
+hs_instr *hs_doc_add_instr_wide(hs_doc *d, hs_instr *in, hs_slice opcode) {
+  uint32_t i = (uint32_t)(in - d->instrs);
+  bool ok;
+  hs_instr_wide *w = HS_VEC_PUSH(d->instr_wide, d->n_instr_wide, d->cap_instr_wide, ok);
+  if (!ok) {
+    d->n_instrs--;
+    return NULL;
+  }
+  *w = (hs_instr_wide){i, -1, opcode};
+  in = &d->instrs[i];
+  in->opc = HS_OPC_WIDE;
+  return in;
+}
+
+hs_slice hs_opcode_wide(const hs_doc *d, const hs_instr *in) {
+  const hs_instr_wide *w = row_of(d->instr_wide, d->n_instr_wide, sizeof *w, (uint32_t)(in - d->instrs));
+  return w ? w->opcode : hs_sl(0, 0);
+}
+
+int32_t hs_synth_gte_index(const hs_doc *d, const hs_instr *in) {
+  if (in->synth != HS_SYNTH_GTE) return -1;
+  const hs_instr_wide *w = row_of(d->instr_wide, d->n_instr_wide, sizeof *w, (uint32_t)(in - d->instrs));
+  return w ? w->gte_index : -1;
+}
+
+uint32_t hs_calls_of_slow(const hs_doc *d, const hs_instr *in, uint32_t *first) {
+  uint32_t i = (uint32_t)(in - d->instrs), lo = 0, hi = d->n_calls;
+  while (lo < hi) { /* the first call whose instruction is i or later */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (d->calls[mid].instr < i) lo = mid + 1;
+    else hi = mid;
+  }
+  uint32_t k = lo;
+  while (k < d->n_calls && d->calls[k].instr == i) k++;
+  *first = lo;
+  return k - lo;
 }
 
 hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in) {

@@ -54,24 +54,32 @@ typedef struct {
 
 typedef struct {
   hs_slice name;   /* without '%' */
-  hs_slice opcode; /* "fusion", "stablehlo.add" */
+  uint32_t opc;    /* the opcode ("fusion", "stablehlo.add"; read it with hs_opcode): its offset from
+                      the name's (bits 8 to 31) and its length (bits 0 to 7), or HS_OPC_WIDE: a row
+                      of doc->instr_wide holds it */
   uint32_t line;   /* 1-based */
-  uint32_t comp : 29;
+  uint32_t comp : 28;
   uint32_t synth : 2;   /* HS_SYNTH_*: made by the reader, not written as a statement in the text */
   uint32_t is_root : 1;
-  hs_type *type;   /* result type; may be NULL when unknown (StableHLO region ops) */
+  uint32_t has_calls : 1; /* it calls computations (hs_calls_of) */
   uint32_t op_first; /* its operands: doc->operands from here, hs_op_count of them (up to the next
                         instruction's op_first: each instruction's are added as it is made) */
-  union {
-    uint32_t call_first; /* the computations it calls: doc->calls from here, hs_call_count of them
-                            (those whose instr is this one) */
-    int32_t gte_index;   /* HS_SYNTH_GTE (which calls nothing): the tuple index it reads (typed
-                            from the tuple by hs_resolve) */
-  };
-} hs_instr; /* 40 bytes (36 in wasm): a 100 MB dump has about 700k instructions. Counts that follow
-               from the arrays' order are not kept: 48 bytes before (issue 37's peak). */
+  hs_type *type;   /* result type; may be NULL when unknown (StableHLO region ops) */
+} hs_instr; /* 32 bytes (28 in wasm): a 100 MB dump has about 700k instructions. What follows
+               from the arrays' order is not kept (its operand and call counts, where its calls
+               start), nor what few have (a made get-tuple-element's index): 48 bytes, then 40,
+               before (issue 37's peak). */
+#define HS_OPC_WIDE 0xFFu
+/* An instruction whose opcode is not in its name's line of text (those the reader made: their
+ * names are in d->synth), or 16 MB past its name, or 255 bytes long or longer; in instruction
+ * order (hs_opcode finds it). */
+typedef struct {
+  uint32_t instr;
+  int32_t gte_index; /* HS_SYNTH_GTE: the tuple index it reads (typed from the tuple by hs_resolve) */
+  hs_slice opcode;
+} hs_instr_wide;
 #define HS_CALLS_MAX 65535u
-#define HS_COMP_MAX ((1u << 29) - 1)
+#define HS_COMP_MAX ((1u << 28) - 1)
 /* Instructions XLA's parser creates that the text has no statement for: a compact
  * get-tuple-element operand ("%t#1": one per distinct tuple and index path in a computation,
  * named "t_1" as XLA names it) and a nested operand ("f32[4] negate(f32[4] %x)", named
@@ -189,6 +197,7 @@ typedef struct {
   X(hs_line, lines)              \
   X(hs_comp, comps)              \
   X(hs_instr, instrs)            \
+  X(hs_instr_wide, instr_wide)   \
   X(hs_hlo_row, hlo)             \
   X(hs_hlo_rare, hlo_rare)       \
   X(hs_hlo_wide, hlo_wide)       \
@@ -242,13 +251,28 @@ static inline uint32_t hs_op_count(const hs_doc *d, const hs_instr *in) {
   size_t i = (size_t)(in - d->instrs);
   return (i + 1 < d->n_instrs ? d->instrs[i + 1].op_first : d->n_operands) - in->op_first;
 }
-/* How many computations instruction in (of d->instrs) calls (at most HS_CALLS_MAX). */
-static inline uint32_t hs_call_count(const hs_doc *d, const hs_instr *in) {
-  if (in->synth == HS_SYNTH_GTE) return 0;
-  uint32_t i = (uint32_t)(in - d->instrs), k = in->call_first;
-  while (k < d->n_calls && d->calls[k].instr == i) k++;
-  return k - in->call_first;
+/* How many computations instruction in (of d->instrs) calls (at most HS_CALLS_MAX): d->calls
+ * from *first (calls are added in instruction order: found by binary search). */
+uint32_t hs_calls_of_slow(const hs_doc *d, const hs_instr *in, uint32_t *first);
+static inline uint32_t hs_calls_of(const hs_doc *d, const hs_instr *in, uint32_t *first) {
+  if (!in->has_calls) {
+    *first = 0;
+    return 0;
+  }
+  return hs_calls_of_slow(d, in, first);
 }
+static inline uint32_t hs_call_count(const hs_doc *d, const hs_instr *in) {
+  uint32_t first;
+  return hs_calls_of(d, in, &first);
+}
+/* An instruction's opcode (a slice of the text, or of d->synth for one the reader made). */
+hs_slice hs_opcode_wide(const hs_doc *d, const hs_instr *in);
+static inline hs_slice hs_opcode(const hs_doc *d, const hs_instr *in) {
+  if ((in->opc & 0xFFu) != HS_OPC_WIDE) return (hs_slice){in->name.off + (in->opc >> 8), in->opc & 0xFFu};
+  return hs_opcode_wide(d, in);
+}
+/* A made get-tuple-element's tuple index (HS_SYNTH_GTE), -1 for any other instruction. */
+int32_t hs_synth_gte_index(const hs_doc *d, const hs_instr *in);
 
 /* The HLO-only part of an instruction (all empty for other formats). */
 hs_hlo_instr hs_hlo_of(const hs_doc *d, const hs_instr *in);
@@ -317,18 +341,22 @@ int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t lin
 void hs_doc_close_comp(hs_doc *d, uint32_t comp, uint32_t end_line);
 /* An instruction of computation `comp` (zeroed; operands and calls start at the ends of those
  * arrays). The pointer is valid until the next push. Inline: the readers' hottest builder. */
+hs_instr *hs_doc_add_instr_wide(hs_doc *d, hs_instr *in, hs_slice opcode);
 static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opcode, uint32_t line, uint32_t comp) {
   bool ok;
   hs_instr *in = HS_VEC_PUSH(d->instrs, d->n_instrs, d->cap_instrs, ok);
   if (!ok) return NULL;
   memset(in, 0, sizeof *in);
   in->name = name;
-  in->opcode = opcode;
   in->line = line;
   in->comp = comp;
   in->op_first = d->n_operands;
-  in->call_first = d->n_calls;
-  return in;
+  /* the opcode after its name on the text's line (any but the instructions the reader made) */
+  if (opcode.off - name.off < (1u << 24) && opcode.off >= name.off && opcode.len < HS_OPC_WIDE && opcode.off <= d->len) {
+    in->opc = (opcode.off - name.off) << 8 | opcode.len;
+    return in;
+  }
+  return hs_doc_add_instr_wide(d, in, opcode);
 }
 /* A line of the text (its first byte's offset, HS_LINE_* kind, ref); false when memory runs
  * out. Inline: called for every line. */

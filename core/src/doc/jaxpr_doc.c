@@ -95,7 +95,8 @@ static int build(jr *r, int32_t main_body) {
     }
     for (; k < kept && r->eqns[order[k]].body == b; k++) {
       const jeqn *e = &r->eqns[order[k]];
-      hs_instr *in = hs_doc_add_instr(d, e->name, e->prim, line_of(d, e->start), (uint32_t)c);
+      /* one without outputs: an empty name where its primitive is (see hs_instr.opc) */
+      hs_instr *in = hs_doc_add_instr(d, e->name.len ? e->name : hs_sl(e->prim.off, 0), e->prim, line_of(d, e->start), (uint32_t)c);
       if (!in) {
         rc = HS_E_NOMEM;
         goto done;

@@ -401,7 +401,9 @@ static size_t start_op(shlo_reader *R, size_t p, int *rc) {
       return *rc ? SIZE_MAX : p;
     }
   }
-  /* ops outside any function are still counted, in computation 0 */
+  /* ops outside any function are still counted, in computation 0. One without results has an
+     empty name where its opcode is (the record keeps the opcode's place from its name's) */
+  if (!name.len) name = hs_sl(opcode.off, 0);
   hs_instr *in = hs_doc_add_instr(d, name, opcode, line_no(R), R->func >= 0 ? (uint32_t)R->func : 0);
   if (!in) {
     *rc = shlo_oom(R);

@@ -298,8 +298,8 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
   uint32_t cap = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    const char *ot = hs_sp(d, in->opcode);
-    size_t ol = in->opcode.len;
+    const char *ot = hs_sp(d, hs_opcode(d, in));
+    size_t ol = hs_opcode(d, in).len;
     char *clean = NULL; /* an opcode with bytes outside ASCII: compared as its stored, cleaned form */
     for (size_t j = 0; j < ol && !clean; j++)
       if ((unsigned char)ot[j] >= 0x80 || !ot[j]) {
@@ -328,7 +328,7 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
       slot->n = 1;
     }
     free(clean);
-    if (hs_slice_is(d, in->opcode, "fusion") && !(in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED)) {
+    if (hs_slice_is(d, hs_opcode(d, in), "fusion") && !(in->comp < d->n_comps && d->comps[in->comp].role == HS_ROLE_FUSED)) {
       uint32_t fcap = c->n_fusions; /* grows one by one; fusions per step are few hundred at most */
       char **nf = realloc(c->fusions, (fcap + 1) * sizeof *nf);
       if (!nf) {

@@ -36,9 +36,9 @@ typedef struct {
 
 static bool join_candidate(const hs_doc *d, const hs_instr *in) {
   if (hs_comp_in_fused(d, in->comp)) return false;
-  return !(hs_slice_is(d, in->opcode, "parameter") || hs_slice_is(d, in->opcode, "constant") ||
-           hs_slice_is(d, in->opcode, "get-tuple-element") || hs_slice_is(d, in->opcode, "tuple") ||
-           hs_slice_is(d, in->opcode, "bitcast"));
+  return !(hs_slice_is(d, hs_opcode(d, in), "parameter") || hs_slice_is(d, hs_opcode(d, in), "constant") ||
+           hs_slice_is(d, hs_opcode(d, in), "get-tuple-element") || hs_slice_is(d, hs_opcode(d, in), "tuple") ||
+           hs_slice_is(d, hs_opcode(d, in), "bitcast"));
 }
 
 static void join_free(ll_join *j) {
@@ -127,7 +127,7 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
   json_t *o = json_object();
   json_object_set_new(o, "function", jslice(m, f->name));
   json_object_set_new(o, "hlo", hs_json_slice(d, in->name));
-  json_object_set_new(o, "opcode", hs_json_slice(d, in->opcode));
+  json_object_set_new(o, "opcode", hs_json_slice(d, hs_opcode(d, in)));
   /* shapes and dtypes -> pointers and index arithmetic */
   json_t *sh = json_object();
   json_t *hs = json_array();
@@ -206,8 +206,8 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
   /* fusion boundaries -> function boundaries */
   json_t *fb = json_object();
   int32_t body_comp = -1;
-  for (uint32_t k = 0, k_end = hs_call_count(d, in); k < k_end; k++)
-    if (d->calls[in->call_first + k].target >= 0) body_comp = d->calls[in->call_first + k].target;
+  for (uint32_t k0, k = 0, k_end = hs_calls_of(d, in, &k0); k < k_end; k++)
+    if (d->calls[k0 + k].target >= 0) body_comp = d->calls[k0 + k].target;
   const hs_slice kind = hs_hlo_of(d, in).kind;
   json_object_set_new(fb, "hlo_kind", kind.len ? hs_json_slice(d, kind) : json_null());
   json_object_set_new(fb, "hlo_body", body_comp >= 0 ? hs_json_slice(d, d->comps[body_comp].name) : json_null());

@@ -931,7 +931,7 @@ static void join_module(json_t *res, const hs_doc *d) {
       if (!ix) continue;
       const hs_instr *in = &d->instrs[json_integer_value(ix)];
       json_object_set_new(v, "line", json_integer(in->line));
-      json_object_set_new(v, "opcode", hs_json_slice(d, in->opcode));
+      json_object_set_new(v, "opcode", hs_json_slice(d, hs_opcode(d, in)));
       joined++;
     }
     const char *label = json_string_value(json_object_get(a, "label"));
@@ -945,7 +945,7 @@ static void join_module(json_t *res, const hs_doc *d) {
         if (ix) {
           const hs_instr *in = &d->instrs[json_integer_value(ix)];
           json_object_set_new(a, "line", json_integer(in->line));
-          json_object_set_new(a, "opcode", hs_json_slice(d, in->opcode));
+          json_object_set_new(a, "opcode", hs_json_slice(d, hs_opcode(d, in)));
           hs_slice op_name = hs_hlo_of(d, in).op_name;
           if (op_name.len && json_is_null(json_object_get(a, "op_name"))) json_object_set_new(a, "op_name", hs_json_slice(d, op_name));
         }

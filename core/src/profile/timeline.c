@@ -222,7 +222,7 @@ static void facts_from_dump(const hs_doc *d, int32_t m, const char *name, op_fac
       if (f->line_len && s[f->line_len - 1] == '\r') f->line_len--;
       if (!f->known) {
         f->known = true;
-        copy_slice(f->opcode, sizeof f->opcode, hs_sp(d, in->opcode), in->opcode.len);
+        copy_slice(f->opcode, sizeof f->opcode, hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len);
         const hs_hlo_instr hv = hs_hlo_of(d, in), *h = &hv;
         if (h->custom_call_target.len) {
           hs_slice t = h->custom_call_target;

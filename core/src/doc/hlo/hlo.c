@@ -180,7 +180,8 @@ static int32_t compact_gte(reader *r, hs_slice base, size_t s, size_t e, uint32_
       if (!push_operand(r, prev < 0 ? base : prev_name, prev < 0 ? hlo_scope_operand(r, base) : prev)) return -1;
       found = push_instr(r, name, r->gte_opcode, NULL, line, op_base, HS_SYNTH_GTE);
       if (found < 0) return -1;
-      d->instrs[found].gte_index = (int32_t)(index > INT32_MAX ? INT32_MAX : index);
+      /* its opcode is in d->synth: its row of d->instr_wide is the last */
+      d->instr_wide[d->n_instr_wide - 1].gte_index = (int32_t)(index > INT32_MAX ? INT32_MAX : index);
       /* the table: grown to stay at most half full */
       if ((r->n_gtes + 1) * 2 > r->cap_gtes) {
         uint32_t cap = r->cap_gtes ? r->cap_gtes * 2 : 64;
@@ -686,7 +687,7 @@ static bool line_is(reader *r, size_t p, const char *kw, size_t n) {
 /* A statement that broke off where the text ends (a dump cut short): undo what it added and
  * say so, or (the text goes on) keep the error. */
 typedef struct {
-  uint32_t instrs, hlo, hlo_rare, hlo_wide, operands, calls;
+  uint32_t instrs, instr_wide, hlo, hlo_rare, hlo_wide, operands, calls;
 } mark;
 
 static int broken(reader *r, const mark *m, int rc) {
@@ -694,9 +695,10 @@ static int broken(reader *r, const mark *m, int rc) {
   if (rc != HS_E_SYNTAX || !hlo_on_last_line(r, r->err->offset)) return rc;
   for (uint32_t i = m->instrs; i < d->n_instrs; i++) { /* the fusions it counted */
     const hs_instr *in = &d->instrs[i];
-    if (in->comp < d->n_comps && hs_slice_is(d, in->opcode, "fusion")) d->comps[in->comp].fusions--;
+    if (in->comp < d->n_comps && hs_slice_is(d, hs_opcode(d, in), "fusion")) d->comps[in->comp].fusions--;
   }
   d->n_instrs = m->instrs;
+  d->n_instr_wide = m->instr_wide;
   d->n_hlo = m->hlo;
   d->n_hlo_rare = m->hlo_rare;
   d->n_hlo_wide = m->hlo_wide;
@@ -715,7 +717,7 @@ static int statement(reader *r, size_t p, size_t *next) {
   hs_doc *d = r->d;
   const char *t = r->t;
   size_t len = r->len;
-  mark m = {d->n_instrs, d->n_hlo, d->n_hlo_rare, d->n_hlo_wide, d->n_operands, d->n_calls};
+  mark m = {d->n_instrs, d->n_instr_wide, d->n_hlo, d->n_hlo_rare, d->n_hlo_wide, d->n_operands, d->n_calls};
   char c = t[p];
   uint8_t kind = HS_LINE_OTHER;
   uint32_t ref = 0;

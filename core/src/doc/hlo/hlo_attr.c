@@ -13,8 +13,9 @@
 
 static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   bool ok;
-  /* idx is the last instruction made: its calls are the last ones */
-  if (r->d->n_calls - r->d->instrs[idx].call_first == HS_CALLS_MAX) {
+  /* idx is the last instruction made: its calls are the last ones, from r->call_first */
+  if (!r->d->instrs[idx].has_calls) r->call_first = r->d->n_calls;
+  if (r->d->n_calls - r->call_first == HS_CALLS_MAX) {
     if (r->capped != idx + 1) /* once per instruction */
       hlo_warn_at(r, name.off, "%.*s: an instruction calling more than 65535 computations: hloscope follows the first 65535", r->t + name.off, name.len < 60 ? name.len : 60);
     r->capped = idx + 1;
@@ -27,8 +28,9 @@ static bool add_call(reader *r, uint32_t idx, hs_slice name, uint8_t attr) {
   c->target = -1;
   c->instr = idx;
   c->attr = attr;
-  c->by_fusion = hs_slice_is(r->d, in->opcode, "fusion");
-  c->by_call = hs_slice_is(r->d, in->opcode, "call");
+  in->has_calls = 1;
+  c->by_fusion = hs_slice_is(r->d, hs_opcode(r->d, in), "fusion");
+  c->by_call = hs_slice_is(r->d, hs_opcode(r->d, in), "call");
   return true;
 }
 
@@ -424,7 +426,7 @@ static bool read_attribute(reader *r, uint32_t idx, int a, size_t ks, size_t vs,
 
 /* The end of an instruction's attributes at end: the ones its opcode requires are checked */
 static size_t attributes_end(reader *r, int64_t idx, int rule, bool required, const uint64_t seen[2], size_t end) {
-  if (rule >= 0 && idx >= 0 && required) hlo_check_required(r, rule, r->d->instrs[idx].opcode.off, seen);
+  if (rule >= 0 && idx >= 0 && required) hlo_check_required(r, rule, hs_opcode(r->d, &r->d->instrs[idx]).off, seen);
   if (idx >= 0) memcpy(r->attr_seen, seen, sizeof r->attr_seen);
   return end;
 }

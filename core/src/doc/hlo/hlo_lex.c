@@ -509,7 +509,7 @@ bool hlo_on_last_line(reader *r, size_t p) { return p >= r->len || !memchr(r->t 
 /* A warning at offset at, inside instruction in, once its statement is behind (a computation's
  * close): its line counted from the instruction's own (its name's, or a nested one's opcode's). */
 void hlo_warn_in(reader *r, const hs_instr *in, size_t at, const char *fmt, const char *what, size_t n) {
-  hlo_warn_behind(r, in->line, in->name.off + in->name.len <= r->len && !in->synth ? in->name.off : in->opcode.off, at, fmt, what, n);
+  hlo_warn_behind(r, in->line, in->name.off + in->name.len <= r->len && !in->synth ? in->name.off : hs_opcode(r->d, in).off, at, fmt, what, n);
 }
 
 void hlo_warn_behind(reader *r, uint32_t line, size_t on_line, size_t at, const char *fmt, const char *what, size_t n) {

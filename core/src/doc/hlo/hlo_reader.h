@@ -255,6 +255,7 @@ typedef struct {
   uint32_t n_wraps, cap_wraps;
   uint32_t n_wrapped; /* computations made for "<op>-start" in the module so far */
   uint32_t capped; /* instruction + 1 whose calls past HS_CALLS_MAX were warned about */
+  uint32_t call_first; /* where the last instruction's calls start in d->calls (add_call) */
   uint64_t params_seen[4]; /* the parameter numbers below 256 the open computation has (XLA refuses one twice) */
   shape_slot seen[SHAPE_CACHE][SHAPE_WAYS]; /* shapes read before, by their first 8 bytes (shape_seen) */
   shape_slot shapes[SHAPE_CACHE];           /* the same, by their whole text (read_new_shape) */
