@@ -130,10 +130,10 @@ static void hs_dec_shape_detail(dec *x, const char *op, const char *verb, const 
 /* [start, end) of an instruction's text: its line and the continuation lines after it. */
 static void instr_span(const hs_doc *d, const hs_instr *in, size_t *s, size_t *e) {
   uint32_t li = in->line - 1;
-  *s = d->lines[li].off;
+  *s = hs_line_off(d, li);
   uint32_t k = li + 1;
   while (k < d->n_lines && d->lines[k].kind == HS_LINE_CONT) k++;
-  *e = k < d->n_lines ? d->lines[k].off : d->len;
+  *e = k < d->n_lines ? hs_line_off(d, k) : d->len;
   while (*e > *s && (d->text[*e - 1] == '\n' || d->text[*e - 1] == '\r')) (*e)--;
 }
 
@@ -344,7 +344,7 @@ static const hs_type *mlir_operand_type(ctx *c, const hs_instr *in) {
 
 /* The name of table line li ("#loc12" of "#loc12 = loc(...)"): its length, or 0. */
 static size_t loc_name_len(const hs_doc *d, uint32_t li, size_t *end) {
-  size_t s = d->lines[li].off, e = li + 1 < d->n_lines ? d->lines[li + 1].off : d->len, k = 1;
+  size_t s = hs_line_off(d, li), e = li + 1 < d->n_lines ? hs_line_off(d, li + 1) : d->len, k = 1;
   *end = e;
   if (s >= e || d->text[s] != '#') return 0;
   while (s + k < e && jid(d->text[s + k])) k++;
@@ -366,11 +366,11 @@ static bool loc_line(ctx *c, const char *ref, size_t rn, size_t *ls, size_t *le)
     for (uint32_t li = 0; c->locs && li < d->n_lines; li++) {
       size_t k = d->lines[li].kind == HS_LINE_TABLE ? loc_name_len(d, li, &e) : 0;
       if (!k) continue;
-      const char *name = d->text + d->lines[li].off;
+      const char *name = d->text + hs_line_off(d, li);
       for (uint32_t h = hs_hash(name, k) & (cap - 1);; h = (h + 1) & (cap - 1)) {
         uint32_t v = c->locs[h];
         if (!v) c->locs[h] = li + 1;
-        if (!v || (loc_name_len(d, v - 1, &e) == k && memcmp(d->text + d->lines[v - 1].off, name, k) == 0)) break;
+        if (!v || (loc_name_len(d, v - 1, &e) == k && memcmp(d->text + hs_line_off(d, v - 1), name, k) == 0)) break;
       }
     }
   }
@@ -378,7 +378,7 @@ static bool loc_line(ctx *c, const char *ref, size_t rn, size_t *ls, size_t *le)
   for (uint32_t h = hs_hash(ref, rn) & (c->loc_cap - 1);; h = (h + 1) & (c->loc_cap - 1)) {
     uint32_t v = c->locs[h];
     if (!v) return false;
-    size_t s = d->lines[v - 1].off;
+    size_t s = hs_line_off(d, v - 1);
     if (loc_name_len(d, v - 1, &e) == rn && memcmp(d->text + s, ref, rn) == 0) {
       *ls = s + rn;
       *le = e;

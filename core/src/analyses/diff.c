@@ -64,10 +64,10 @@ static bool op_is(const hs_doc *d, const hs_instr *in, const char *lit) { return
 static bool stmt_span(const hs_doc *d, const hs_instr *in, size_t *s, size_t *e) {
   if (!in->line || in->line > d->n_lines) return false;
   uint32_t li = in->line - 1;
-  *s = d->lines[li].off;
+  *s = hs_line_off(d, li);
   uint32_t k = li + 1;
   while (k < d->n_lines && d->lines[k].kind == HS_LINE_CONT) k++;
-  *e = k < d->n_lines ? d->lines[k].off : d->len;
+  *e = k < d->n_lines ? hs_line_off(d, k) : d->len;
   return true;
 }
 
@@ -1161,7 +1161,7 @@ static void module_env(const hs_doc *d, json_t *env) {
   if (!d->n_modules) return;
   uint32_t li = d->modules[0].line;
   if (!li || li > d->n_lines) return;
-  size_t s = d->lines[li - 1].off, e = li < d->n_lines ? d->lines[li].off : d->len;
+  size_t s = hs_line_off(d, li - 1), e = li < d->n_lines ? hs_line_off(d, li) : d->len;
   const char *t = d->text;
   while (e > s && (t[e - 1] == '\n' || t[e - 1] == '\r')) e--;
   size_t p = s;

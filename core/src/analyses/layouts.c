@@ -35,8 +35,8 @@ char *hs_layouts_json(const hs_doc *d, size_t *len) {
       const hs_instr *in = &d->instrs[i];
       if (hs_comp_in_fused(d, in->comp) || !in->type || !in->line || in->line > d->n_lines) continue;
       /* the result type follows "name = " on the instruction's line */
-      size_t p = d->lines[in->line - 1].off;
-      size_t e = in->line < d->n_lines ? d->lines[in->line].off : d->len;
+      size_t p = hs_line_off(d, in->line - 1);
+      size_t e = in->line < d->n_lines ? hs_line_off(d, in->line) : d->len;
       size_t q = p;
       while (q + 2 < e && !(d->text[q] == ' ' && d->text[q + 1] == '=' && d->text[q + 2] == ' ')) q++;
       if (q + 2 >= e) continue;

@@ -29,13 +29,19 @@ static bool text_has(const hs_doc *d, size_t from, size_t to, const char *needle
   return false;
 }
 
-/* The bytes of 1-based line `line`: [*from, *to). */
-static void line_span(const hs_doc *d, uint32_t line, size_t *from, size_t *to) {
-  *from = *to = 0;
-  if (!line || line > d->n_lines) return;
-  *from = d->lines[line - 1].off;
-  const char *nl = memchr(d->text + *from, '\n', d->len - *from);
+/* The bytes of the line starting at a: [*from, *to). */
+static void line_around(const hs_doc *d, size_t a, size_t *from, size_t *to) {
+  if (a > d->len) a = d->len;
+  const char *nl = memchr(d->text + a, '\n', d->len - a);
+  *from = a;
   *to = nl ? (size_t)(nl - d->text) : d->len;
+}
+
+/* The bytes of module m's first line: [*from, *to). */
+static void line_span(const hs_doc *d, uint32_t m, size_t *from, size_t *to) {
+  *from = *to = 0;
+  if (!d->modules[m].line || d->modules[m].line > d->n_lines) return;
+  line_around(d, d->modules[m].off, from, to);
 }
 
 /* A name with its length, so that a list is matched without a strlen per name per instruction
@@ -55,7 +61,7 @@ static bool op_is_any(const hs_doc *d, const hs_instr *in, const name_len *names
 bool hs_module_scheduled(const hs_doc *d, uint32_t m) {
   if (!d || d->format != HS_FORMAT_HLO || m >= d->n_modules) return false;
   size_t a, b;
-  line_span(d, d->modules[m].line, &a, &b);
+  line_span(d, m, &a, &b);
   return b > a && text_has(d, a, b, "is_scheduled=true");
 }
 
@@ -63,7 +69,7 @@ int hs_doc_stage(const hs_doc *d) {
   if (!d || d->format != HS_FORMAT_HLO) return HS_STAGE_NONE;
   for (uint32_t m = 0; m < d->n_modules; m++) {
     size_t a, b;
-    line_span(d, d->modules[m].line, &a, &b);
+    line_span(d, m, &a, &b);
     if (b > a && text_has(d, a, b, "is_scheduled=true")) return HS_STAGE_AFTER_OPT;
   }
   static const name_len collectives[] = {NAME_LEN("partition-id"), NAME_LEN("all-reduce"), NAME_LEN("all-gather"),
@@ -86,8 +92,11 @@ int hs_doc_stage(const hs_doc *d) {
 bool hs_module_has_entry(const hs_doc *d, uint32_t m) {
   if (m >= d->n_modules || d->modules[m].entry < 0 || (uint32_t)d->modules[m].entry >= d->n_comps) return false;
   if (d->format != HS_FORMAT_HLO) return true;
+  /* its header's line: the one its name is on */
+  const hs_comp *c = &d->comps[d->modules[m].entry];
+  if (!c->line || c->line > d->n_lines) return false;
   size_t a, b;
-  line_span(d, d->comps[d->modules[m].entry].line, &a, &b);
+  line_around(d, hs_comp_line_off(d, c), &a, &b);
   while (a < b && (d->text[a] == ' ' || d->text[a] == '\t')) a++;
   return b - a >= 5 && memcmp(d->text + a, "ENTRY", 5) == 0;
 }

@@ -93,13 +93,15 @@ void hs_warn_truncated_line(hs_doc *d, uint32_t line) {
 
 
 /* ---- builders shared by the text readers ----------------------------------------------- */
-int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line) {
+int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line, uint32_t off) {
   bool ok;
+  if (d->n_modules >= HS_MODULE_MAX) return -1; /* hs_comp.module's 27 bits (a text of 4 GB holds fewer) */
   hs_module *m = HS_VEC_PUSH(d->modules, d->n_modules, d->cap_modules, ok);
   if (!ok) return -1;
   memset(m, 0, sizeof *m);
   m->name = name;
   m->line = line;
+  m->off = off;
   m->first_comp = d->n_comps;
   m->first_call = d->n_calls;
   m->entry = -1;
@@ -108,7 +110,7 @@ int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line) {
 
 int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t line, uint8_t role) {
   bool ok;
-  if (d->n_comps >= HS_COMP_MAX) return -1; /* hs_instr.comp's 29 bits (a text of 4 GB holds fewer) */
+  if (d->n_comps >= HS_COMP_MAX) return -1; /* hs_instr.comp's 28 bits (a text of 4 GB holds fewer) */
   hs_comp *c = HS_VEC_PUSH(d->comps, d->n_comps, d->cap_comps, ok);
   if (!ok) return -1;
   memset(c, 0, sizeof *c);
@@ -141,7 +143,7 @@ bool hs_comp_in_fused(const hs_doc *d, uint32_t comp) { return comp < d->n_comps
 
 uint32_t hs_doc_name_col(const hs_doc *d, uint32_t line, hs_slice name) {
   if (!line || line > d->n_lines || name.off > d->len) return 0;
-  uint32_t off = d->lines[line - 1].off;
+  uint32_t off = hs_line_off(d, line - 1);
   return name.off >= off ? name.off - off + 1 : 0;
 }
 
@@ -340,6 +342,40 @@ static const void *row_of(const void *rows, uint32_t n, size_t size, uint32_t i)
   return NULL;
 }
 
+/* ---- where lines start ------------------------------------------------------------------- */
+uint32_t hs_line_off_slow(const hs_doc *d, uint32_t li) {
+  hs_doc *m = (hs_doc *)d; /* the index is a cache beside the lines: filled once, read after */
+  uint32_t n = m->n_line_offs;
+  size_t p = n ? m->line_offs[n - 1] : 0;
+  if (n) { /* past the last line indexed */
+    const char *nl = p < d->len ? memchr(d->text + p, '\n', d->len - p) : NULL;
+    p = nl ? (size_t)(nl - d->text) + 1 : d->len;
+  }
+  if (d->n_lines > m->cap_line_offs && !hs_vec_grow((void **)&m->line_offs, &m->cap_line_offs, d->n_lines, sizeof *m->line_offs)) {
+    /* no memory for the index: counted from the start, this once */
+    size_t q = 0;
+    for (uint32_t k = 0; k < li && q < d->len; k++) {
+      const char *nl = memchr(d->text + q, '\n', d->len - q);
+      q = nl ? (size_t)(nl - d->text) + 1 : d->len;
+    }
+    return (uint32_t)q;
+  }
+  for (; n < d->n_lines; n++) {
+    m->line_offs[n] = (uint32_t)p;
+    const char *nl = p < d->len ? memchr(d->text + p, '\n', d->len - p) : NULL;
+    p = nl ? (size_t)(nl - d->text) + 1 : d->len;
+  }
+  m->n_line_offs = n;
+  return li < n ? m->line_offs[li] : (uint32_t)d->len;
+}
+
+uint32_t hs_comp_line_off(const hs_doc *d, const hs_comp *c) {
+  if (!c->name.len || c->name.off >= d->len) return c->line && c->line <= d->n_lines ? hs_line_off(d, c->line - 1) : 0;
+  uint32_t a = c->name.off;
+  while (a > 0 && d->text[a - 1] != '\n') a--;
+  return a;
+}
+
 /* ---- what the instruction record leaves out ------------------------------------------- */
 hs_instr *hs_doc_add_instr_wide(hs_doc *d, hs_instr *in, hs_slice opcode) {
   uint32_t i = (uint32_t)(in - d->instrs);
@@ -466,7 +502,8 @@ hs_hlo_rare *hs_hlo_rare_of(hs_doc *d, uint32_t idx) {
 }
 
 /* The sizes the memory figures rest on (bench/: peak memory at most 2x the input). */
-_Static_assert(sizeof(hs_line) == 8, "hs_line: 8 bytes");
+_Static_assert(sizeof(hs_line) == 4, "hs_line: 4 bytes");
 _Static_assert(sizeof(hs_operand) == 4, "hs_operand: 4 bytes");
-_Static_assert(sizeof(hs_instr) <= 48, "hs_instr: at most 48 bytes");
+_Static_assert(sizeof(hs_instr) == 8 + 4 * 4 + sizeof(void *), "hs_instr: 32 bytes (28 in wasm)");
+_Static_assert(sizeof(hs_comp) == 8 + 8 * 4 + sizeof(void *), "hs_comp: 48 bytes (44 in wasm)");
 _Static_assert(sizeof(hs_hlo_row) == 8, "hs_hlo_row: 8 bytes");

@@ -26,10 +26,11 @@ enum {
   HS_LINE_OTHER
 };
 
-/* 8 bytes: a 100 MB dump has about a million lines */
+/* 4 bytes: a 100 MB dump has about a million lines. Where a line starts is not kept by the
+ * readers: hs_line_off finds it (from an index made the first time one is asked for: 8 bytes a
+ * line before, half of them offsets that most uses of a document never read: issue 37's peak). */
 #define HS_LINE_REF_MAX ((1u << 28) - 1)
 typedef struct {
-  uint32_t off;       /* offset of the line's first byte */
   uint32_t kind : 4;  /* HS_LINE_* */
   uint32_t ref : 28;  /* computation or instruction index, per kind (at most HS_LINE_REF_MAX) */
 } hs_line;
@@ -39,18 +40,19 @@ enum { HS_ROLE_ENTRY = 0, HS_ROLE_FUSED, HS_ROLE_CALLED, HS_ROLE_FUNCTION, HS_RO
 
 typedef struct {
   hs_slice name;
-  uint32_t line, end_line; /* 1-based; end_line 0 while open */
-  uint32_t module;
-  uint32_t first, count; /* instructions [first, first+count) */
   hs_type *result;       /* declared result (header), may be NULL */
-  int32_t root;          /* instruction index of ROOT, -1 if none */
-  uint8_t is_entry;
-  uint8_t role;       /* HS_ROLE_*, decided after parsing */
+  uint32_t line, end_line; /* 1-based; end_line 0 while open */
+  uint32_t module : 27;
+  uint32_t is_entry : 1;
+  uint32_t role : 3;     /* HS_ROLE_*, decided after parsing */
   /* HLO only (hs_resolve fills them; other formats keep -1 / 0): */
-  int32_t fused_by;   /* a fusion instruction calling this body, -1 if none */
-  uint8_t inner;      /* runs inside a kernel: a fused body, or a combiner (to_apply) */
+  uint32_t inner : 1;    /* runs inside a kernel: a fused body, or a combiner (to_apply) */
+  uint32_t first, count; /* instructions [first, first+count) */
+  int32_t root;          /* instruction index of ROOT, -1 if none */
+  int32_t fused_by;      /* HLO: a fusion instruction calling this body, -1 if none */
   uint32_t fusions;   /* HLO: its instructions whose opcode is fusion (the HLO reader counts them) */
-} hs_comp;
+} hs_comp; /* 48 bytes (44 in wasm) */
+#define HS_MODULE_MAX ((1u << 27) - 1)
 
 typedef struct {
   hs_slice name;   /* without '%' */
@@ -184,6 +186,7 @@ enum { HS_CALL_CALLS = 0, HS_CALL_TO_APPLY, HS_CALL_BODY, HS_CALL_CONDITION, HS_
 typedef struct {
   hs_slice name;
   uint32_t line;
+  uint32_t off; /* where its line starts */
   uint32_t first_comp, comp_count;
   uint32_t first_call; /* its calls are [first_call, the next module's first_call) */
   int32_t entry;
@@ -195,6 +198,7 @@ typedef struct {
  * The warnings are in the document's hs_diag (below). */
 #define HS_DOC_ARRAYS(X)         \
   X(hs_line, lines)              \
+  X(uint32_t, line_offs)         \
   X(hs_comp, comps)              \
   X(hs_instr, instrs)            \
   X(hs_instr_wide, instr_wide)   \
@@ -236,6 +240,8 @@ struct hs_doc {
     };
   };
 
+  /* where the last line recorded starts (as its reader gave it: hs_doc_add_line) */
+  uint32_t line_last_off;
   /* HLO only: frame tables (their rows: doc->frames) */
   uint32_t stack_frames;    /* entries in StackFrames tables */
   uint32_t frame_refs;      /* instructions with stack_frame_id= */
@@ -331,8 +337,9 @@ hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err);
 
 /* ---- document builders, shared by every text reader (doc.c) -------------------------------
  * Each returns the new index (or the new element), or -1 / NULL when memory runs out. */
-/* A module starting at `line` (1-based); name may be empty (an anonymous module). */
-int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line);
+/* A module starting at `line` (1-based), whose first byte is at off; name may be empty (an
+ * anonymous module). */
+int32_t hs_doc_open_module(hs_doc *d, hs_slice name, uint32_t line, uint32_t off);
 /* A computation of `module` whose header is at `line`: no instructions yet, no root, the
  * module's comp_count grows by one. */
 int32_t hs_doc_open_comp(hs_doc *d, uint32_t module, hs_slice name, uint32_t line, uint8_t role);
@@ -359,16 +366,27 @@ static inline hs_instr *hs_doc_add_instr(hs_doc *d, hs_slice name, hs_slice opco
   return hs_doc_add_instr_wide(d, in, opcode);
 }
 /* A line of the text (its first byte's offset, HS_LINE_* kind, ref); false when memory runs
- * out. Inline: called for every line. */
+ * out. Inline: called for every line. Lines are recorded in order, each starting after the
+ * previous one's line break. */
 static inline bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32_t ref) {
   bool ok;
   if (ref > HS_LINE_REF_MAX) return false;
   hs_line *l = HS_VEC_PUSH(d->lines, d->n_lines, d->cap_lines, ok);
   if (!ok) return false;
-  l->off = off;
   l->kind = kind;
   l->ref = ref;
+  d->line_last_off = off;
   return true;
+}
+/* Where line li (0-based, of d->lines) starts: its first byte's offset. The first call indexes
+ * every line recorded (d->line_offs, from the line breaks of the text: one memchr pass), later
+ * ones read the index (grown when lines were recorded since). */
+uint32_t hs_line_off_slow(const hs_doc *d, uint32_t li);
+/* Where the line of computation c's header starts: found from its name when the name is in the
+ * text (without making the index), else hs_line_off. */
+uint32_t hs_comp_line_off(const hs_doc *d, const hs_comp *c);
+static inline uint32_t hs_line_off(const hs_doc *d, uint32_t li) {
+  return li < d->n_line_offs ? d->line_offs[li] : hs_line_off_slow(d, li);
 }
 /* Records a warning (past HS_MAX_WARNINGS_PER_CODE per code, only counts it); out of memory
  * sets d->nomem. */

@@ -63,7 +63,7 @@ static void mark_line(hs_doc *d, uint32_t line, uint8_t kind, uint32_t ref) {
  * with its own equations (those read whole), the lines' kinds. */
 static int build(jr *r, int32_t main_body) {
   hs_doc *d = r->d;
-  int32_t m = hs_doc_open_module(d, hs_sl(0, 0), 1);
+  int32_t m = hs_doc_open_module(d, hs_sl(0, 0), 1, 0);
   if (m < 0) return HS_E_NOMEM;
   /* the equations of each body together, in reading order (a stable counting sort) */
   uint32_t *first = calloc((size_t)r->n_bodies + 1, sizeof *first);

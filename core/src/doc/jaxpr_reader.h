@@ -57,7 +57,7 @@ static inline uint32_t line_of(const hs_doc *d, size_t off) {
   uint32_t lo = 0, hi = d->n_lines;
   while (hi - lo > 1) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (d->lines[mid].off <= off) lo = mid;
+    if (hs_line_off(d, mid) <= off) lo = mid;
     else hi = mid;
   }
   return lo + 1;

@@ -63,7 +63,7 @@ void hs_doc_signature_json(const hs_doc *d, json_t *into) {
     if (c->line >= 1 && c->line <= d->n_lines) {
       hs_arena a;
       memset(&a, 0, sizeof a);
-      size_t p = d->lines[c->line - 1].off;
+      size_t p = hs_comp_line_off(d, c);
       if (d->format == HS_FORMAT_STABLEHLO) {
         const char *at = memchr(d->text + p, '@', d->len - p);
         p = at ? (size_t)(at - d->text) : d->len;

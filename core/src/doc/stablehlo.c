@@ -283,7 +283,7 @@ static void end_stmt(shlo_reader *R, size_t end) {
 static int open_func(shlo_reader *R) {
   hs_doc *d = R->d;
   if (R->module < 0) {
-    R->module = hs_doc_open_module(d, hs_sl(0, 0), line_no(R));
+    R->module = hs_doc_open_module(d, hs_sl(0, 0), line_no(R), (uint32_t)R->line_start);
     if (R->module < 0) return shlo_oom(R);
   }
   if (R->func >= 0) close_func(R, R->func); /* a function inside a function: MLIR refuses it */
@@ -296,7 +296,7 @@ static int open_func(shlo_reader *R) {
 }
 
 static int open_module(shlo_reader *R) {
-  R->module = hs_doc_open_module(R->d, hs_sl(0, 0), line_no(R));
+  R->module = hs_doc_open_module(R->d, hs_sl(0, 0), line_no(R), (uint32_t)R->line_start);
   if (R->module < 0) return shlo_oom(R);
   R->st.what = S_MODULE;
   R->st.instr = R->module;

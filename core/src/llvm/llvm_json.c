@@ -183,7 +183,7 @@ static json_t *dropped_for(const hs_llvm *m, const ll_func *f, const hs_doc *d, 
     /* the layout braces of the instruction's result, from its line */
     const char *t = d->text;
     uint32_t ln = in->line;
-    size_t off = ln && ln <= d->n_lines ? d->lines[ln - 1].off : 0;
+    size_t off = ln && ln <= d->n_lines ? hs_line_off(d, ln - 1) : 0;
     size_t e = off;
     while (e < d->len && t[e] != '\n') e++;
     size_t eq = off;

@@ -215,7 +215,7 @@ static void facts_from_dump(const hs_doc *d, int32_t m, const char *name, op_fac
       const hs_instr *in = &d->instrs[i];
       if (in->name.len != n || memcmp(hs_sp(d, in->name), name, n) != 0) continue;
       f->line = (int32_t)in->line;
-      size_t off = in->line && in->line <= d->n_lines ? d->lines[in->line - 1].off : in->name.off;
+      size_t off = in->line && in->line <= d->n_lines ? hs_line_off(d, in->line - 1) : in->name.off;
       const char *s = d->text + off, *e = memchr(s, '\n', d->len - off);
       f->line_text = s;
       f->line_len = e ? (size_t)(e - s) : d->len - off;

@@ -568,7 +568,7 @@ static bool async_sugar(reader *r, size_t os, size_t oe, uint32_t idx) {
 
 /* A new module at the statement's line; its wrapped computations' names are counted anew. */
 static bool open_module(reader *r, hs_slice name) {
-  r->module = hs_doc_open_module(r->d, name, r->stmt_line);
+  r->module = hs_doc_open_module(r->d, name, r->stmt_line, (uint32_t)r->stmt_ls);
   r->n_wrapped = 0;
   return r->module >= 0;
 }

@@ -454,7 +454,7 @@ bool hlo_lines_upto(reader *r, size_t s) {
   if (s < r->lnext) { /* on the line the previous statement ended on */
     r->stmt_recorded = true;
     r->stmt_line = d->n_lines;
-    r->stmt_ls = d->n_lines ? d->lines[d->n_lines - 1].off : 0;
+    r->stmt_ls = d->n_lines ? d->line_last_off : 0;
     r->lc_off = r->stmt_ls;
     r->lc_line = r->stmt_line;
     return true;
