@@ -414,6 +414,48 @@ static void test_hlo_side_wide(void **state) {
   free(t);
 }
 
+/* The instruction record keeps an opcode as its place after the name (under 16 MB) and its
+ * length (under 255 bytes); one farther or longer is a side row (doc.h: hs_instr.opc). Both come
+ * back whole: a fusion 17 MB after its name (a comment between) is counted and makes the text a
+ * pass step, a 300-byte opcode is named whole in its warning. */
+static void test_instr_wide_opcode(void **state) {
+  (void)state;
+  const char *head = "HloModule m\n\nfc {\n  p = f32[4] parameter(0)\n  ROOT n = f32[4] negate(p)\n}\n\n"
+                     "ENTRY e {\n  a = f32[4] parameter(0)\n  ROOT f = f32[4] /*";
+  const char *tail = "*/ fusion(a), kind=kLoop, calls=fc\n}\n";
+  size_t hn = strlen(head), big = (size_t)17 << 20, tn = strlen(tail);
+  char *t = malloc(hn + big + tn + 1);
+  assert_non_null(t);
+  memcpy(t, head, hn);
+  memset(t + hn, 'x', big);
+  memcpy(t + hn + big, tail, tn + 1);
+  hs_doc *d = hs_parse(t, strlen(t), NULL);
+  assert_non_null(d);
+  hs_census c;
+  assert_int_equal(hs_fusion_census(d, &c), 0);
+  assert_int_equal(c.fusion_ops, 1);
+  json_t *s = tu_json(hs_summary_json(d, NULL));
+  assert_string_equal(json_string_value(json_object_get(s, "stage")), "pass_step");
+  json_decref(s);
+  hs_doc_free(d);
+  free(t);
+
+  char op[301], text[512];
+  memset(op, 'q', 300);
+  op[300] = 0;
+  snprintf(text, sizeof text, "HloModule m\n\nENTRY e {\n  a = f32[4] parameter(0)\n  ROOT f = f32[4] %s(a)\n}\n", op);
+  d = hs_parse(text, strlen(text), NULL);
+  assert_non_null(d);
+  s = tu_json(hs_summary_json(d, NULL));
+  json_t *w = json_array_get(json_object_get(s, "warnings"), 0);
+  assert_non_null(w);
+  char want[320];
+  snprintf(want, sizeof want, "'%s'", op);
+  assert_non_null(strstr(json_string_value(json_object_get(w, "message")), want));
+  json_decref(s);
+  hs_doc_free(d);
+}
+
 static void test_errors_have_positions(void **state) {
   (void)state;
   /* the error inputs are case folders (tests/cases/err-*); this one cannot be a file */
@@ -431,6 +473,7 @@ int main(void) {
       cmocka_unit_test(test_names_small_and_big_computation),
       cmocka_unit_test(test_operand_names_first_of_twice),
       cmocka_unit_test(test_hlo_side_wide),
+      cmocka_unit_test(test_instr_wide_opcode),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
