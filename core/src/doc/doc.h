@@ -42,15 +42,15 @@ typedef struct {
   hs_slice name;
   hs_type *result;       /* declared result (header), may be NULL */
   uint32_t line, end_line; /* 1-based; end_line 0 while open */
-  uint32_t module : 27;
+  uint32_t module : 27;  /* at most HS_MODULE_MAX */
   uint32_t is_entry : 1;
   uint32_t role : 3;     /* HS_ROLE_*, decided after parsing */
-  /* HLO only (hs_resolve fills them; other formats keep -1 / 0): */
-  uint32_t inner : 1;    /* runs inside a kernel: a fused body, or a combiner (to_apply) */
+  uint32_t inner : 1;    /* HLO: runs inside a kernel, a fused body or a combiner (to_apply) */
   uint32_t first, count; /* instructions [first, first+count) */
   int32_t root;          /* instruction index of ROOT, -1 if none */
-  int32_t fused_by;      /* HLO: a fusion instruction calling this body, -1 if none */
-  uint32_t fusions;   /* HLO: its instructions whose opcode is fusion (the HLO reader counts them) */
+  /* HLO only (hs_resolve fills them and inner; other formats keep -1 / 0): */
+  int32_t fused_by;      /* a fusion instruction calling this body, -1 if none */
+  uint32_t fusions;      /* its instructions whose opcode is fusion (the HLO reader counts them) */
 } hs_comp; /* 48 bytes (44 in wasm) */
 #define HS_MODULE_MAX ((1u << 27) - 1)
 
@@ -72,9 +72,10 @@ typedef struct {
                start), nor what few have (a made get-tuple-element's index): 48 bytes, then 40,
                before (issue 37's peak). */
 #define HS_OPC_WIDE 0xFFu
-/* An instruction whose opcode is not in its name's line of text (those the reader made: their
- * names are in d->synth), or 16 MB past its name, or 255 bytes long or longer; in instruction
- * order (hs_opcode finds it). */
+/* The opcode of an instruction whose opcode does not follow its name in the text within 16 MB
+ * (the instructions the reader made, whose names are in d->synth; one with a huge type or
+ * comment between) or is 255 bytes long or longer: a row in instruction order (hs_opcode finds
+ * it by binary search). */
 typedef struct {
   uint32_t instr;
   int32_t gte_index; /* HS_SYNTH_GTE: the tuple index it reads (typed from the tuple by hs_resolve) */
@@ -382,12 +383,12 @@ static inline bool hs_doc_add_line(hs_doc *d, uint32_t off, uint8_t kind, uint32
  * every line recorded (d->line_offs, from the line breaks of the text: one memchr pass), later
  * ones read the index (grown when lines were recorded since). */
 uint32_t hs_line_off_slow(const hs_doc *d, uint32_t li);
-/* Where the line of computation c's header starts: found from its name when the name is in the
- * text (without making the index), else hs_line_off. */
-uint32_t hs_comp_line_off(const hs_doc *d, const hs_comp *c);
 static inline uint32_t hs_line_off(const hs_doc *d, uint32_t li) {
   return li < d->n_line_offs ? d->line_offs[li] : hs_line_off_slow(d, li);
 }
+/* Where the line of computation c's header starts: found from its name when the name is in the
+ * text (without making the index), else hs_line_off. */
+uint32_t hs_comp_line_off(const hs_doc *d, const hs_comp *c);
 /* Records a warning (past HS_MAX_WARNINGS_PER_CODE per code, only counts it); out of memory
  * sets d->nomem. */
 void hs_doc_warn(hs_doc *d, int code, uint32_t line, uint32_t col, const char *fmt, ...);
