@@ -54,6 +54,7 @@ typedef struct {
 /* Every start in text order with its done; malloc'd (NULL when none or on OOM), *n set. */
 hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n);
 bool hs_instr_is_async(const hs_doc *d, const hs_instr *in); /* a start, update or done, send, recv */
+bool hs_instr_is_done(const hs_doc *d, const hs_instr *in);  /* an async done: "<op>-done" */
 /* An op that launches work on the device: not parameter, constant, get-tuple-element, bitcast,
  * tuple, the other bookkeeping ops, or an async start/update/done. */
 bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in);

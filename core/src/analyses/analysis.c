@@ -39,8 +39,9 @@ bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in) {
   static const char *const names[] = {"parameter", "constant", "tuple", "get-tuple-element", "bitcast",
                                       "copy-start", "copy-done", "opt-barrier", "after-all",
                                       "add-dependency", "domain"};
+  hs_slice op = hs_opcode(d, in);
   for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-    if (hs_slice_is(d, hs_opcode(d, in), names[k])) return true;
+    if (hs_slice_is(d, op, names[k])) return true;
   return false;
 }
 
@@ -48,10 +49,6 @@ bool hs_instr_is_alias(const hs_doc *d, const hs_instr *in) {
 static bool forwards(const hs_doc *d, const hs_instr *in) {
   return op_is(d, in, "bitcast") || op_is(d, in, "get-tuple-element") || op_is(d, in, "copy-start") ||
          op_is(d, in, "copy-done") || op_is(d, in, "opt-barrier") || op_is(d, in, "reshape");
-}
-
-static bool op_is_done(const hs_doc *d, const hs_instr *in) {
-  return hs_opcode(d, in).len > 5 && memcmp(hs_sp(d, hs_opcode(d, in)) + hs_opcode(d, in).len - 5, "-done", 5) == 0;
 }
 
 static bool is_parameter_copy(const hs_doc *d, const hs_instr *in) {
@@ -64,7 +61,7 @@ int32_t hs_gte_index(const hs_doc *d, const hs_instr *in) {
   if (!op_is(d, in, "get-tuple-element")) return -1;
   if (in->synth == HS_SYNTH_GTE) return hs_synth_gte_index(d, in);
   if (hs_slice_synth(d, hs_opcode(d, in))) return -1;
-  for (size_t p = hs_opcode(d, in).off + hs_opcode(d, in).len; p + 6 < d->len && d->text[p] != '\n'; p++) {
+  for (size_t p = hs_opcode_end(d, in); p + 6 < d->len && d->text[p] != '\n'; p++) {
     if (memcmp(d->text + p, "index=", 6) != 0 || (d->text[p - 1] != ' ' && d->text[p - 1] != ',')) continue;
     int32_t v = 0;
     size_t q = p + 6;
@@ -203,7 +200,7 @@ static const hs_type *operand_type(const hs_doc *d, const hs_operand *o) {
 
 /* The number N of "parameter(N)", read from the text after the opcode. */
 static int param_number(const hs_doc *d, const hs_instr *in) {
-  uint32_t p = hs_opcode(d, in).off + hs_opcode(d, in).len;
+  size_t p = hs_opcode_end(d, in);
   if (p >= d->len || d->text[p] != '(') return -1;
   int v = 0;
   for (p++; p < d->len && d->text[p] >= '0' && d->text[p] <= '9'; p++) {
@@ -287,7 +284,7 @@ enum {
   IF_FORWARDS = 1,  /* forwards(): its users consume the value it passes through */
   IF_ALIAS = 2,     /* hs_instr_is_alias() */
   IF_ASYNC = 4,     /* hs_instr_is_async() */
-  IF_DONE = 8,      /* op_is_done() */
+  IF_DONE = 8,      /* hs_instr_is_done() */
   IF_CONTROL = 16,  /* while, call, conditional */
   IF_ENTRY = 32,    /* its module's entry computation was read (hs_module_has_entry) */
   IF_PARAM_COPY = 64 /* is_parameter_copy() */
@@ -306,7 +303,7 @@ static uint8_t *instr_flags(const hs_doc *d) {
     const hs_instr *in = &d->instrs[i];
     uint32_t m = d->comps[in->comp].module;
     f[i] = (uint8_t)((forwards(d, in) ? IF_FORWARDS : 0) | (hs_instr_is_alias(d, in) ? IF_ALIAS : 0) |
-                     (hs_instr_is_async(d, in) ? IF_ASYNC : 0) | (op_is_done(d, in) ? IF_DONE : 0) |
+                     (hs_instr_is_async(d, in) ? IF_ASYNC : 0) | (hs_instr_is_done(d, in) ? IF_DONE : 0) |
                      (op_is(d, in, "while") || op_is(d, in, "call") || op_is(d, in, "conditional") ? IF_CONTROL : 0) |
                      (m < d->n_modules && entry[m] ? IF_ENTRY : 0) | (is_parameter_copy(d, in) ? IF_PARAM_COPY : 0));
   }

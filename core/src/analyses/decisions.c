@@ -167,7 +167,7 @@ static bool result_layout(const hs_doc *d, const hs_instr *in, size_t *ls, size_
 
 /* The position just after the opcode's "(" on an HLO instruction's line, or 0. */
 static size_t operands_open(const hs_doc *d, const hs_instr *in) {
-  size_t p = hs_opcode(d, in).off + hs_opcode(d, in).len;
+  size_t p = hs_opcode_end(d, in);
   return p < d->len && d->text[p] == '(' ? p + 1 : 0;
 }
 
@@ -273,14 +273,15 @@ static void hlo_decisions(ctx *c) {
   fr.module = UINT32_MAX;
   for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
     const hs_instr *in = &d->instrs[i];
-    const char *op = hs_sp(d, hs_opcode(d, in));
-    size_t on = hs_opcode(d, in).len;
+    const hs_slice opc = hs_opcode(d, in);
+    const char *op = hs_sp(d, opc);
+    size_t on = opc.len;
     char opname[32];
     snprintf(opname, sizeof opname, "%.*s", (int)(on < 31 ? on : 31), op);
     const hs_slice opn = hs_hlo_of(d, in).op_name; /* gathered once: hs_hlo_of copies its rows */
     dec *x = NULL;
     const hs_type *src = NULL;
-    if (hs_slice_is(d, hs_opcode(d, in), "convert")) {
+    if (hs_slice_is(d, opc, "convert")) {
       src = hlo_operand_type(d, in, &c->arena);
       int k = hs_dec_convert_kind(elem_of(src), elem_of(in->type));
       if (k < 0) continue;
@@ -289,7 +290,7 @@ static void hlo_decisions(ctx *c) {
       x->from = elem_of(src);
       x->to = elem_of(in->type);
       hs_dec_cast_detail(x, opname, src, in->type);
-    } else if (hs_slice_is(d, hs_opcode(d, in), "broadcast") || hs_slice_is(d, hs_opcode(d, in), "transpose")) {
+    } else if (hs_slice_is(d, opc, "broadcast") || hs_slice_is(d, opc, "transpose")) {
       bool bc = opname[0] == 'b';
       src = hlo_operand_type(d, in, &c->arena);
       x = hs_dec_add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, in->name), in->name.len);
@@ -297,7 +298,7 @@ static void hlo_decisions(ctx *c) {
       x->to = elem_of(in->type);
       x->from = src ? elem_of(src) : x->to;
       hs_dec_shape_detail(x, opname, bc ? "broadcasts" : "transposes", src, in->type);
-    } else if (hs_slice_is(d, hs_opcode(d, in), "copy")) {
+    } else if (hs_slice_is(d, opc, "copy")) {
       size_t as, an, bs, bn;
       if (!operand_layout(d, in, &as, &an) || !result_layout(d, in, &bs, &bn)) continue;
       if (an == bn && memcmp(d->text + as, d->text + bs, an) == 0) continue;
@@ -307,7 +308,7 @@ static void hlo_decisions(ctx *c) {
       char b[128];
       type_str(in->type, b, sizeof b);
       x->detail = hs_dec_fmt("copy moves %s from layout %.*s to layout %.*s", b, (int)an, d->text + as, (int)bn, d->text + bs);
-    } else if (hs_slice_is(d, hs_opcode(d, in), "opt-barrier")) {
+    } else if (hs_slice_is(d, opc, "opt-barrier")) {
       x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, in->name), in->name.len);
       if (!x) break;
       x->detail = hs_dec_fmt("opt-barrier marks recomputation: it keeps XLA from merging the values it holds with the forward pass");
@@ -439,12 +440,13 @@ static void stablehlo_decisions(ctx *c) {
   const hs_doc *d = c->d;
   for (uint32_t i = 0; i < d->n_instrs && !c->nomem; i++) {
     const hs_instr *in = &d->instrs[i];
-    hs_slice op = hs_opcode(d, in);
+    const hs_slice opc = hs_opcode(d, in); /* whole; op without its dialect */
+    hs_slice op = opc;
     if (op.len > 10 && memcmp(hs_sp(d, op), "stablehlo.", 10) == 0) op = hs_sl(op.off + 10, op.len - 10);
     else if (op.len > 4 && memcmp(hs_sp(d, op), "mhlo.", 5) == 0) op = hs_sl(op.off + 5, op.len - 5);
     else continue;
     char opname[48];
-    snprintf(opname, sizeof opname, "%.*s", (int)(hs_opcode(d, in).len < 47 ? hs_opcode(d, in).len : 47), hs_sp(d, hs_opcode(d, in)));
+    snprintf(opname, sizeof opname, "%.*s", (int)(opc.len < 47 ? opc.len : 47), hs_sp(d, opc));
     const hs_type *src = NULL;
     dec *x = NULL;
     hs_slice nm = in->name;
@@ -517,30 +519,31 @@ static void jaxpr_decisions(ctx *c) {
   }
   for (uint32_t i = 0; i < d->n_instrs && i < d->n_jaxpr_eqns && !c->nomem; i++) {
     const hs_instr *in = &d->instrs[i];
+    const hs_slice opc = hs_opcode(d, in);
     const hs_type *in0 = d->jaxpr_eqns[i].in0, *out = in->type;
-    hs_slice nm = in->name.len ? in->name : hs_opcode(d, in); /* an equation without outputs: its primitive */
+    hs_slice nm = in->name.len ? in->name : opc; /* an equation without outputs: its primitive */
     char prim[64];
-    snprintf(prim, sizeof prim, "%.*s", (int)(hs_opcode(d, in).len < sizeof prim - 1 ? hs_opcode(d, in).len : sizeof prim - 1), hs_sp(d, hs_opcode(d, in)));
+    snprintf(prim, sizeof prim, "%.*s", (int)(opc.len < sizeof prim - 1 ? opc.len : sizeof prim - 1), hs_sp(d, opc));
     dec *x = NULL;
-    if (hs_slice_is(d, hs_opcode(d, in), "convert_element_type")) {
+    if (hs_slice_is(d, opc, "convert_element_type")) {
       int k = hs_dec_convert_kind(elem_of(in0), elem_of(out));
       if (k < 0) continue;
       if (!(x = hs_dec_add(c, (uint8_t)k, in->line, hs_sp(d, nm), nm.len))) break;
       x->from = elem_of(in0);
       x->to = elem_of(out);
       hs_dec_cast_detail(x, prim, in0, out);
-    } else if (hs_slice_is(d, hs_opcode(d, in), "broadcast_in_dim") || hs_slice_is(d, hs_opcode(d, in), "transpose")) {
+    } else if (hs_slice_is(d, opc, "broadcast_in_dim") || hs_slice_is(d, opc, "transpose")) {
       bool bc = prim[0] == 'b';
       if (!(x = hs_dec_add(c, bc ? D_BROADCAST : D_TRANSPOSE, in->line, hs_sp(d, nm), nm.len))) break;
       x->to = elem_of(out);
       x->from = in0 ? elem_of(in0) : x->to;
       hs_dec_shape_detail(x, prim, bc ? "broadcasts" : "transposes", in0, out);
-    } else if (is_remat_prim(d, hs_opcode(d, in))) {
+    } else if (is_remat_prim(d, opc)) {
       if (!(x = hs_dec_add(c, D_REMAT, in->line, hs_sp(d, nm), nm.len))) break;
       uint32_t inner = 0; /* the equations of the bodies it holds */
       for (uint32_t b = 0; b < d->n_jaxpr_bodies; b++)
         if (d->jaxpr_bodies[b].holder == (int32_t)i) inner += d->jaxpr_bodies[b].within;
-      if (hs_slice_is(d, hs_opcode(d, in), "optimization_barrier"))
+      if (hs_slice_is(d, opc, "optimization_barrier"))
         x->detail = hs_dec_fmt("%s marks recomputation: it keeps XLA from merging the values it holds with the forward pass", prim);
       else
         x->detail = hs_dec_fmt("%s marks recomputation: its body of %u equations is recomputed for the backward pass instead of "

@@ -102,16 +102,17 @@ static uint64_t attr_hash(const hs_doc *d, const hs_instr *in) {
   uint64_t h = 0xCBF29CE484222325ull;
   if (in->synth) return mix(h, in->synth == HS_SYNTH_GTE ? (uint64_t)(int64_t)hs_synth_gte_index(d, in) + 17 : 3);
   size_t s, e;
-  if (hs_slice_synth(d, hs_opcode(d, in)) || !stmt_span(d, in, &s, &e)) return h;
+  const hs_slice opc = hs_opcode(d, in);
+  if (hs_slice_synth(d, opc) || !stmt_span(d, in, &s, &e)) return h;
   /* a get-tuple-element is its index, written out (index=1) or compact (%t#1) as XLA may print it */
   if (op_is(d, in, "get-tuple-element")) {
-    size_t k = hs_find(d->text, hs_opcode(d, in).off, e, "index=");
+    size_t k = hs_find(d->text, opc.off, e, "index=");
     int64_t idx = 0;
     if (k != SIZE_MAX)
       for (k += 6; k < e && d->text[k] >= '0' && d->text[k] <= '9'; k++) idx = idx * 10 + (d->text[k] - '0');
     return mix(h, (uint64_t)idx + 17);
   }
-  size_t p = hs_opcode(d, in).off + hs_opcode(d, in).len;
+  size_t p = (size_t)opc.off + opc.len;
   if (p < s || p > e) return h;
   /* the operand list says nothing the operands' hashes do not (XLA prints operand types in it or
      not, as it is asked): skipped, but for a constant's literal and a parameter's number */

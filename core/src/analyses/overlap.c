@@ -17,21 +17,24 @@ static bool ends_with(const hs_doc *d, hs_slice s, const char *suffix) {
   return s.len > n && memcmp(hs_sp(d, s) + s.len - n, suffix, n) == 0;
 }
 
-static bool is_start(const hs_doc *d, const hs_instr *in) {
-  return ends_with(d, hs_opcode(d, in), "-start") || hs_slice_is(d, hs_opcode(d, in), "send") || hs_slice_is(d, hs_opcode(d, in), "recv");
+static bool is_start_op(const hs_doc *d, hs_slice op) {
+  return ends_with(d, op, "-start") || hs_slice_is(d, op, "send") || hs_slice_is(d, op, "recv");
 }
+static bool is_start(const hs_doc *d, const hs_instr *in) { return is_start_op(d, hs_opcode(d, in)); }
 
-static bool is_done(const hs_doc *d, const hs_instr *in) { return ends_with(d, hs_opcode(d, in), "-done"); }
+bool hs_instr_is_done(const hs_doc *d, const hs_instr *in) { return ends_with(d, hs_opcode(d, in), "-done"); }
 
 bool hs_instr_is_async(const hs_doc *d, const hs_instr *in) {
-  return is_start(d, in) || is_done(d, in) || ends_with(d, hs_opcode(d, in), "-update");
+  hs_slice op = hs_opcode(d, in);
+  return is_start_op(d, op) || ends_with(d, op, "-done") || ends_with(d, op, "-update");
 }
 
 bool hs_instr_launches_work(const hs_doc *d, const hs_instr *in) {
   static const char *const quiet[] = {"parameter", "constant", "get-tuple-element", "bitcast", "tuple",
                                       "opt-barrier", "after-all", "add-dependency", "domain"};
+  hs_slice op = hs_opcode(d, in);
   for (size_t k = 0; k < sizeof quiet / sizeof quiet[0]; k++)
-    if (hs_slice_is(d, hs_opcode(d, in), quiet[k])) return false;
+    if (hs_slice_is(d, op, quiet[k])) return false;
   return !hs_instr_is_async(d, in);
 }
 
@@ -85,7 +88,7 @@ hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n) {
     return NULL;
   }
   for (uint32_t i = 0; i < d->n_instrs; i++) {
-    if (!is_done(d, &d->instrs[i])) continue;
+    if (!hs_instr_is_done(d, &d->instrs[i])) continue;
     int32_t s = start_of(d, &d->instrs[i]);
     if (s >= 0 && done_of[s] < 0) done_of[s] = (int32_t)i;
   }
@@ -96,9 +99,10 @@ hs_async_pair *hs_async_pairs(const hs_doc *d, uint32_t *n) {
     p->start = (int32_t)i;
     p->done = done_of[i];
     p->calls = -1;
-    size_t kl = hs_opcode(d, in).len;
-    const char *k = hs_sp(d, hs_opcode(d, in));
-    if (ends_with(d, hs_opcode(d, in), "-start")) kl -= 6;
+    const hs_slice op = hs_opcode(d, in);
+    size_t kl = op.len;
+    const char *k = hs_sp(d, op);
+    if (ends_with(d, op, "-start")) kl -= 6;
     if (kl == 5 && memcmp(k, "async", 5) == 0) {
       p->calls = called(d, in);
       /* what the async computation runs: its ROOT (a reduce-scatter, an all-to-all, a fusion) */

@@ -84,9 +84,9 @@ char *hs_fusions_json_rows(const hs_doc *d, size_t rows, size_t *len) {
       if (body >= 0) {
         const hs_comp *b = &d->comps[body];
         for (uint32_t k = b->first; k < b->first + b->count; k++) {
-          const hs_instr *bi = &d->instrs[k];
-          if (hs_slice_is(d, hs_opcode(d, bi), "parameter") || hs_slice_is(d, hs_opcode(d, bi), "constant")) continue;
-          json_array_append_new(ops, hs_json_slice(d, hs_opcode(d, bi)));
+          const hs_slice op = hs_opcode(d, &d->instrs[k]);
+          if (hs_slice_is(d, op, "parameter") || hs_slice_is(d, op, "constant")) continue;
+          json_array_append_new(ops, hs_json_slice(d, op));
         }
       }
       json_object_set_new(f, "ops", ops);

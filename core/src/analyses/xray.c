@@ -95,21 +95,30 @@ static const char *op_words(const char *s, size_t n) {
 }
 
 static bool is_hot_hlo(const hs_doc *d, const hs_instr *in) {
-  return hs_slice_is(d, hs_opcode(d, in), "custom-call") || hs_slice_is(d, hs_opcode(d, in), "copy") ||
-         hs_slice_is(d, hs_opcode(d, in), "copy-start") || hs_slice_is(d, hs_opcode(d, in), "copy-done") ||
-         hs_slice_is(d, hs_opcode(d, in), "dot") || hs_slice_is(d, hs_opcode(d, in), "convolution") || in->is_root;
+  hs_slice op = hs_opcode(d, in);
+  return hs_slice_is(d, op, "custom-call") || hs_slice_is(d, op, "copy") ||
+         hs_slice_is(d, op, "copy-start") || hs_slice_is(d, op, "copy-done") ||
+         hs_slice_is(d, op, "dot") || hs_slice_is(d, op, "convolution") || in->is_root;
 }
 
 static bool is_hot_mlir(const hs_doc *d, const hs_instr *in) {
-  return hs_slice_is(d, hs_opcode(d, in), "stablehlo.dot_general") || hs_slice_is(d, hs_opcode(d, in), "stablehlo.dot") ||
-         hs_slice_is(d, hs_opcode(d, in), "stablehlo.convolution") || hs_slice_is(d, hs_opcode(d, in), "stablehlo.custom_call") ||
-         hs_slice_is(d, hs_opcode(d, in), "custom_call");
+  hs_slice op = hs_opcode(d, in);
+  return hs_slice_is(d, op, "stablehlo.dot_general") || hs_slice_is(d, op, "stablehlo.dot") ||
+         hs_slice_is(d, op, "stablehlo.convolution") || hs_slice_is(d, op, "stablehlo.custom_call") ||
+         hs_slice_is(d, op, "custom_call");
+}
+
+/* func.return / stablehlo.return (and "return" in generic form): bookkeeping */
+static bool is_return_mlir(const hs_doc *d, const hs_instr *in) {
+  hs_slice op = hs_opcode(d, in);
+  return hs_slice_is(d, op, "return") || hs_slice_is(d, op, "func.return") || hs_slice_is(d, op, "stablehlo.return");
 }
 
 static bool is_dim_hlo(const hs_doc *d, const hs_instr *in) {
-  return hs_slice_is(d, hs_opcode(d, in), "parameter") || hs_slice_is(d, hs_opcode(d, in), "constant") ||
-         hs_slice_is(d, hs_opcode(d, in), "get-tuple-element") || hs_slice_is(d, hs_opcode(d, in), "tuple") ||
-         hs_slice_is(d, hs_opcode(d, in), "bitcast") || hs_slice_is(d, hs_opcode(d, in), "after-all");
+  hs_slice op = hs_opcode(d, in);
+  return hs_slice_is(d, op, "parameter") || hs_slice_is(d, op, "constant") ||
+         hs_slice_is(d, op, "get-tuple-element") || hs_slice_is(d, op, "tuple") ||
+         hs_slice_is(d, op, "bitcast") || hs_slice_is(d, op, "after-all");
 }
 
 typedef struct {
@@ -216,7 +225,8 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
   const hs_comp *c = in->comp < d->n_comps ? &d->comps[in->comp] : NULL;
   const hs_hlo_instr hv = hs_hlo_of(d, in), *h = &hv;
   bool inner = c && c->inner;
-  if (hs_slice_is(d, hs_opcode(d, in), "fusion")) {
+  const hs_slice op = hs_opcode(d, in);
+  if (hs_slice_is(d, op, "fusion")) {
     int32_t body = -1;
     for (uint32_t k0, k = 0, k_end = hs_calls_of(d, in, &k0); k < k_end; k++)
       if (d->calls[k0 + k].attr == HS_CALL_CALLS) body = d->calls[k0 + k].target;
@@ -232,10 +242,10 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
     say(s, " as one kernel");
     if (inner) say(s, " nested inside another fusion's body, so its result %s never leaves that kernel", ty);
     else say(s, " and writes %s to %s", ty, hs_mem_space_words(ms));
-  } else if (hs_slice_is(d, hs_opcode(d, in), "parameter")) {
+  } else if (hs_slice_is(d, op, "parameter")) {
     say(s, "Parameter %.*s of %.*s: %s", SL(d, in->name), c ? (int)c->name.len : 0, c ? hs_sp(d, c->name) : "", ty);
     if (in->type && in->type->mem_space > 0) say(s, ", in %s", hs_mem_space_words(ms));
-  } else if (hs_slice_is(d, hs_opcode(d, in), "custom-call")) {
+  } else if (hs_slice_is(d, op, "custom-call")) {
     if (h->custom_call_target.len)
       say(s, "Custom call to %.*s: a kernel XLA dispatched itself (no line of the program names it); it returns %s",
           SL(d, h->custom_call_target), ty);
@@ -248,30 +258,30 @@ static void note_hlo_instr(const hs_doc *d, const hs_instr *in, bool carries, co
       say(s, "; element %d, %s, is its workspace (scratch): no instruction reads it, so it is no intermediate and no "
              "HBM traffic", w, wt);
     }
-  } else if (pr && !hs_slice_is(d, hs_opcode(d, in), "copy-start") && !hs_slice_is(d, hs_opcode(d, in), "copy-done")) {
+  } else if (pr && !hs_slice_is(d, op, "copy-start") && !hs_slice_is(d, op, "copy-done")) {
     if (pr->start == (int32_t)ix) {
-      say(s, "%.*s begins the %s", SL(d, hs_opcode(d, in)), pr->kind);
+      say(s, "%.*s begins the %s", SL(d, op), pr->kind);
       if (pr->done >= 0) say(s, " (%llu bytes), one transfer with %.*s", (unsigned long long)pr->bytes, SL(d, d->instrs[pr->done].name));
       if (pr->calls >= 0) say(s, ", running %.*s", SL(d, d->comps[pr->calls].name));
     } else {
-      say(s, "%.*s waits for the %s that %.*s began: %s is ready here", SL(d, hs_opcode(d, in)), pr->kind,
+      say(s, "%.*s waits for the %s that %.*s began: %s is ready here", SL(d, op), pr->kind,
           SL(d, d->instrs[pr->start].name), ty);
     }
     say_overlap(d, x, ix, s);
-  } else if (hs_slice_is(d, hs_opcode(d, in), "copy-start")) {
+  } else if (hs_slice_is(d, op, "copy-start")) {
     const hs_type *dst = in->type && in->type->kind == HS_T_TUPLE && in->type->n ? in->type->elems[0] : in->type;
     say(s, "copy-start begins an asynchronous copy into %s; compute overlaps it until the matching copy-done",
         hs_mem_space_words(hs_type_mem_space(dst)));
     say_overlap(d, x, ix, s);
-  } else if (hs_slice_is(d, hs_opcode(d, in), "copy-done")) {
+  } else if (hs_slice_is(d, op, "copy-done")) {
     say(s, "copy-done waits for the asynchronous copy: %s is now in %s", ty, hs_mem_space_words(ms));
     say_overlap(d, x, ix, s);
-  } else if (hs_slice_is(d, hs_opcode(d, in), "constant")) {
+  } else if (hs_slice_is(d, op, "constant")) {
     say(s, "A constant %s baked into the program", ty);
   } else {
-    const char *w = op_words(hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len);
-    if (w) say(s, "%.*s: %s giving %s", SL(d, hs_opcode(d, in)), w, ty);
-    else say(s, "%.*s giving %s", SL(d, hs_opcode(d, in)), ty);
+    const char *w = op_words(hs_sp(d, op), op.len);
+    if (w) say(s, "%.*s: %s giving %s", SL(d, op), w, ty);
+    else say(s, "%.*s giving %s", SL(d, op), ty);
     if (inner) say(s, ", computed inside the kernel");
     else if (c && c->role == HS_ROLE_ASYNC && !hs_instr_is_alias(d, in))
       say(s, ", what the async transfer runs: one transfer with its start and done, not a kernel of its own");
@@ -354,16 +364,16 @@ static void note_mlir_line(const hs_doc *d, uint32_t li, bool carries, const cha
       const hs_instr *in = &d->instrs[l->ref];
       char ty[160];
       hs_type_format(in->type, ty, sizeof ty);
-      if (hs_slice_is(d, hs_opcode(d, in), "return") || hs_slice_is(d, hs_opcode(d, in), "func.return") ||
-          hs_slice_is(d, hs_opcode(d, in), "stablehlo.return")) {
+      if (is_return_mlir(d, in)) {
         say(s, "Return: hands the result to the caller (bookkeeping).");
         return;
       }
-      const char *w = op_words(hs_sp(d, hs_opcode(d, in)), hs_opcode(d, in).len);
-      if (hs_slice_is(d, hs_opcode(d, in), "stablehlo.constant")) say(s, "A constant %s", ty);
-      else if (w) say(s, "%.*s: %s giving %s", SL(d, hs_opcode(d, in)), w, ty);
-      else if (in->type) say(s, "%.*s giving %s", SL(d, hs_opcode(d, in)), ty);
-      else say(s, "%.*s", SL(d, hs_opcode(d, in)));
+      const hs_slice op = hs_opcode(d, in);
+      const char *w = op_words(hs_sp(d, op), op.len);
+      if (hs_slice_is(d, op, "stablehlo.constant")) say(s, "A constant %s", ty);
+      else if (w) say(s, "%.*s: %s giving %s", SL(d, op), w, ty);
+      else if (in->type) say(s, "%.*s giving %s", SL(d, op), ty);
+      else say(s, "%.*s", SL(d, op));
       if (is_hot_mlir(d, in)) say(s, "; XLA picks a kernel for it and may fuse its neighbours into that kernel");
       else if (w && strncmp(w, "elementwise", 11) == 0) say(s, "; XLA fuses elementwise ops into a neighbouring kernel");
       if (carries) say(s, "; it carries %s, the big intermediate", bigty);
@@ -415,9 +425,7 @@ static json_t *side_json(const hs_doc *d, const hs_type *big, const char *bigty,
     else if (carries) cls = C_CARRY;
     else if (in && (d->format == HS_FORMAT_HLO ? is_hot_hlo(d, in) : is_hot_mlir(d, in))) cls = C_HOT;
     else if (!in) cls = l->kind == HS_LINE_OTHER ? C_PLAIN : C_DIM;
-    else if (d->format == HS_FORMAT_HLO ? is_dim_hlo(d, in)
-                                         : (hs_slice_is(d, hs_opcode(d, in), "return") || hs_slice_is(d, hs_opcode(d, in), "func.return") ||
-                                            hs_slice_is(d, hs_opcode(d, in), "stablehlo.return")))
+    else if (d->format == HS_FORMAT_HLO ? is_dim_hlo(d, in) : is_return_mlir(d, in))
       cls = C_DIM;
     sbuf s = {buf, sizeof buf, 0};
     buf[0] = 0;

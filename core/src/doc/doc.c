@@ -391,14 +391,17 @@ hs_instr *hs_doc_add_instr_wide(hs_doc *d, hs_instr *in, hs_slice opcode) {
   return in;
 }
 
+static const hs_instr_wide *wide_of(const hs_doc *d, const hs_instr *in) {
+  return row_of(d->instr_wide, d->n_instr_wide, sizeof(hs_instr_wide), (uint32_t)(in - d->instrs));
+}
+
 hs_slice hs_opcode_wide(const hs_doc *d, const hs_instr *in) {
-  const hs_instr_wide *w = row_of(d->instr_wide, d->n_instr_wide, sizeof *w, (uint32_t)(in - d->instrs));
+  const hs_instr_wide *w = wide_of(d, in);
   return w ? w->opcode : hs_sl(0, 0);
 }
 
 int32_t hs_synth_gte_index(const hs_doc *d, const hs_instr *in) {
-  if (in->synth != HS_SYNTH_GTE) return -1;
-  const hs_instr_wide *w = row_of(d->instr_wide, d->n_instr_wide, sizeof *w, (uint32_t)(in - d->instrs));
+  const hs_instr_wide *w = in->synth == HS_SYNTH_GTE ? wide_of(d, in) : NULL;
   return w ? w->gte_index : -1;
 }
 

@@ -278,6 +278,11 @@ static inline hs_slice hs_opcode(const hs_doc *d, const hs_instr *in) {
   if ((in->opc & 0xFFu) != HS_OPC_WIDE) return (hs_slice){in->name.off + (in->opc >> 8), in->opc & 0xFFu};
   return hs_opcode_wide(d, in);
 }
+/* Where the opcode ends: its operand list's "(" when the text has one there. */
+static inline size_t hs_opcode_end(const hs_doc *d, const hs_instr *in) {
+  hs_slice o = hs_opcode(d, in);
+  return (size_t)o.off + o.len;
+}
 /* A made get-tuple-element's tuple index (HS_SYNTH_GTE), -1 for any other instruction. */
 int32_t hs_synth_gte_index(const hs_doc *d, const hs_instr *in);
 

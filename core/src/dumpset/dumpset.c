@@ -298,8 +298,9 @@ static int count_doc(ds_counts *c, const char *data, size_t len) {
   uint32_t cap = 0;
   for (uint32_t i = 0; i < d->n_instrs; i++) {
     const hs_instr *in = &d->instrs[i];
-    const char *ot = hs_sp(d, hs_opcode(d, in));
-    size_t ol = hs_opcode(d, in).len;
+    const hs_slice op = hs_opcode(d, in);
+    const char *ot = hs_sp(d, op);
+    size_t ol = op.len;
     char *clean = NULL; /* an opcode with bytes outside ASCII: compared as its stored, cleaned form */
     for (size_t j = 0; j < ol && !clean; j++)
       if ((unsigned char)ot[j] >= 0x80 || !ot[j]) {

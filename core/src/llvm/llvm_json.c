@@ -36,9 +36,9 @@ typedef struct {
 
 static bool join_candidate(const hs_doc *d, const hs_instr *in) {
   if (hs_comp_in_fused(d, in->comp)) return false;
-  return !(hs_slice_is(d, hs_opcode(d, in), "parameter") || hs_slice_is(d, hs_opcode(d, in), "constant") ||
-           hs_slice_is(d, hs_opcode(d, in), "get-tuple-element") || hs_slice_is(d, hs_opcode(d, in), "tuple") ||
-           hs_slice_is(d, hs_opcode(d, in), "bitcast"));
+  hs_slice op = hs_opcode(d, in);
+  return !(hs_slice_is(d, op, "parameter") || hs_slice_is(d, op, "constant") || hs_slice_is(d, op, "get-tuple-element") ||
+           hs_slice_is(d, op, "tuple") || hs_slice_is(d, op, "bitcast"));
 }
 
 static void join_free(ll_join *j) {

@@ -409,8 +409,9 @@ void hlo_check_async(reader *r, int32_t idx) {
   hs_doc *d = r->d;
   const char *t = r->t;
   const hs_instr *in = &d->instrs[idx];
+  const hs_slice opc = hs_opcode(d, in);
   hs_slice wrapped;
-  int role = async_role(t + hs_opcode(d, in).off, hs_opcode(d, in).len, &wrapped, hs_opcode(d, in).off);
+  int role = async_role(t + opc.off, opc.len, &wrapped, opc.off);
   if (role == ASYNC_NONE) return;
   struct async_seen *me = &r->asyncs[r->n_asyncs++ & 63];
   uint32_t c0;
@@ -418,8 +419,8 @@ void hlo_check_async(reader *r, int32_t idx) {
   if (r->attr_thread.len) me->thread = t + r->attr_thread.off, me->thread_len = r->attr_thread.len;
   const hs_type *ty = in->type;
   if (role != ASYNC_DONE && ty && !(ty->kind == HS_T_TUPLE && ty->n >= 2 && ty->elems[0]->kind == HS_T_TUPLE)) {
-    hlo_warn_at(r, hs_opcode(d, in).off, "%.*s: its shape is not ((operand shapes...), result shape, ...), which XLA's parser expects of an "
-                "async-start and -update and refuses otherwise", t + hs_opcode(d, in).off, hs_opcode(d, in).len);
+    hlo_warn_at(r, opc.off, "%.*s: its shape is not ((operand shapes...), result shape, ...), which XLA's parser expects of an "
+                "async-start and -update and refuses otherwise", t + opc.off, opc.len);
     return;
   }
   if (role == ASYNC_START || !hs_op_count(d, in)) return;
@@ -427,14 +428,15 @@ void hlo_check_async(reader *r, int32_t idx) {
   if (from < 0 || from >= idx) return;
   const hs_instr *f = &d->instrs[from];
   hs_slice fw;
-  int frole = async_role(hs_sp(d, hs_opcode(d, f)), hs_opcode(d, f).len, &fw, hs_opcode(d, f).off); /* f may be one the reader made ("%t#0") */
+  const hs_slice fop = hs_opcode(d, f); /* f may be one the reader made ("%t#0") */
+  int frole = async_role(hs_sp(d, fop), fop.len, &fw, fop.off);
   const struct async_seen *op = async_find(r, from);
   if ((frole != ASYNC_START && frole != ASYNC_UPDATE) || !op) return;
   char msg[320];
   if (wrapped.len && fw.len && !same(hs_sp(d, wrapped), wrapped.len, hs_sp(d, fw), fw.len)) {
     snprintf(msg, sizeof msg, "%.*s: its operand wraps %.*s, not this: XLA's parser refuses this one (Expect async wrapped opcode to be ...)",
-             (int)(hs_opcode(d, in).len < 60 ? hs_opcode(d, in).len : 60), t + hs_opcode(d, in).off, (int)(fw.len < 60 ? fw.len : 60), hs_sp(d, fw));
-    warn_made(r, hs_opcode(d, in).off, msg);
+             (int)(opc.len < 60 ? opc.len : 60), t + opc.off, (int)(fw.len < 60 ? fw.len : 60), hs_sp(d, fw));
+    warn_made(r, opc.off, msg);
     return;
   }
   if (!me->calls.len) me->calls = op->calls; /* not written: its operand's */
@@ -442,16 +444,16 @@ void hlo_check_async(reader *r, int32_t idx) {
     hs_slice a = me->calls, b = op->calls;
     snprintf(msg, sizeof msg, "calls=%.*s: its operand wraps %.*s: XLA's parser refuses this one (an async chain wraps one computation)",
              (int)(a.len < 60 ? a.len : 60), hs_sp(d, a), (int)(b.len < 60 ? b.len : 60), hs_sp(d, b));
-    warn_made(r, hs_slice_synth(d, a) ? hs_opcode(d, in).off : a.off, msg);
+    warn_made(r, hs_slice_synth(d, a) ? opc.off : a.off, msg);
     return;
   }
   if (!r->attr_thread.len) {
     me->thread = op->thread, me->thread_len = op->thread_len;
   } else if (!same(me->thread, me->thread_len, op->thread, op->thread_len)) {
     snprintf(msg, sizeof msg, "%.*s: its operand runs on thread %.*s, this on %.*s: XLA's parser refuses this one (an async chain keeps one thread)",
-             (int)(hs_opcode(d, in).len < 60 ? hs_opcode(d, in).len : 60), t + hs_opcode(d, in).off, (int)(op->thread_len < 40 ? op->thread_len : 40), op->thread,
+             (int)(opc.len < 60 ? opc.len : 60), t + opc.off, (int)(op->thread_len < 40 ? op->thread_len : 40), op->thread,
              (int)(me->thread_len < 40 ? me->thread_len : 40), me->thread);
-    warn_made(r, hs_opcode(d, in).off, msg);
+    warn_made(r, opc.off, msg);
   }
 }
 
@@ -501,12 +503,13 @@ void hlo_check_instr_slow(reader *r, int32_t idx, int rule) {
   hs_doc *d = r->d;
   const char *t = r->t;
   const hs_instr *in = &d->instrs[idx];
-  const char *op = t + hs_opcode(d, in).off;
-  size_t n = hs_opcode(d, in).len;
+  const hs_slice opc = hs_opcode(d, in);
+  const char *op = t + opc.off;
+  size_t n = opc.len;
   if (rule == HLO_OP_CONDITIONAL) {
     const hs_type *p = operand_type(d, in, 0); /* the branch index: pred[] or s32[] */
     if (p && !(p->kind == HS_T_ARRAY && p->n == 0 && (p->elem == 0 || p->elem == 5))) {
-      hlo_warn_at(r, hs_opcode(d, in).off, "%.*s: its first operand is not a pred[] or s32[] scalar: XLA's parser refuses this one (The first "
+      hlo_warn_at(r, opc.off, "%.*s: its first operand is not a pred[] or s32[] scalar: XLA's parser refuses this one (The first "
                   "operand must be a scalar of PRED or S32)", op, n);
       return;
     }
@@ -514,7 +517,7 @@ void hlo_check_instr_slow(reader *r, int32_t idx, int rule) {
     uint8_t b = r->attr_branches;
     bool pred = p && p->elem == 0;
     if (!b || (p && (pred ? (b & 1) || b != 6 : b != 1)))
-      hlo_warn_at(r, hs_opcode(d, in).off, pred ? "%.*s: a pred[] index takes true_computation= and false_computation= (and no "
+      hlo_warn_at(r, opc.off, pred ? "%.*s: a pred[] index takes true_computation= and false_computation= (and no "
                                             "branch_computations=): XLA's parser refuses this one"
                                    : !p ? "%.*s: no branches (true_computation= and false_computation=, or branch_computations=): XLA's "
                                           "parser refuses this one"
@@ -525,10 +528,10 @@ void hlo_check_instr_slow(reader *r, int32_t idx, int rule) {
     const hs_type *p = operand_type(d, in, 0); /* dimensions= may be left out of a scalar's broadcast only */
     int a;
     if (p && p->kind == HS_T_ARRAY && p->n > 0 && (a = attr_number("dimensions", 10)) >= 0 && !has(r->attr_seen, a))
-      hlo_warn_at(r, hs_opcode(d, in).off, "%.*s expects the attribute dimensions= (its operand is not a scalar): XLA's parser refuses this one", op, n);
+      hlo_warn_at(r, opc.off, "%.*s expects the attribute dimensions= (its operand is not a scalar): XLA's parser refuses this one", op, n);
   } else if (rule == HLO_OP_INFEED) {
     if (in->type && !(in->type->kind == HS_T_TUPLE && in->type->n > 0))
-      hlo_warn_at(r, hs_opcode(d, in).off, "%.*s: its shape is not a tuple (data, token[]): XLA's parser refuses this one (infeed must have a "
+      hlo_warn_at(r, opc.off, "%.*s: its shape is not a tuple (data, token[]): XLA's parser refuses this one (infeed must have a "
                   "non-empty tuple shape)", op, n);
   } else if (r->attr_layouts.len) { /* custom-call */
     /* operand_layout_constraints={f32[42,2,3]{0,1,2}, f32[123,4]{0,1}}: one shape per operand, each the operand's */
