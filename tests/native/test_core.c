@@ -372,18 +372,24 @@ static void test_operand_names_first_of_twice(void **state) {
  * and a source line past 2^20. The remat decision reads the op_name, and its source is printed:
  * both must come back whole, and a text cut inside that metadata keeps the op_name read. The
  * expected values are the text's own. */
+/* head, n bytes of fill, tail: a text too big to write out (malloc'd) */
+static char *padded(const char *head, char fill, size_t n, const char *tail) {
+  size_t hn = strlen(head), tn = strlen(tail);
+  char *t = malloc(hn + n + tn + 1);
+  assert_non_null(t);
+  memcpy(t, head, hn);
+  memset(t + hn, fill, n);
+  memcpy(t + hn + n, tail, tn + 1);
+  return t;
+}
+
 static void test_hlo_side_wide(void **state) {
   (void)state;
   const char *head = "HloModule m\n\nENTRY e {\n  a = f32[4] parameter(0)\n"
                      "  c = f32[4] negate(a), metadata={op_name=\"jit(f)/checkpoint/rematted_computation/neg\" source_file=\"/x/y.py\" source_line=7}\n"
                      "  ROOT b = f32[4] add(c, a), frontend_attributes={k=\"";
   const char *tail = "\"}, metadata={op_name=\"jit(f)/checkpoint/rematted_computation/add\" source_file=\"/x/y.py\" source_line=2000000}\n}\n";
-  size_t hn = strlen(head), big = 70000, tn = strlen(tail);
-  char *t = malloc(hn + big + tn + 1);
-  assert_non_null(t);
-  memcpy(t, head, hn);
-  memset(t + hn, 'x', big);
-  memcpy(t + hn + big, tail, tn + 1);
+  char *t = padded(head, 'x', 70000, tail);
   const size_t cut = (size_t)(strstr(t, "source_line=2000000") - t);
   for (int pass = 0; pass < 2; pass++) {
     hs_doc *d = hs_parse(t, pass ? cut : strlen(t), NULL);
@@ -422,13 +428,7 @@ static void test_instr_wide_opcode(void **state) {
   (void)state;
   const char *head = "HloModule m\n\nfc {\n  p = f32[4] parameter(0)\n  ROOT n = f32[4] negate(p)\n}\n\n"
                      "ENTRY e {\n  a = f32[4] parameter(0)\n  ROOT f = f32[4] /*";
-  const char *tail = "*/ fusion(a), kind=kLoop, calls=fc\n}\n";
-  size_t hn = strlen(head), big = (size_t)17 << 20, tn = strlen(tail);
-  char *t = malloc(hn + big + tn + 1);
-  assert_non_null(t);
-  memcpy(t, head, hn);
-  memset(t + hn, 'x', big);
-  memcpy(t + hn + big, tail, tn + 1);
+  char *t = padded(head, 'x', (size_t)17 << 20, "*/ fusion(a), kind=kLoop, calls=fc\n}\n");
   hs_doc *d = hs_parse(t, strlen(t), NULL);
   assert_non_null(d);
   hs_census c;
