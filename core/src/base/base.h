@@ -53,14 +53,22 @@ struct hs_arena {
 void *hs_arena_alloc(hs_arena *a, size_t size);     /* 8-byte aligned, zeroed; NULL on OOM */
 void *hs_arena_alloc_raw(hs_arena *a, size_t size); /* the same, not zeroed: the caller writes every byte */
 void hs_arena_free(hs_arena *a);                    /* the blocks, then free_extra */
+/* a takes b's blocks (b's objects live on, freed with a's); b's extra is freed, b left empty */
+void hs_arena_adopt(hs_arena *a, hs_arena *b);
 
 /* ---- growable arrays (amortised doubling; no malloc per element) ---------------------- */
 bool hs_vec_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
 /* A hint that a large block [p, p+n) will be filled: 2 MB pages where the OS has them (util.c). */
 void hs_mem_hint_huge(void *p, size_t n);
+/* The whole pages of [p, p+n), a part of a block already read that is about to be freed, given
+ * back to the OS now (Linux; elsewhere nothing). Its bytes then read as zeros. */
+void hs_mem_release(void *p, size_t n);
+/* How many bytes of [s, s+n) are c. */
+size_t hs_count_byte(const char *s, size_t n, char c);
 /* A growable array of n elements of elem bytes (cap reserved) that will hold about huge_to
  * (projected) and fill_to soon: 2 MB pages from its n-th element to its huge_to-th, 4 KB pages
- * after it, and its pages up to fill_to made now (Linux; elsewhere nothing). Within cap. */
+ * after it, and its pages up to fill_to made now (Linux; elsewhere nothing). Within cap. huge_to
+ * 0: 4 KB pages only, none asked for or taken back (an array that never had 2 MB pages). */
 void hs_vec_prefill(void *data, uint32_t cap, uint32_t n, uint64_t fill_to, uint64_t huge_to, size_t elem);
 #define HS_VEC_PUSH(vdata, vlen, vcap, ok)                                                      \
   ((vlen) < (vcap) || hs_vec_grow((void **)&(vdata), &(vcap), (vlen) + 1, sizeof(*(vdata))) \
@@ -222,6 +230,10 @@ bool hs_diag_vwarn(hs_diag *g, hs_arena *a, int code, uint32_t line, uint32_t co
 /* Lists the count of suppressed warnings once, under `code`, and resets the counters. */
 void hs_diag_finish(hs_diag *g, hs_arena *a, int code);
 void hs_diag_free(hs_diag *g);
+/* Adds b's warnings after g's, as if each had been warned into g in its turn (g's limits: those
+ * past them only counted), b's counted-only ones counted in g too. The messages stay where b's
+ * were made (the caller keeps that arena alive: hs_arena_adopt). False when memory ran out. */
+bool hs_diag_append(hs_diag *g, const hs_diag *b);
 
 /* ---- result JSON (jsonout.c) ---------------------------------------------------------- */
 /* A JSON string from arbitrary bytes: invalid UTF-8 becomes U+FFFD, never a NULL. */

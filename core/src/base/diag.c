@@ -53,3 +53,33 @@ void hs_diag_free(hs_diag *g) {
   g->warnings = NULL;
   g->n_warnings = g->cap_warnings = 0;
 }
+
+bool hs_diag_append(hs_diag *g, const hs_diag *b) {
+  uint32_t listed[HS_DIAG_CODES] = {0};
+  uint32_t per_code = g->per_code ? g->per_code : HS_MAX_WARNINGS_PER_CODE;
+  for (uint32_t i = 0; i < b->n_warnings; i++) {
+    const hs_warning *w = &b->warnings[i];
+    bool coded = w->code >= 0 && w->code < HS_DIAG_CODES;
+    if (coded) listed[w->code]++;
+    if (g->total && g->n_warnings >= g->total) continue;
+    if (per_code != HS_DIAG_NO_LIMIT && coded && g->warn_counts[w->code]++ >= per_code) {
+      g->warn_suppressed++;
+      continue;
+    }
+    bool ok;
+    hs_warning *to = HS_VEC_PUSH(g->warnings, g->n_warnings, g->cap_warnings, ok);
+    if (!ok) {
+      g->nomem = true;
+      return false;
+    }
+    *to = *w;
+  }
+  /* those b only counted */
+  for (int c = 0; c < HS_DIAG_CODES; c++) {
+    uint32_t more = b->warn_counts[c] > listed[c] ? b->warn_counts[c] - listed[c] : 0;
+    g->warn_counts[c] += more;
+    g->warn_suppressed += more;
+  }
+  if (b->nomem) g->nomem = true;
+  return true;
+}

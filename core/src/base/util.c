@@ -9,6 +9,9 @@
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
 #include <sys/mman.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 struct hs_arena_block {
   hs_arena_block *next;
@@ -48,6 +51,19 @@ void *hs_arena_alloc_raw(hs_arena *a, size_t size) {
   return p;
 }
 
+void hs_arena_adopt(hs_arena *a, hs_arena *b) {
+  if (b->free_extra) b->free_extra(b); /* a lookup table only: the objects stay in the blocks */
+  b->extra = NULL;
+  b->free_extra = NULL;
+  if (!b->head) return;
+  hs_arena_block **tail = &a->head;
+  while (*tail) tail = &(*tail)->next;
+  *tail = b->head;
+  a->used_total += b->used_total;
+  b->head = NULL;
+  b->used_total = 0;
+}
+
 void hs_arena_free(hs_arena *a) {
   hs_arena_block *b = a->head;
   while (b) {
@@ -78,6 +94,38 @@ void hs_mem_hint_huge(void *p, size_t n) {
 #endif
 }
 
+/* Gives the whole pages of [p, p+n) back to the kernel (Linux): a block about to be freed, read
+ * to its end in pieces, holds no more than the piece being read (hs_doc_append_hlo). */
+void hs_mem_release(void *p, size_t n) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  const uintptr_t page = 4096;
+  uintptr_t s = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + n) & ~(page - 1);
+  if (e > s) (void)madvise((void *)s, e - s, MADV_DONTNEED);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
+/* How many bytes of [s, s+n) are c: 16 at a time where SSE2 is there. */
+size_t hs_count_byte(const char *s, size_t n, char c) {
+  size_t count = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i want = _mm_set1_epi8(c), zero = _mm_setzero_si128();
+  while (n - i >= 16) {
+    /* up to 255 blocks summed per byte lane, then the lanes added */
+    __m128i acc = zero;
+    size_t blocks = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
+    for (size_t b = 0; b < blocks; b++, i += 16)
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), want));
+    __m128i sums = _mm_sad_epu8(acc, zero);
+    count += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+  }
+#endif
+  for (; i < n; i++) count += s[i] == c;
+  return count;
+}
+
 /* HS_NATIVE_MEMORY=0: memory taken as the wasm build takes it (tools/pgo-train.sh trains the
    wasm's profile on a native build made so: the addresses the shape cache hashes, and so the
    counts, are then those of the allocation the wasm does) */
@@ -94,7 +142,7 @@ void hs_vec_prefill(void *data, uint32_t cap, uint32_t n, uint64_t fill_to, uint
   uintptr_t base = (uintptr_t)data, end = base + (size_t)cap * elem;
   /* 2 MB pages only in a block that starts on a 2 MB boundary (hs_vec_grow's reservations): one
      that realloc may grow and move is better without them (hs_vec_grow says why) */
-  if ((base & (huge - 1)) == 0) {
+  if (huge_to && (base & (huge - 1)) == 0) {
     if (huge_to > n) hs_mem_hint_huge((void *)(base + (size_t)n * elem), (size_t)(huge_to - n) * elem);
     /* none past huge_to: an earlier, higher projection may have asked for them there */
     uintptr_t s = (base + (size_t)(huge_to > n ? huge_to : n) * elem) & ~(huge - 1);

@@ -32,7 +32,9 @@ hs_format hs_doc_detect(const char *text, size_t len, int *score) {
   return best;
 }
 
-hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err) {
+/* hs_parse_as, or (split: an offset, not 0) an HLO text read in two parts from there: NULL with
+ * *split_done false when it could not be (err untouched). */
+static hs_doc *parse_doc(const char *text, size_t len, hs_format f, size_t split, bool *split_done, hs_error *err) {
   size_t r = 0;
   while (r < N_READERS && READERS[r].format != f) r++;
   if (r == N_READERS) {
@@ -53,7 +55,12 @@ hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err) {
   d->format = f;
   hs_error local;
   if (!err) err = &local;
-  int rc = READERS[r].parse(d, err);
+  int rc = split ? hs_parse_hlo_text_at(d, err, split) : READERS[r].parse(d, err);
+  if (split_done) *split_done = rc != 1;
+  if (rc == 1) {
+    free(d);
+    return NULL;
+  }
   if (rc == 0) rc = hs_resolve(d);
   if (rc == 0) hs_diag_finish(&d->diag, &d->arena, HS_W_SKIPPED_LINE);
   if (rc == 0 && d->nomem) {
@@ -66,6 +73,13 @@ hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err) {
     return NULL;
   }
   return d;
+}
+
+hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err) { return parse_doc(text, len, f, 0, NULL, err); }
+
+hs_doc *hs_parse_hlo_split(const char *text, size_t len, size_t s, bool *split_done, hs_error *err) {
+  *split_done = false;
+  return s && s < len ? parse_doc(text, len, HS_FORMAT_HLO, s, split_done, err) : NULL;
 }
 
 void hs_doc_free(hs_doc *d) {

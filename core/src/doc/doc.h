@@ -328,6 +328,10 @@ static inline const hs_jaxpr_eqn *hs_jaxpr_of(const hs_doc *d, const hs_instr *i
  * are set. The other formats' detectors are their own models' (memory.h, dumpset.h, llvm.h). */
 int hs_detect_hlo(const char *text, size_t len, size_t first);
 int hs_parse_hlo_text(hs_doc *d, hs_error *err);
+/* The HLO reader on the text in two parts, the second from offset s (the start of an "HloModule"
+ * line), as hs_parse_hlo_text does with a long text (hlo/hlo_split.c): 1 when it cannot be read
+ * so (d untouched), else what hs_parse_hlo_text returns. */
+int hs_parse_hlo_text_at(hs_doc *d, hs_error *err, size_t s);
 int hs_detect_stablehlo(const char *text, size_t len, size_t first);
 int hs_parse_stablehlo_text(hs_doc *d, hs_error *err);
 int hs_detect_jaxpr(const char *text, size_t len, size_t first);
@@ -340,6 +344,10 @@ hs_format hs_doc_detect(const char *text, size_t len, int *score);
 /* Reads the text as format f (a document format), resolves it and finishes its warnings: what
  * hs_parse does once it has detected the format. NULL with err filled (may be NULL). */
 hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err);
+
+/* For tests: hs_parse_as on an HLO text read in two parts, the second from offset s; NULL with
+ * *split_done false when it cannot be read so (NULL with it true: err says why it failed). */
+hs_doc *hs_parse_hlo_split(const char *text, size_t len, size_t s, bool *split_done, hs_error *err);
 
 /* ---- document builders, shared by every text reader (doc.c) -------------------------------
  * Each returns the new index (or the new element), or -1 / NULL when memory runs out. */
@@ -479,6 +487,26 @@ static inline int32_t hs_names_get_hashed(const hs_names *m, const hs_doc *d, hs
 uint32_t hs_doc_name_col(const hs_doc *d, uint32_t line, hs_slice name);
 /* True when computation comp runs inside a kernel (a fused body, or a combiner it calls). */
 bool hs_comp_in_fused(const hs_doc *d, uint32_t comp);
+/* Appends HLO document b to a (doc_append.c): b read from a's text starting at an "HloModule"
+ * line, its lines numbered after a's (b's first a->n_lines lines are not its own), a read from
+ * the text before it with its modules resolved. b's rows are moved (emptied), its arena taken;
+ * the caller frees b. 0, HS_E_NOMEM, or HS_E_TOO_LARGE where the two do not fit one document's
+ * records (a read as one is then needed). */
+int hs_doc_append_hlo(hs_doc *a, hs_doc *b);
+/* The same in three steps, the rows' moves shared by threads: begin (a's arrays grown for b's
+ * rows; what b's indexes move by), then hs_doc_append_rows for each part of `parts` (each
+ * moves that share of every array's rows; the parts in any order or at once), then end (the
+ * counts, the warnings, the arena). A begin that fails leaves a as it was (its arrays' room aside). */
+typedef struct {
+  uint32_t lines0, comps, instrs, operands, calls, modules, synth;
+  uint32_t *files; /* b's source file j is a's files[j] - 1 */
+} hs_append;
+int hs_doc_append_begin(hs_doc *a, hs_doc *b, hs_append *ap);
+void hs_doc_append_rows(hs_doc *a, hs_doc *b, const hs_append *ap, uint32_t part, uint32_t parts);
+int hs_doc_append_end(hs_doc *a, hs_doc *b, hs_append *ap);
+/* Nothing more will be added to d (b above, read): the pages of its arrays past their rows, made
+ * ahead of the reader, and its shapes' lookup table given back. */
+void hs_doc_seal(hs_doc *d);
 /* Resolves call names within each module and assigns computation roles (the HLO reader has
  * resolved the operands, computation by computation). */
 int hs_resolve(hs_doc *d);

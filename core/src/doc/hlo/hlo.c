@@ -829,28 +829,32 @@ static int statement(reader *r, size_t p, size_t *next) {
   return 0;
 }
 
-/* The warnings that need the whole text: a computation left open, frame references. */
-static int finish(reader *r) {
+/* The end of the text: a computation left open there is closed (and said to be cut). */
+int hlo_finish_text(reader *r) {
   hs_doc *d = r->d;
-  if (r->comp >= 0) {
-    hs_comp copy = d->comps[r->comp];
-    const hs_comp *c = &copy; /* close_comp may move d->comps */
-    if (!close_comp(r, 0)) return hlo_oom(r);
-    if (r->suspect_line) {
-      size_t ke = r->suspect_key;
-      while (ke < r->len && is_name_char(r->t[ke])) ke++;
-      hs_doc_warn(d, HS_W_XLA_REFUSES, r->suspect_line, 0,
-                  "the value of %.*s (line %u) took the '}' that closes computation %.*s: is its own '}' missing?",
-                  (int)(ke - r->suspect_key), r->t + r->suspect_key, r->suspect_line, (int)c->name.len, r->t + c->name.off);
-    }
-    /* at the end of the text: the line after the last line break */
-    uint32_t eof_line = d->n_lines + (r->len && r->t[r->len - 1] == '\n' ? 1 : 0);
-    hs_doc_warn(d, HS_W_TRUNCATED, eof_line, 1,
-                "the dump ends inside computation %.*s (opened at line %u): it looks truncated; the results cover what was read",
-                (int)c->name.len, r->t + c->name.off, c->line);
+  if (r->comp < 0) return 0;
+  hs_comp copy = d->comps[r->comp];
+  const hs_comp *c = &copy; /* close_comp may move d->comps */
+  if (!close_comp(r, 0)) return hlo_oom(r);
+  if (r->suspect_line) {
+    size_t ke = r->suspect_key;
+    while (ke < r->len && is_name_char(r->t[ke])) ke++;
+    hs_doc_warn(d, HS_W_XLA_REFUSES, r->suspect_line, 0,
+                "the value of %.*s (line %u) took the '}' that closes computation %.*s: is its own '}' missing?",
+                (int)(ke - r->suspect_key), r->t + r->suspect_key, r->suspect_line, (int)c->name.len, r->t + c->name.off);
   }
+  /* at the end of the text: the line after the last line break */
+  uint32_t eof_line = d->n_lines + (r->len && r->t[r->len - 1] == '\n' ? 1 : 0);
+  hs_doc_warn(d, HS_W_TRUNCATED, eof_line, 1,
+              "the dump ends inside computation %.*s (opened at line %u): it looks truncated; the results cover what was read",
+              (int)c->name.len, r->t + c->name.off, c->line);
+  return 0;
+}
+
+/* The warnings that need the whole document: frame references; no computation at all. */
+int hlo_finish_doc(hs_doc *d, uint32_t first_ref_line, hs_error *err) {
   if (d->frame_refs && !d->stack_frames) {
-    hs_doc_warn(d, HS_W_FRAME_TABLES_MISSING, r->first_ref_line, 0,
+    hs_doc_warn(d, HS_W_FRAME_TABLES_MISSING, first_ref_line, 0,
                 "%u instructions refer to stack frames (stack_frame_id=) but the dump has no StackFrames "
                 "table (frame tables trimmed?): their source lines are unknown",
                 d->frame_refs);
@@ -860,7 +864,7 @@ static int finish(reader *r) {
                 d->frame_refs_dangling);
   }
   if (!d->n_comps) {
-    hs_doc_error(r->err, HS_E_FORMAT, d, 0,
+    hs_doc_error(err, HS_E_FORMAT, d, 0,
                  "no HLO computation found: expected 'HloModule <name>' followed by computations such as "
                  "'ENTRY %%main (p: f32[4]) -> f32[4] {'");
     return HS_E_FORMAT;
@@ -869,98 +873,44 @@ static int finish(reader *r) {
 }
 
 /* Every so often (r->hint_at, from the first megabyte on), each array's fill so far projected
- * to the next checkpoint and to the text's end: its pages made up to the next (one call, where
- * a page fault each took a tenth of the parse) and 2 MB pages asked for up to 15/16 of the end
- * (util.c: hs_vec_prefill). Made where the array will be filled, they hold no memory it does
- * not use: 2 MB pages asked for at its reservation, under its first half, held 0.04-0.09x of
- * a 60 MB input it never used (issue 37's peak). */
+ * to the next checkpoint and to the end of the reader's part of the text: its pages made up to
+ * the next (one call, where a page fault each took a tenth of the parse) and 2 MB pages asked
+ * for up to 15/16 of the end (util.c: hs_vec_prefill). Made where the array will be filled, they
+ * hold no memory it does not use: 2 MB pages asked for at its reservation, under its first
+ * half, held 0.04-0.09x of a 60 MB input it never used (issue 37's peak). A reader of the
+ * text's second part (hlo_split.c) projects what it added: its lines after those before it. The
+ * two parts' readers take 4 KB pages only (r->small_pages): each array's last 2 MB page, rounded
+ * up in both documents and then in the appended one, held 0.02-0.05x more than one reader. */
 static void hint_arrays(reader *r, size_t p) {
   hs_doc *d = r->d;
-  size_t step = r->len / 32 > (1u << 20) ? r->len / 32 : (1u << 20), next = r->len - p > step ? p + step : r->len;
-  uint64_t den = p ? p : 1;
-#define HLO_HINT_(field)                                                                                   \
-  hs_vec_prefill(d->field, d->cap_##field, d->n_##field, (uint64_t)d->n_##field * next / den,           \
-                 (uint64_t)d->n_##field * r->len / den * 15 / 16, sizeof *d->field)
-  HLO_HINT_(lines);
-  HLO_HINT_(instrs);
-  HLO_HINT_(hlo);
-  HLO_HINT_(operands);
-  HLO_HINT_(comps);
-  HLO_HINT_(calls);
+  size_t span = r->len - r->start, done = p - r->start;
+  size_t step = span / 32 > (1u << 20) ? span / 32 : (1u << 20), next = r->len - p > step ? p + step : r->len;
+  uint64_t den = done ? done : 1, to_next = next - r->start;
+#define HLO_HINT_(field, base)                                                                              \
+  hs_vec_prefill(d->field, d->cap_##field, d->n_##field, (base) + (uint64_t)(d->n_##field - (base)) * to_next / den, \
+                 r->small_pages ? 0 : (base) + (uint64_t)(d->n_##field - (base)) * span / den * 15 / 16, sizeof *d->field)
+  HLO_HINT_(lines, r->lines0);
+  HLO_HINT_(instrs, 0);
+  HLO_HINT_(hlo, 0);
+  HLO_HINT_(operands, 0);
+  HLO_HINT_(comps, 0);
+  HLO_HINT_(calls, 0);
 #undef HLO_HINT_
   r->hint_at = next < r->len ? next : NOWHERE;
 }
 
-/* The driver: statement after statement, each recorded with its lines. */
-int hs_parse_hlo_text(hs_doc *d, hs_error *err) {
-  hs_error local;
-  if (!err) err = &local;
+reader *hlo_reader_new(hs_doc *d, hs_error *err, size_t start, size_t end) {
   reader *r = calloc(1, sizeof *r);
-  if (!r) {
-    hs_doc_error(err, HS_E_NOMEM, d, 0, "out of memory while parsing");
-    return HS_E_NOMEM;
-  }
-  *r = (reader){.d = d, .err = err, .t = d->text, .len = d->len, .module = -1, .comp = -1, .open_comment = NOWHERE, .ws_from = NOWHERE,
-                .hint_at = d->len / 8 < (1u << 20) ? d->len / 8 : (1u << 20)};
-  int rc = 0;
-  /* Reserved from the line count, estimated from the first megabyte (a full counting pass
-     would read the text twice): the arrays are then rarely copied while they grow (a copy holds
-     both in memory at once), and what is reserved but never written is never touched, so it
-     costs no memory. */
-  size_t sample = d->len < (1u << 20) ? d->len : (1u << 20);
-  uint64_t n_nl = 1;
-  for (const char *q = d->text, *end = d->text + sample; q && q < end; n_nl++) {
-    q = memchr(q, '\n', (size_t)(end - q));
-    if (q) q++;
-  }
-  uint64_t est = sample ? n_nl * (uint64_t)d->len / sample + n_nl / 4 + 64 : 64;
-  uint32_t n_lines = (uint32_t)(est < UINT32_MAX / 4 ? est : UINT32_MAX / 4);
-  uint32_t n_stmts = (uint32_t)(n_lines < d->len / 24 ? n_lines : d->len / 24) + 64;
-  if (!hs_vec_grow((void **)&d->lines, &d->cap_lines, n_lines + 1, sizeof *d->lines) ||
-      !hs_vec_grow((void **)&d->instrs, &d->cap_instrs, n_stmts, sizeof *d->instrs) ||
-      !hs_vec_grow((void **)&d->hlo, &d->cap_hlo, n_stmts, sizeof *d->hlo) ||
-      !hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 2 ? n_stmts + n_stmts / 2 : n_stmts, sizeof *d->operands) ||
-      /* a computation and a call to every eleven instructions on the bench's text: in wasm,
-         where realloc copies, the two grown from 64 were two thirds of the parse's copying */
-      !hs_vec_grow((void **)&d->comps, &d->cap_comps, n_stmts / 8 + 64, sizeof *d->comps) ||
-      !hs_vec_grow((void **)&d->calls, &d->cap_calls, n_stmts / 8 + 64, sizeof *d->calls)) {
-    rc = hlo_oom(r);
-    goto done;
-  }
-  size_t p = 0;
-  for (;;) {
-    p = skip_ws(r, p);
-    if (p >= r->len) break;
-    if (!hlo_lines_upto(r, p)) {
-      rc = hlo_oom(r);
-      goto done;
-    }
-    rc = statement(r, p, &p);
-    if (rc || r->cut) break;
-    if (p >= r->hint_at) hint_arrays(r, p);
-  }
-  if (rc) goto done;
-  /* the lines after the last statement: blank or comments */
-  if (r->lnext < r->len) {
-    if (!hlo_lines_upto(r, r->len)) {
-      rc = hlo_oom(r);
-      goto done;
-    }
-    if (r->lnext < r->len && r->stmt_ls < r->len && !r->stmt_recorded) {
-      size_t q = r->stmt_ls;
-      while (q < r->len && (r->t[q] == ' ' || r->t[q] == '\t' || r->t[q] == '\r')) q++;
-      if (!hs_doc_add_line(d, (uint32_t)r->stmt_ls, q < r->len ? HS_LINE_COMMENT : HS_LINE_BLANK, 0)) {
-        rc = hlo_oom(r);
-        goto done;
-      }
-    }
-  }
-  if (r->open_comment != NOWHERE && !hlo_on_last_line(r, r->open_comment)) {
-    rc = hlo_syntax(r, r->open_comment, "this /* comment is never closed: everything after it is hidden (close it with */)");
-    goto done;
-  }
-  rc = finish(r);
-done:
+  if (!r) return NULL;
+  size_t span = end - start;
+  *r = (reader){.d = d, .err = err, .t = d->text, .len = end, .start = start, .lnext = start, .lines0 = d->n_lines, .module = -1,
+                .comp = -1, .open_comment = NOWHERE, .ws_from = NOWHERE,
+                .hint_at = start + (span / 8 < (1u << 20) ? span / 8 : (1u << 20))};
+  return r;
+}
+
+void hlo_reader_free(reader *r) {
+  if (!r) return;
   free(r->file_slots);
   free(r->ops);
   free(r->op_names);
@@ -969,5 +919,65 @@ done:
   free(r->gtes);
   free(r->wraps);
   free(r);
-  return rc;
+}
+
+/* Reserved from the line count of [from, to), estimated from its first megabyte (a full
+ * counting pass would read the text twice): the arrays are then rarely copied while they grow
+ * (a copy holds both in memory at once), and what is reserved but never written is never
+ * touched, so it costs no memory. The lines after those already there (d->n_lines). */
+bool hlo_reserve(reader *r, size_t from, size_t to) {
+  hs_doc *d = r->d;
+  size_t span = to - from, sample = span < (1u << 20) ? span : (1u << 20);
+  uint64_t n_nl = 1;
+  for (const char *q = d->text + from, *end = d->text + from + sample; q && q < end; n_nl++) {
+    q = memchr(q, '\n', (size_t)(end - q));
+    if (q) q++;
+  }
+  uint64_t est = sample ? n_nl * (uint64_t)span / sample + n_nl / 4 + 64 : 64;
+  uint32_t n_lines = (uint32_t)(est < UINT32_MAX / 4 ? est : UINT32_MAX / 4);
+  uint32_t n_stmts = (uint32_t)(n_lines < span / 24 ? n_lines : span / 24) + 64;
+  return hs_vec_grow((void **)&d->lines, &d->cap_lines, d->n_lines + n_lines + 1, sizeof *d->lines) &&
+         hs_vec_grow((void **)&d->instrs, &d->cap_instrs, n_stmts, sizeof *d->instrs) &&
+         hs_vec_grow((void **)&d->hlo, &d->cap_hlo, n_stmts, sizeof *d->hlo) &&
+         hs_vec_grow((void **)&d->operands, &d->cap_operands, n_stmts < UINT32_MAX / 2 ? n_stmts + n_stmts / 2 : n_stmts, sizeof *d->operands) &&
+         /* a computation and a call to every eleven instructions on the bench's text: in wasm,
+            where realloc copies, the two grown from 64 were two thirds of the parse's copying */
+         hs_vec_grow((void **)&d->comps, &d->cap_comps, n_stmts / 8 + 64, sizeof *d->comps) &&
+         hs_vec_grow((void **)&d->calls, &d->cap_calls, n_stmts / 8 + 64, sizeof *d->calls);
+}
+
+/* The driver: statement after statement from r->start, each recorded with its lines, to r->len;
+ * then the lines after the last statement. */
+int hlo_read(reader *r) {
+  hs_doc *d = r->d;
+  int rc = 0;
+  size_t p = r->start;
+  for (;;) {
+    p = skip_ws(r, p);
+    if (p >= r->len) break;
+    if (!hlo_lines_upto(r, p)) return hlo_oom(r);
+    rc = statement(r, p, &p);
+    if (rc || r->cut) break;
+    if (p >= r->hint_at) hint_arrays(r, p);
+  }
+  if (rc) return rc;
+  /* the lines after the last statement: blank or comments */
+  if (r->lnext < r->len) {
+    if (!hlo_lines_upto(r, r->len)) return hlo_oom(r);
+    if (r->lnext < r->len && r->stmt_ls < r->len && !r->stmt_recorded) {
+      size_t q = r->stmt_ls;
+      while (q < r->len && (r->t[q] == ' ' || r->t[q] == '\t' || r->t[q] == '\r')) q++;
+      if (!hs_doc_add_line(d, (uint32_t)r->stmt_ls, q < r->len ? HS_LINE_COMMENT : HS_LINE_BLANK, 0)) return hlo_oom(r);
+    }
+  }
+  if (r->open_comment != NOWHERE && !hlo_on_last_line(r, r->open_comment))
+    return hlo_syntax(r, r->open_comment, "this /* comment is never closed: everything after it is hidden (close it with */)");
+  return 0;
+}
+
+/* The part of the text before start is read: the module open there is complete (module_stmt does
+ * the same when the next HloModule line is read). */
+int hlo_end_part(reader *r) {
+  if (r->module >= 0 && hs_resolve_module(r->d, (uint32_t)r->module) != 0) return hlo_oom(r);
+  return 0;
 }

@@ -196,6 +196,11 @@ typedef struct {
   size_t len;
   int32_t module; /* current module, -1 before the first */
   int32_t comp;   /* open computation, -1 */
+  /* the part of the text it reads: [start, len) (hlo_split.c reads a text in two parts, one
+     reader each; the second's document starts with the first's line count, lines0) */
+  size_t start;
+  uint32_t lines0;
+  bool small_pages; /* its arrays in 4 KB pages (hlo_split.c says why) */
   /* lines: every line before lnext is recorded */
   size_t lnext;
   /* the statement being read: its first line's start and number; stmt_recorded: that line
@@ -281,6 +286,20 @@ typedef struct {
   } asyncs[64];
   uint32_t n_asyncs;
 } reader;
+
+/* ---- hlo.c: the driver's steps (hlo_split.c runs them, over the whole text or its two parts) ----
+ * A reader of d's text from start to end (the text's end, or where the second part starts) with
+ * its arrays reserved for [from, to) (hlo_reserve; false when memory ran out); hlo_read reads its
+ * statements and lines; hlo_finish_text closes a computation left open where the text ends;
+ * hlo_end_part resolves the module open where the first part ends; hlo_finish_doc warns of what
+ * the whole document says (frame references) and fails a document without computations. */
+reader *hlo_reader_new(hs_doc *d, hs_error *err, size_t start, size_t end);
+void hlo_reader_free(reader *r);
+bool hlo_reserve(reader *r, size_t from, size_t to);
+int hlo_read(reader *r);
+int hlo_finish_text(reader *r);
+int hlo_end_part(reader *r);
+int hlo_finish_doc(hs_doc *d, uint32_t first_ref_line, hs_error *err);
 
 /* ---- hlo_frames.c -------------------------------------------------------------------------- */
 /* A row "N ..." in [p, e) of the frame table being read (r->table): kept in doc->frames (a file
