@@ -78,16 +78,21 @@ void hs_arena_free(hs_arena *a) {
   a->free_extra = NULL;
 }
 
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+/* madvise over the whole units (pages of `unit` bytes, a power of two) inside [p, p+n) */
+static void advise_inside(void *p, size_t n, uintptr_t unit, int advice) {
+  uintptr_t s = ((uintptr_t)p + unit - 1) & ~(unit - 1), e = ((uintptr_t)p + n) & ~(unit - 1);
+  if (e > s) (void)madvise((void *)s, e - s, advice);
+}
+#endif
+
 /* Asks the kernel for 2 MB pages under the whole 2 MB pages of [p, p+n) (Linux, where transparent
  * huge pages are "madvise" or "always"): the growable arrays of a 50 MB module fill about 45 MB
  * of fresh memory, and at 4 KB a page, the page faults took a tenth of the parse (perf, bench
  * input). A hint only: where the kernel says no, nothing changes. */
 void hs_mem_hint_huge(void *p, size_t n) {
 #if defined(__linux__) && !defined(__EMSCRIPTEN__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  if (n < huge) return;
-  uintptr_t s = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + n) & ~(huge - 1);
-  if (e > s) (void)madvise((void *)s, e - s, MADV_HUGEPAGE);
+  advise_inside(p, n, (uintptr_t)2 << 20, MADV_HUGEPAGE);
 #else
   (void)p;
   (void)n;
@@ -98,9 +103,7 @@ void hs_mem_hint_huge(void *p, size_t n) {
  * to its end in pieces, holds no more than the piece being read (hs_doc_append_hlo). */
 void hs_mem_release(void *p, size_t n) {
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
-  const uintptr_t page = 4096;
-  uintptr_t s = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + n) & ~(page - 1);
-  if (e > s) (void)madvise((void *)s, e - s, MADV_DONTNEED);
+  advise_inside(p, n, 4096, MADV_DONTNEED);
 #else
   (void)p;
   (void)n;
