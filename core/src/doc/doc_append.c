@@ -12,8 +12,9 @@
 #include <stdlib.h>
 
 /* B's rows move to A's end in pieces of this many bytes, each piece's pages given back once moved:
- * the two documents together hold no more than the one a single reader makes, and a piece. */
-#define PIECE_BYTES (256u * 1024u)
+ * the two documents together hold no more than the one a single reader makes, and a piece for
+ * each thread moving rows (256 KB held 0.004x more on a 60 MB text; 64 KB was 5% slower). */
+#define PIECE_BYTES (128u * 1024u)
 
 static inline int32_t moved(int32_t idx, uint32_t by) { return idx >= 0 ? idx + (int32_t)by : idx; }
 static inline hs_slice moved_slice(hs_slice s, uint32_t len, uint32_t synth_by) {
