@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
      library kept memory the parse before freed */
   long peak = peak_kb();
   printf("{\"bytes\":%ld,\"lines\":%zu,\"instructions\":%zu,\"fusion_ops\":%zu,\"fusion_computations\":%zu,"
-         "\"seconds\":%.4f,\"mb_per_s\":%.1f,\"peak_rss_bytes\":%ld,\"peak_over_input\":%.2f,\"first_peak_over_input\":%.2f}\n",
+         "\"seconds\":%.4f,\"mb_per_s\":%.1f,\"peak_rss_bytes\":%ld,\"peak_over_input\":%.3f,\"first_peak_over_input\":%.3f}\n",
          n, lines, instrs, c.fusion_ops, c.fusion_computations, best, (double)n / 1e6 / best,
          peak * 1024L, (double)peak * 1024.0 / (double)n, (double)first_peak * 1024.0 / (double)n);
   free(buf);

@@ -111,7 +111,7 @@ def main():
         "bytes": mix_bytes, "summary_json_seconds": round(e2e, 4), "wc_l_seconds": round(wc, 4),
         "over_wc_l": round(e2e / wc, 1), "goal_over_wc_l": GOAL_WC}}
     print(f"\nkinds ({SIZE / 1e6:.0f} MB each; goals: native parse+census >= {GOAL_MBS} MB/s, peak RSS <= {GOAL_PEAK}x, 4x input <= {GOAL_GROWTH}x time)")
-    print(f"{'kind':14} {'native MB/s':>12} {'peak':>6} {'1 parse':>8} {'wasm MB/s':>10} {'4x time':>8}  goals (peak: of the 4x text, three parses in one process)")
+    print(f"{'kind':14} {'native MB/s':>12} {'peak':>7} {'1 parse':>8} {'wasm MB/s':>10} {'4x time':>8}  goals (peak: of the 4x text, three parses in one process)")
     for k, r in res.items():
         n, n4, w = r["native"], r["native_x4"], r["wasm"]
         growth = round(n4["seconds"] / n["seconds"], 2)
@@ -127,7 +127,7 @@ def main():
                               "native_mb_per_s": n["mb_per_s"], "peak_over_input": peak, "one_parse_peak_over_input": first, "peak_input_bytes": n4["bytes"],
                               "wasm_mb_per_s": w["mb_per_s"] if w else None, "x4_time_ratio": growth, "met": met}
         words = ", ".join(f"{g} {'met' if ok else 'NOT met'}" for g, ok in met.items())
-        print(f"{k:14} {n['mb_per_s']:12.1f} {peak:5.2f}x {first or float('nan'):7.2f}x {w['mb_per_s'] if w else float('nan'):10.1f} {growth:7.2f}x  {words}")
+        print(f"{k:14} {n['mb_per_s']:12.1f} {peak:6.3f}x {first or float('nan'):7.3f}x {w['mb_per_s'] if w else float('nan'):10.1f} {growth:7.2f}x  {words}")
     m = report["mix"]
     print(f"mix end to end: `hloscope summary --json` on {mix_bytes / 1e6:.0f} MB {m['summary_json_seconds']:.3f} s, "
           f"`wc -l` {m['wc_l_seconds']:.4f} s: {m['over_wc_l']}x (goal <= {GOAL_WC}x: {'met' if m['over_wc_l'] <= GOAL_WC else 'NOT met'})")
