@@ -32,6 +32,16 @@ hs_format hs_doc_detect(const char *text, size_t len, int *score) {
   return best;
 }
 
+hs_doc *hs_doc_new(const char *text, size_t len, hs_format f) {
+  hs_doc *d = calloc(1, sizeof *d);
+  if (d) {
+    d->text = text;
+    d->len = len;
+    d->format = f;
+  }
+  return d;
+}
+
 /* hs_parse_as, or (split: an offset, not 0) an HLO text read in two parts from there: NULL with
  * *split_done false when it could not be (err untouched). */
 static hs_doc *parse_doc(const char *text, size_t len, hs_format f, size_t split, bool *split_done, hs_error *err) {
@@ -45,14 +55,11 @@ static hs_doc *parse_doc(const char *text, size_t len, hs_format f, size_t split
     hs_set_error(err, HS_E_TOO_LARGE, NULL, 0, 0, "input of %zu bytes is larger than the 4 GiB hloscope reads", len);
     return NULL;
   }
-  hs_doc *d = calloc(1, sizeof *d);
+  hs_doc *d = hs_doc_new(text, len, f);
   if (!d) {
     hs_set_error(err, HS_E_NOMEM, NULL, 0, 0, "out of memory");
     return NULL;
   }
-  d->text = text;
-  d->len = len;
-  d->format = f;
   hs_error local;
   if (!err) err = &local;
   int rc = split ? hs_parse_hlo_text_at(d, err, split) : READERS[r].parse(d, err);

@@ -345,6 +345,9 @@ hs_format hs_doc_detect(const char *text, size_t len, int *score);
  * hs_parse does once it has detected the format. NULL with err filled (may be NULL). */
 hs_doc *hs_parse_as(const char *text, size_t len, hs_format f, hs_error *err);
 
+/* A fresh document of the text, to be read as format f (hs_doc_free frees it); NULL when memory
+ * ran out. */
+hs_doc *hs_doc_new(const char *text, size_t len, hs_format f);
 /* For tests: hs_parse_as on an HLO text read in two parts, the second from offset s; NULL with
  * *split_done false when it cannot be read so (NULL with it true: err says why it failed). */
 hs_doc *hs_parse_hlo_split(const char *text, size_t len, size_t s, bool *split_done, hs_error *err);

@@ -22,6 +22,23 @@ static inline hs_slice moved_slice(hs_slice s, uint32_t len, uint32_t synth_by) 
   return s;
 }
 
+/* The arrays B's rows are appended to: X(element type, field, B's first row of its own). The
+ * source files are mapped (map_files), the lines' index is made again when asked for, the jaxpr
+ * arrays are empty in HLO documents. */
+#define APPENDED(X)                 \
+  X(hs_line, lines, ap->lines0)     \
+  X(hs_comp, comps, 0)              \
+  X(hs_instr, instrs, 0)            \
+  X(hs_instr_wide, instr_wide, 0)   \
+  X(hs_hlo_row, hlo, 0)             \
+  X(hs_hlo_rare, hlo_rare, 0)       \
+  X(hs_hlo_wide, hlo_wide, 0)       \
+  X(hs_frame_row, frames, 0)        \
+  X(hs_operand, operands, 0)        \
+  X(hs_call, calls, 0)              \
+  X(hs_module, modules, 0)          \
+  X(char, synth, 0)
+
 /* B's rows [lo, hi) of array `field` (from its row `from` on) copied to A's, after A's own (A's
  * array grown by hs_doc_append_begin), a piece at a time: each piece's pages in A made in one call
  * (4 KB pages, as the readers' of the two parts), its rows fixed by FIX (which reads and writes
@@ -123,11 +140,11 @@ static int plan(hs_doc *a, hs_doc *b, hs_append *ap) {
     }
   }
   /* every array of A grown now: the rows are then moved without allocating, by two threads */
-#define HS_GROW_(type, field)                                                                                   \
-  if (b->n_##field && ((uint64_t)a->n_##field + b->n_##field > UINT32_MAX / 2 ||                               \
-                       !hs_vec_grow((void **)&a->field, &a->cap_##field, a->n_##field + b->n_##field, sizeof(type)))) \
+#define HS_GROW_(type, field, from)                                                                               \
+  if (b->n_##field > (from) && ((uint64_t)a->n_##field + (b->n_##field - (from)) > UINT32_MAX / 2 ||               \
+                                !hs_vec_grow((void **)&a->field, &a->cap_##field, a->n_##field + (b->n_##field - (from)), sizeof(type)))) \
     return HS_E_NOMEM;
-  HS_DOC_ARRAYS(HS_GROW_)
+  APPENDED(HS_GROW_)
 #undef HS_GROW_
   return 0;
 }
@@ -200,18 +217,10 @@ void hs_doc_append_rows(hs_doc *a, hs_doc *b, const hs_append *ap, uint32_t part
 int hs_doc_append_end(hs_doc *a, hs_doc *b, hs_append *ap) {
   free(ap->files);
   ap->files = NULL;
-  a->n_lines = b->n_lines; /* b's first lines are a's */
-  a->n_comps += b->n_comps;
-  a->n_instrs += b->n_instrs;
-  a->n_instr_wide += b->n_instr_wide;
-  a->n_hlo += b->n_hlo;
-  a->n_hlo_rare += b->n_hlo_rare;
-  a->n_hlo_wide += b->n_hlo_wide;
-  a->n_frames += b->n_frames;
-  a->n_operands += b->n_operands;
-  a->n_calls += b->n_calls;
-  a->n_modules += b->n_modules;
-  a->n_synth += b->n_synth;
+#define HS_COUNT_(type, field, from) \
+  if (b->n_##field > (from)) a->n_##field += b->n_##field - (from);
+  APPENDED(HS_COUNT_) /* b's first lines are a's: a->n_lines becomes b's */
+#undef HS_COUNT_
   if (b->n_lines > ap->lines0) a->line_last_off = b->line_last_off;
   a->stack_frames += b->stack_frames;
   a->frame_refs += b->frame_refs;

@@ -106,22 +106,12 @@ static void *read_second(void *arg) {
   return NULL;
 }
 
-static hs_doc *part_doc(const hs_doc *d) {
-  hs_doc *p = calloc(1, sizeof *p);
-  if (p) {
-    p->text = d->text;
-    p->len = d->len;
-    p->format = d->format;
-  }
-  return p;
-}
-
 /* The text in two parts, s the second's start: 0 with d filled, or 1 when it must be read in one
  * reader (d untouched; a second try for an error of memory too). */
 static int read_split(hs_doc *d, hs_error *err, size_t s) {
   if (!s || s >= d->len || d->text[s - 1] != '\n') return 1;
-  hs_doc *a = part_doc(d);
-  second_part b = {.d = part_doc(d), .start = s};
+  hs_doc *a = hs_doc_new(d->text, d->len, d->format);
+  second_part b = {.d = hs_doc_new(d->text, d->len, d->format), .start = s};
   if (!a || !b.d) {
     free(a);
     free(b.d);
