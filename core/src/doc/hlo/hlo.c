@@ -928,11 +928,8 @@ void hlo_reader_free(reader *r) {
 bool hlo_reserve(reader *r, size_t from, size_t to) {
   hs_doc *d = r->d;
   size_t span = to - from, sample = span < (1u << 20) ? span : (1u << 20);
-  uint64_t n_nl = 1;
-  for (const char *q = d->text + from, *end = d->text + from + sample; q && q < end; n_nl++) {
-    q = memchr(q, '\n', (size_t)(end - q));
-    if (q) q++;
-  }
+  /* its line breaks + 1, + 1 more for a line the sample cuts */
+  uint64_t n_nl = hs_count_byte(d->text + from, sample, '\n') + 1 + (sample && d->text[from + sample - 1] != '\n');
   uint64_t est = sample ? n_nl * (uint64_t)span / sample + n_nl / 4 + 64 : 64;
   uint32_t n_lines = (uint32_t)(est < UINT32_MAX / 4 ? est : UINT32_MAX / 4);
   uint32_t n_stmts = (uint32_t)(n_lines < span / 24 ? n_lines : span / 24) + 64;
